@@ -1,0 +1,25 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/', 'node_modules/', '.data/', 'coverage/', 'test-results/', 'src/api/schema.d.ts'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // Machines stay pure: side effects arrive through .provide(), never through imports.
+    files: ['machines/**/*.ts'],
+    ignores: ['machines/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: ['react', 'react-*', '@tanstack/*', 'i18next', 'react-i18next', 'openapi-fetch', '**/src/api/*', '**/src/app/*', '**/src/server/*'], message: 'Machines import only xstate and src/domain.' },
+        ],
+      }],
+    },
+  },
+);

@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import { pricingKey } from './billing-cycle';
+import { USERNAME_SHAPE, SERVICE_PASSWORD_SHAPE, generateServicePassword, generateUsername, randomDigits } from './credentials';
+import { currencyForCountry, DEFAULT_COUNTRY } from './currency';
+import { isMacAddress, normaliseMacAddress } from './device';
+import { isValidEmail } from './email';
+import { gatewayIcon, parseGatewayList } from './gateway';
+import { pickLocale } from './locale';
+import { roundMoney, sameAmount, sumMoney, toCents } from './money';
+import { statusTone } from './order-status';
+import { isSafeRedirectTarget } from './redirect';
+
+describe('money', () => {
+  it('rounds to 2 decimals, half away from zero', () => {
+    expect(roundMoney(1.005)).toBe(1.01);
+    expect(roundMoney(2.675)).toBe(2.68);
+    expect(roundMoney(10)).toBe(10);
+    expect(roundMoney(-1.005)).toBe(-1.01);
+    expect(roundMoney(0.1 + 0.2)).toBe(0.3);
+  });
+  it('compares and sums to the cent', () => {
+    expect(toCents(12.345)).toBe(1235);
+    expect(sameAmount(0.1 + 0.2, 0.3)).toBe(true);
+    expect(sameAmount(9.99, 9.98)).toBe(false);
+    expect(sumMoney(0.1, 0.2, 0.3)).toBe(0.6);
+  });
+});
+
+describe('billing cycles', () => {
+  it('prices One Time as monthly', () => expect(pricingKey('One Time')).toBe('monthly'));
+  it('removes hyphens from cycle names', () => expect(pricingKey('Semi-Annually')).toBe('semiannually'));
+  it('keeps plain cycles', () => {
+    expect(pricingKey('Monthly')).toBe('monthly');
+    expect(pricingKey('Annually')).toBe('annually');
+  });
+  it('refuses an unknown cycle', () => expect(() => pricingKey('Weekly')).toThrow(RangeError));
+});
+
+describe('currency by country', () => {
+  it('is GBP for GB', () => expect(currencyForCountry('GB')).toBe('GBP'));
+  it('is GBP for gb in lower case', () => expect(currencyForCountry('gb')).toBe('GBP'));
+  it('is EUR elsewhere', () => expect(currencyForCountry('DE')).toBe('EUR'));
+  it('defaults to the default country MA, so EUR', () => {
+    expect(DEFAULT_COUNTRY).toBe('MA');
+    expect(currencyForCountry(undefined)).toBe('EUR');
+  });
+});
+
+describe('e-mail shape', () => {
+  it.each(['a@b.c', 'shopper@example.com', ' first.last+tv@mail.example.org '])('accepts %s', (email) => {
+    expect(isValidEmail(email)).toBe(true);
+  });
+  it.each(['', 'plain', 'a@b', '@b.c', 'a@.c', 'a@b.', 'a b@c.d', 'a@@b.c'])('refuses %j', (email) => {
+    expect(isValidEmail(email)).toBe(false);
+  });
+});
+
+describe('redirect target', () => {
+  it.each(['/', '/upsell', '/de-de/success', '/path/with-dash_under~tilde%20@at'])('keeps %s', (target) => {
+    expect(isSafeRedirectTarget(target)).toBe(true);
+  });
+  it.each(['//evil.example', 'https://evil.example', 'upsell', '/a?b=c', '/a#b', '/a.b', '/a b', '', null, undefined])('ignores %j', (target) => {
+    expect(isSafeRedirectTarget(target)).toBe(false);
+  });
+});
+
+describe('credentials', () => {
+  it('makes usernames of TV- and 8 digits', () => {
+    for (let i = 0; i < 50; i++) expect(generateUsername()).toMatch(USERNAME_SHAPE);
+  });
+  it('makes passwords of 12 digits', () => {
+    for (let i = 0; i < 50; i++) expect(generateServicePassword()).toMatch(SERVICE_PASSWORD_SHAPE);
+  });
+  it('draws from the random source and skips bytes that would bias digits', () => {
+    const bytes = [255, 250, 3, 13, 249];
+    const source = (buffer: Uint8Array) => buffer.map(() => bytes.shift() ?? 0);
+    expect(randomDigits(3, source)).toBe('339');
+  });
+  it('does not repeat itself', () => {
+    const passwords = new Set(Array.from({ length: 200 }, generateServicePassword));
+    expect(passwords.size).toBe(200);
+  });
+});
+
+describe('device address', () => {
+  it('accepts MAG addresses in either case and with dashes', () => {
+    expect(isMacAddress('00:1A:79:12:34:56')).toBe(true);
+    expect(isMacAddress('00-1a-79-ab-cd-ef')).toBe(true);
+    expect(normaliseMacAddress(' 00-1a-79-ab-cd-ef ')).toBe('00:1A:79:AB:CD:EF');
+  });
+  it.each(['', '00:1A:79:12:34', '00:1A:79:12:34:5G', '001A79123456', '00:1A:79:12:34:56:78'])('refuses %j', (value) => {
+    expect(isMacAddress(value)).toBe(false);
+  });
+});
+
+describe('gateways', () => {
+  it.each([['highriskshop', 'card'], ['laucharge', 'card'], ['mercuryo', 'card'], ['CreditCard', 'card'], ['Bitcoin', 'coin'], ['Cryptocurrency', 'coin']])('%s shows a %s icon', (type, icon) => {
+    expect(gatewayIcon(type)).toBe(icon);
+  });
+  it('reads a hyphen-separated list, first is default', () => {
+    expect(parseGatewayList('sandbox-sandboxcrypto')).toEqual(['sandbox', 'sandboxcrypto']);
+    expect(parseGatewayList(' a -- b ')).toEqual(['a', 'b']);
+  });
+});
+
+describe('order status tone', () => {
+  it('is green for Active, grey for Cancelled, amber otherwise', () => {
+    expect(statusTone('Active')).toBe('success');
+    expect(statusTone('Cancelled')).toBe('muted');
+    expect(statusTone('Pending')).toBe('warning');
+    expect(statusTone('Fraud')).toBe('warning');
+  });
+});
+
+describe('locale', () => {
+  it('lets the browserLang cookie win', () => {
+    expect(pickLocale({ cookie: 'de-de', country: 'ES', browserLanguages: ['nl-NL'] })).toBe('de-de');
+  });
+  it('is Spanish for visitors from ES', () => expect(pickLocale({ country: 'ES', browserLanguages: ['en-US'] })).toBe('es-es'));
+  it('follows the browser languages', () => {
+    expect(pickLocale({ browserLanguages: ['nl-NL', 'en'] })).toBe('nl-nl');
+    expect(pickLocale({ browserLanguages: ['pt-BR'] })).toBe('pt-pt');
+    expect(pickLocale({ browserLanguages: ['en-GB'] })).toBe('en-gb');
+  });
+  it('defaults to en-en', () => {
+    expect(pickLocale({})).toBe('en-en');
+    expect(pickLocale({ cookie: 'xx-yy', browserLanguages: ['ja'] })).toBe('en-en');
+  });
+});

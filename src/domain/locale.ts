@@ -1,0 +1,27 @@
+/** The six locales; en-en is the default and has no URL prefix. */
+export const LOCALES = ['en-en', 'de-de', 'en-gb', 'es-es', 'nl-nl', 'pt-pt'] as const;
+export type Locale = (typeof LOCALES)[number];
+export const DEFAULT_LOCALE: Locale = 'en-en';
+
+export function isLocale(value: string): value is Locale {
+  return (LOCALES as readonly string[]).includes(value);
+}
+
+/**
+ * The language to show: the browserLang cookie wins, then Spanish for visitors from ES,
+ * then the browser's languages, then the default.
+ */
+export function pickLocale(input: { cookie?: string | null; country?: string | null; browserLanguages?: readonly string[] }): Locale {
+  const cookie = input.cookie?.toLowerCase();
+  if (cookie && isLocale(cookie)) return cookie;
+  if (input.country?.toUpperCase() === 'ES') return 'es-es';
+  for (const language of input.browserLanguages ?? []) {
+    const lower = language.toLowerCase();
+    if (isLocale(lower)) return lower;
+    const primary = lower.split('-')[0];
+    if (primary === 'en') return lower === 'en-gb' ? 'en-gb' : DEFAULT_LOCALE;
+    const match = LOCALES.find((locale) => locale.startsWith(`${primary}-`));
+    if (match) return match;
+  }
+  return DEFAULT_LOCALE;
+}

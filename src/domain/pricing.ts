@@ -1,0 +1,71 @@
+import { pricingKey, type PricingKey } from './billing-cycle';
+import type { Currency } from './currency';
+import { roundMoney, sumMoney } from './money';
+import { promotionDiscount, type Promotion } from './promotion';
+
+/** Prices per currency per cycle; a negative or missing price means the cycle is not sold. */
+export type PricingTable = Partial<Record<Currency, Partial<Record<PricingKey, number>>>>;
+
+export interface PricedProduct {
+  pid: number;
+  billingcycle: string;
+  pricing: PricingTable;
+}
+
+export interface PricedOption {
+  id: number;
+  pricing: PricingTable;
+}
+
+/** The price of a cycle in a currency, or null when that cycle is not sold in it. */
+export function priceFor(pricing: PricingTable, cycle: string, currency: Currency): number | null {
+  const price = pricing[currency]?.[pricingKey(cycle)];
+  return typeof price === 'number' && price >= 0 ? roundMoney(price) : null;
+}
+
+export interface OrderQuoteInput {
+  product: PricedProduct;
+  currency: Currency;
+  extraConnection: PricedOption | null;
+  proxyProtection: PricedOption | null;
+  promotion: Promotion | null;
+}
+
+export interface OrderQuote {
+  currency: Currency;
+  price: number;
+  extraConnection: number;
+  proxyProtection: number;
+  discount: number;
+  total: number;
+}
+
+/**
+ * The amount of an order: product price for its cycle (One Time as monthly) plus the chosen options
+ * for the same cycle, minus the promotion; every figure rounded to 2 decimals.
+ * Null when the product has no price in that currency.
+ */
+export function quoteOrder(input: OrderQuoteInput): OrderQuote | null {
+  const { product, currency } = input;
+  const price = priceFor(product.pricing, product.billingcycle, currency);
+  if (price === null) return null;
+  const optionPrice = (option: PricedOption | null) =>
+    option ? (priceFor(option.pricing, product.billingcycle, currency) ?? 0) : 0;
+  const extraConnection = optionPrice(input.extraConnection);
+  const proxyProtection = optionPrice(input.proxyProtection);
+  const subtotal = sumMoney(price, extraConnection, proxyProtection);
+  const discount = input.promotion ? promotionDiscount(input.promotion, subtotal) : 0;
+  return { currency, price, extraConnection, proxyProtection, discount, total: sumMoney(subtotal, -discount) };
+}
+
+/** The amount of an upsell: the extra-connection price for the service's cycle times the quantity. */
+export function quoteUpsell(option: PricedOption, cycle: string, currency: Currency, quantity: number): number | null {
+  const unit = priceFor(option.pricing, cycle, currency);
+  return unit === null ? null : roundMoney(unit * quantity);
+}
+
+/** The sum of several products' prices for their own cycles, for a reseller order of more than one product. */
+export function quoteProducts(products: PricedProduct[], currency: Currency): number | null {
+  const prices = products.map((product) => priceFor(product.pricing, product.billingcycle, currency));
+  return prices.every((price): price is number => price !== null) ? sumMoney(...prices) : null;
+}

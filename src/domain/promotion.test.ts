@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { acceptPromotion, hasUsesLeft, isoDate, isWithinDates, promotionAppliesTo, promotionDiscount, promotionRefusal, type Promotion } from './promotion';
+
+const promo = (overrides: Partial<Promotion> = {}): Promotion => ({
+  code: 'SAVE10', type: 'Percentage', value: 10, appliesto: '1,2', startdate: '2026-01-01', expirationdate: '2026-12-31', maxuses: 0, uses: 0, ...overrides,
+});
+
+describe('promotion validity', () => {
+  it('applies only to listed products', () => {
+    expect(promotionAppliesTo(promo(), 2)).toBe(true);
+    expect(promotionAppliesTo(promo(), 3)).toBe(false);
+    expect(promotionAppliesTo(promo({ appliesto: '' }), 1)).toBe(false);
+    expect(promotionAppliesTo(promo({ appliesto: '12' }), 1)).toBe(false);
+  });
+  it('is valid from start to expiry, both days included', () => {
+    expect(isWithinDates(promo(), '2026-01-01')).toBe(true);
+    expect(isWithinDates(promo(), '2026-12-31')).toBe(true);
+    expect(isWithinDates(promo(), '2025-12-31')).toBe(false);
+    expect(isWithinDates(promo(), '2027-01-01')).toBe(false);
+  });
+  it('treats 0000-00-00 as unbounded', () => {
+    const open = promo({ startdate: '0000-00-00', expirationdate: '0000-00-00' });
+    expect(isWithinDates(open, '1999-01-01')).toBe(true);
+    expect(isWithinDates(open, '2999-01-01')).toBe(true);
+    expect(isWithinDates(promo({ expirationdate: '0000-00-00 00:00:00' }), '2999-01-01')).toBe(true);
+  });
+  it('stops once uses reach maxuses; 0 is unlimited', () => {
+    expect(hasUsesLeft({ maxuses: 0, uses: 999 })).toBe(true);
+    expect(hasUsesLeft({ maxuses: 5, uses: 4 })).toBe(true);
+    expect(hasUsesLeft({ maxuses: 5, uses: 5 })).toBe(false);
+  });
+  it('names why it is refused', () => {
+    expect(promotionRefusal(promo(), 1, '2026-06-01')).toBeNull();
+    expect(promotionRefusal(promo(), 3, '2026-06-01')).toBe('notApplicable');
+    expect(promotionRefusal(promo(), 1, '2025-06-01')).toBe('notStarted');
+    expect(promotionRefusal(promo(), 1, '2027-06-01')).toBe('expired');
+    expect(promotionRefusal(promo({ maxuses: 1, uses: 1 }), 1, '2026-06-01')).toBe('exhausted');
+  });
+});
+
+describe('promotion discount', () => {
+  it('takes a percentage of the amount, rounded', () => {
+    expect(promotionDiscount(promo({ value: 15 }), 19.99)).toBe(3);
+    expect(promotionDiscount(promo({ value: 10 }), 12.35)).toBe(1.24);
+  });
+  it('takes a fixed amount, never more than the amount', () => {
+    expect(promotionDiscount(promo({ type: 'Fixed Amount', value: 5 }), 12)).toBe(5);
+    expect(promotionDiscount(promo({ type: 'Fixed Amount', value: 50 }), 12)).toBe(12);
+  });
+});
+
+describe('accepting a lookup', () => {
+  it('needs exactly one result that lists the product', () => {
+    expect(acceptPromotion({ totalresults: 1, promotions: [promo()] }, 1, '2026-06-01')).toEqual({ promotion: promo() });
+    expect(acceptPromotion({ totalresults: 2, promotions: [promo(), promo()] }, 1, '2026-06-01')).toEqual({ refusal: 'notApplicable' });
+    expect(acceptPromotion({ totalresults: 0, promotions: [] }, 1, '2026-06-01')).toEqual({ refusal: 'notApplicable' });
+    expect(acceptPromotion({ totalresults: 1, promotions: [promo()] }, 3, '2026-06-01')).toEqual({ refusal: 'notApplicable' });
+  });
+});
+
+describe('isoDate', () => {
+  it('writes the local date as YYYY-MM-DD', () => expect(isoDate(new Date(2026, 0, 5, 12))).toBe('2026-01-05'));
+});
