@@ -12,6 +12,7 @@ export const MESSAGE_TEXTS = {
   'promo.exhausted': 'This Coupon has been used up.',
   'device.invalid': 'Please enter a valid device address, like 00:1A:79:12:34:56.',
   'copy.done': 'Copied!',
+  'request.failed': 'Something went wrong. Please try again.',
 } as const;
 
 export type MessageKey = keyof typeof MESSAGE_TEXTS;

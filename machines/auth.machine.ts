@@ -1,0 +1,223 @@
+/**
+ * Who the visitor is: logged out, logging in, logged in (a client, or a guest identified by the
+ * `email` query), signing out.
+ */
+import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
+import { isValidEmail } from '../src/domain/email';
+import { isSafeRedirectTarget } from '../src/domain/redirect';
+
+/** The user of the session; a guest was identified by e-mail and can only order. */
+export interface AuthUser {
+  userid: number;
+  email: string;
+  guest: boolean;
+}
+
+/** The session as the server last told it (GET /api/session), if any. */
+export interface AuthSession {
+  loggedIn: boolean;
+  guest: boolean;
+  userid: number | null;
+  email: string | null;
+}
+
+export interface AuthInput {
+  session?: AuthSession | null;
+  /** Query parameters on entry: `email` identifies a guest automatically. */
+  query?: { email?: string };
+  /** A redirect target saved before login; kept only when it is a safe in-app path. */
+  redirectTarget?: string | null;
+}
+
+export interface AuthContext {
+  user: AuthUser | null;
+  /** The e-mail of the `email` query, waiting for the automatic login. */
+  queryEmail: string | null;
+  /** The server's message of the last failed login (e.g. 'Email or Password Invalid'). */
+  loginError: string | null;
+  /** The server's message of the last failed sign out. */
+  signOutError: string | null;
+  redirectTarget: string | null;
+}
+
+export type AuthEvent =
+  | { type: 'auth.login'; email: string; password: string }
+  | { type: 'auth.signOut' }
+  | { type: 'redirect.save'; target: string };
+
+/** What the login and identifyGuest actors return. */
+export interface AuthResult {
+  userid: number;
+  email: string;
+}
+
+type GuardArgs = { context: AuthContext; event: AuthEvent };
+
+function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (typeof error === 'object' && error !== null && 'message' in error) return String((error as { message: unknown }).message);
+  return String(error);
+}
+
+/** Sign Out is offered only to a logged-in user with both a user id and an e-mail (spec section 1). */
+export function hasSignOutIdentity(user: AuthUser | null): boolean {
+  return user !== null && Number.isInteger(user.userid) && user.userid > 0 && user.email !== '';
+}
+
+/** Every guard of the auth machine, exported for unit tests. */
+export const authGuards = {
+  hasSession: ({ context }: GuardArgs) => context.user !== null,
+  hasEmailQuery: ({ context }: GuardArgs) => context.queryEmail !== null,
+  hasCredentials: ({ event }: GuardArgs) => event.type === 'auth.login' && isValidEmail(event.email) && event.password !== '',
+  hasUserId: (_args: GuardArgs, params: { result: AuthResult }) => Number.isInteger(params.result.userid) && params.result.userid > 0,
+  canSignOut: ({ context }: GuardArgs) => hasSignOutIdentity(context.user),
+  isSafeRedirectTarget: ({ event }: GuardArgs) => event.type === 'redirect.save' && isSafeRedirectTarget(event.target),
+};
+
+const notProvided = (name: string) => () => Promise.reject(new Error(`${name} not provided`));
+
+/** Documentation of every actor, action and guard; printed in docs/statecharts/auth.md. */
+export const authMachineDocs = {
+  actors: {
+    login: { input: '{ email: string; password: string }', output: 'AuthResult { userid, email } (POST /api/auth); rejects with the server message', description: 'Logs a client in; the session cookie is set by the server.' },
+    identifyGuest: { input: '{ email: string }', output: 'AuthResult { userid, email } (POST /api/authMiddleware)', description: 'Identifies a guest from the `email` query; the guest can only order.' },
+    signOut: { input: 'none', output: '{ loggedIn: false } (POST /api/signOut)', description: 'Ends the session on the server and clears its cookie.' },
+  },
+  actions: {
+    clearSession: {
+      input: 'none',
+      output: 'none',
+      description: 'Clears what spec section 4 lists: the user, the waiting date, the discount, the client product, payment and order data, and the user fields (persisted stores).',
+    },
+    goHome: { input: 'none', output: 'none', description: 'Navigates to the home page.' },
+  },
+  guards: {
+    hasSession: { description: 'The server already knows the user (session restored).' },
+    hasEmailQuery: { description: 'The URL has an `email` query of a valid shape.' },
+    hasCredentials: { description: 'The login has an e-mail of a valid shape and a password.' },
+    hasUserId: { description: 'The server returned a positive user id.' },
+    canSignOut: { description: 'Logged in with both a user id and an e-mail: Sign Out is shown.' },
+    isSafeRedirectTarget: { description: 'An in-app path with one leading slash and only letters, digits and @ - % _ ~ / (spec section 5).' },
+  },
+} as const;
+
+function userOfSession(session: AuthSession | null | undefined): AuthUser | null {
+  if (!session?.loggedIn || session.userid === null || session.userid <= 0) return null;
+  return { userid: session.userid, email: session.email ?? '', guest: session.guest };
+}
+
+export const authMachine = setup({
+  types: {
+    context: {} as AuthContext,
+    events: {} as AuthEvent,
+    input: {} as AuthInput,
+  },
+  actors: {
+    login: fromPromise<AuthResult, { email: string; password: string }>(notProvided('login')),
+    identifyGuest: fromPromise<AuthResult, { email: string }>(notProvided('identifyGuest')),
+    signOut: fromPromise<{ loggedIn: false }>(notProvided('signOut')),
+  },
+  actions: {
+    clearSession: () => {},
+    goHome: () => {},
+  },
+  guards: authGuards,
+}).createMachine({
+  id: 'auth',
+  description: 'Logged out, logging in, logged in; automatic login from the `email` query; sign out.',
+  context: ({ input }) => {
+    const queryEmail = input.query?.email?.trim() ?? '';
+    return {
+      user: userOfSession(input.session),
+      queryEmail: isValidEmail(queryEmail) ? queryEmail : null,
+      loginError: null,
+      signOutError: null,
+      redirectTarget: isSafeRedirectTarget(input.redirectTarget) ? input.redirectTarget : null,
+    };
+  },
+  initial: 'starting',
+  // Redirect targets are kept for the views; nothing redirects automatically (spec section 4).
+  on: {
+    'redirect.save': { guard: 'isSafeRedirectTarget', description: 'Save a safe in-app redirect target; anything else is ignored.', actions: assign({ redirectTarget: ({ event }) => event.target }) },
+  },
+  states: {
+    starting: {
+      description: 'Picks the start: a known session, an automatic login from the `email` query, or logged out.',
+      always: [
+        { guard: 'hasSession', target: 'loggedIn', description: 'The session is known.' },
+        { guard: 'hasEmailQuery', target: 'identifyingGuest', description: 'Log the guest in from the `email` query.' },
+        { target: 'loggedOut', description: 'Nobody is logged in.' },
+      ],
+    },
+    loggedOut: {
+      description: 'The login panel is shown.',
+      on: {
+        'auth.login': { guard: 'hasCredentials', target: 'loggingIn', description: 'Log in with e-mail and password.', actions: assign({ loginError: null }) },
+      },
+    },
+    loggingIn: {
+      description: 'Checking e-mail and password.',
+      invoke: {
+        id: 'login',
+        src: 'login',
+        input: ({ event }) => (event.type === 'auth.login' ? { email: event.email.trim(), password: event.password } : { email: '', password: '' }),
+        onDone: {
+          target: 'loggedIn',
+          description: 'Logged in: keep the user.',
+          actions: assign({ user: ({ event }) => ({ userid: event.output.userid, email: event.output.email, guest: false }), loginError: null }),
+        },
+        onError: {
+          target: 'loggedOut',
+          description: "Refused: show the server's message.",
+          actions: assign({ loginError: ({ event }) => errorMessage(event.error) }),
+        },
+      },
+    },
+    identifyingGuest: {
+      description: 'Automatic login of a guest from the `email` query.',
+      invoke: {
+        id: 'identifyGuest',
+        src: 'identifyGuest',
+        input: ({ context }) => ({ email: context.queryEmail ?? '' }),
+        onDone: [
+          {
+            guard: { type: 'hasUserId', params: ({ event }) => ({ result: event.output }) },
+            target: 'loggedIn',
+            description: 'The guest is identified.',
+            actions: assign({ user: ({ event }) => ({ userid: event.output.userid, email: event.output.email, guest: true }), queryEmail: null }),
+          },
+          { target: 'loggedOut', description: 'No user id: stay logged out silently.', actions: assign({ queryEmail: null }) },
+        ],
+        onError: { target: 'loggedOut', description: 'Identification failed: stay logged out silently.', actions: assign({ queryEmail: null }) },
+      },
+    },
+    loggedIn: {
+      description: 'A client or an identified guest; Sign Out is shown when the user has an id and an e-mail.',
+      on: {
+        'auth.signOut': { guard: 'canSignOut', target: 'signingOut', description: 'Sign out.', actions: assign({ signOutError: null }) },
+      },
+    },
+    signingOut: {
+      description: 'Ending the session on the server.',
+      invoke: {
+        id: 'signOut',
+        src: 'signOut',
+        onDone: {
+          target: 'loggedOut',
+          description: 'Signed out: clear everything spec section 4 lists and go home.',
+          actions: ['clearSession', assign({ user: null, loginError: null, redirectTarget: null }), 'goHome'],
+        },
+        onError: {
+          target: 'loggedIn',
+          description: "The server could not end the session: stay logged in and show its message.",
+          actions: assign({ signOutError: ({ event }) => errorMessage(event.error) }),
+        },
+      },
+    },
+  },
+});
+
+/** True when the Sign Out button is shown: logged in with both a user id and an e-mail. */
+export function selectCanSignOut(snapshot: SnapshotFrom<typeof authMachine>): boolean {
+  return snapshot.matches('loggedIn') && hasSignOutIdentity(snapshot.context.user);
+}

@@ -1,0 +1,467 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createActor, fromPromise, waitFor, type AnyMachineSnapshot } from 'xstate';
+import { PAYMENT_DEADLINE_MS } from '../src/domain/constants';
+import type { PromotionLookup } from '../src/domain/promotion';
+import { formatScenario, generatePaths, replayPath, transitionCoverage } from '../scripts/statecharts/graph';
+import {
+  CHECKOUT_MODEL_NOW,
+  checkoutModel,
+  modelFraudOrder,
+  modelGateways,
+  modelGuest,
+  modelOrder,
+  modelProducts,
+  modelPromotionLookup,
+} from '../scripts/statecharts/models/checkout.model';
+import {
+  checkoutGuards,
+  checkoutMachine,
+  quoteFor,
+  type CheckoutContext,
+  type CheckoutEvent,
+  type CheckoutInput,
+  type CheckoutProduct,
+  type CheckoutUser,
+  type CreatedOrder,
+  type OrderRequest,
+} from './checkout.machine';
+
+const paths = generatePaths(checkoutModel);
+
+/** What must hold in every snapshot of every path. */
+function assertCheckoutInvariants(snapshot: AnyMachineSnapshot): void {
+  const context = snapshot.context as CheckoutContext;
+  expect(context.products.length).toBeLessThanOrEqual(3);
+  if (snapshot.matches('ready')) {
+    expect(context.quote).toEqual(quoteFor(context));
+    expect(snapshot.matches({ ready: { email: 'valid' } })).toBe(context.emailValid);
+    expect(snapshot.matches({ ready: { email: 'invalid' } })).toBe(context.emailError === 'email.invalid');
+    expect(snapshot.matches({ ready: { promo: 'applied' } })).toBe(context.promotion !== null);
+    expect(snapshot.matches({ ready: { promo: 'rejected' } })).toBe(context.promoError !== null);
+    expect(snapshot.matches({ ready: { addons: { extraConnection: 'on' } } })).toBe(context.extraConnection);
+    expect(snapshot.matches({ ready: { addons: { proxyProtection: 'on' } } })).toBe(context.proxyProtection);
+  }
+  if (snapshot.matches('redirecting')) {
+    expect(context.payment).toEqual({ gateway: 'sandbox', link: modelOrder.link, deadline: new Date(CHECKOUT_MODEL_NOW + PAYMENT_DEADLINE_MS).toISOString() });
+    expect(context.order).toEqual({ orderid: modelOrder.orderid, invoiceid: modelOrder.invoiceid, serviceid: 701, fraud: false });
+  }
+  if (snapshot.matches('waiting')) {
+    expect(context.payment).toBeNull();
+    expect(context.order?.fraud).toBe(true);
+  }
+}
+
+describe('checkout machine: generated paths', () => {
+  it('generates the expected number of paths (a changed statechart changes this)', () => {
+    expect(paths.length).toBe(checkoutModel.expectedPaths);
+  });
+
+  it('walks every transition of the machine', () => {
+    const coverage = transitionCoverage(checkoutModel, paths);
+    expect(coverage.missing).toEqual([]);
+    expect(coverage.walked).toBe(coverage.total);
+  });
+
+  it.each(paths.map((path) => [formatScenario(checkoutModel, path), path] as const))('%s', (_scenario, path) => {
+    replayPath(checkoutModel, path, (snapshot, step) => {
+      expect(snapshot.value).toEqual(step.state.value);
+      expect(JSON.parse(JSON.stringify(snapshot.context))).toEqual(step.state.context);
+      assertCheckoutInvariants(snapshot);
+    });
+  });
+});
+
+interface Fakes {
+  products?: CheckoutProduct[] | Error;
+  country?: string;
+  lookup?: PromotionLookup | Error;
+  guest?: CheckoutUser | Error;
+  product?: CheckoutProduct | null | Error;
+  createOrder?: (request: OrderRequest) => Promise<CreatedOrder>;
+}
+
+const settle = <T,>(value: T | Error) => (value instanceof Error ? Promise.reject(value) : Promise.resolve(value));
+
+/** A running checkout with fake actors answering at once and spies on the effects. */
+function startCheckout(input: CheckoutInput, fakes: Fakes = {}) {
+  const createOrder = vi.fn(fakes.createOrder ?? (async () => modelOrder));
+  const redirectToPayment = vi.fn();
+  const goToWaiting = vi.fn();
+  const clearClientProduct = vi.fn();
+  const identifyGuest = vi.fn(({ input: request }: { input: { email: string } }) => settle(fakes.guest ?? { ...modelGuest, email: request.email }));
+  const machine = checkoutMachine.provide({
+    actors: {
+      loadProducts: fromPromise(() => settle(fakes.products ?? modelProducts)),
+      loadGateways: fromPromise(async () => ({ gateways: modelGateways, defaultGateway: 'sandbox' })),
+      loadCurrency: fromPromise(async () => ({ country: fakes.country ?? 'NL' })),
+      checkFraud: fromPromise(async (): Promise<{ valid: boolean }> => ({ valid: true })),
+      lookupPromotion: fromPromise(() => settle(fakes.lookup ?? modelPromotionLookup)),
+      identifyGuest: fromPromise(identifyGuest),
+      loadProduct: fromPromise(() => settle(fakes.product === undefined ? modelProducts[1]! : fakes.product)),
+      createOrder: fromPromise(({ input: request }: { input: OrderRequest }) => createOrder(request)),
+    },
+    actions: {
+      redirectToPayment: (_args, params) => redirectToPayment(params),
+      goToWaiting: (_args, params) => goToWaiting(params),
+      clearClientProduct: () => clearClientProduct(),
+    },
+  });
+  let keys = 0;
+  const actor = createActor(machine, {
+    input: { now: () => CHECKOUT_MODEL_NOW, createIdempotencyKey: () => `key-${++keys}`, ...input },
+  }).start();
+  return { actor, createOrder, identifyGuest, redirectToPayment, goToWaiting, clearClientProduct };
+}
+
+const settled = (actor: ReturnType<typeof startCheckout>['actor']) =>
+  waitFor(actor, (snapshot) => !snapshot.matches('loading') && !snapshot.hasTag('busy') && !isBusy(snapshot));
+
+function isBusy(snapshot: AnyMachineSnapshot): boolean {
+  return snapshot.matches('autoOrder') || snapshot.matches('submitting') || snapshot.matches({ ready: { promo: 'checking' } });
+}
+
+describe('checkout machine: loading and pre-fill', () => {
+  it('offers only the first three products and selects the first by default', async () => {
+    const { actor } = startCheckout({});
+    await settled(actor);
+    const { context } = actor.getSnapshot();
+    expect(context.products.map((product) => product.pid)).toEqual([1, 2, 3]);
+    expect(context.selectedPid).toBe(1);
+    expect(context.selectedGateway).toBe('sandbox');
+    expect(context.quote?.total).toBe(10);
+  });
+
+  it('selects the pid of the URL and pre-fills add-ons, e-mail and affiliate', async () => {
+    const { actor } = startCheckout({ query: { pid: '2', extraconnect: 'true', proxyprotect: '1', email: 'bob@example.com', aff_id: 'partner-9' } });
+    await settled(actor);
+    const snapshot = actor.getSnapshot();
+    expect(snapshot.context.selectedPid).toBe(2);
+    expect(snapshot.matches({ ready: { addons: { extraConnection: 'on', proxyProtection: 'on' }, email: 'valid' } })).toBe(true);
+    expect(snapshot.context.affId).toBe('partner-9');
+    expect(snapshot.context.quote).toMatchObject({ currency: 'EUR', price: 100, extraConnection: 3, proxyProtection: 2, total: 105 });
+  });
+
+  it('ignores a pid of the URL that is not among the three offered', async () => {
+    const { actor } = startCheckout({ query: { pid: '4' } });
+    await settled(actor);
+    expect(actor.getSnapshot().context.selectedPid).toBe(1);
+  });
+
+  it('checks a pre-filled promo code on arrival', async () => {
+    const { actor } = startCheckout({ query: { promocode: 'SAVE10' } });
+    await settled(actor);
+    expect(actor.getSnapshot().matches({ ready: { promo: 'applied' } })).toBe(true);
+    expect(actor.getSnapshot().context.quote).toMatchObject({ discount: 1, total: 9 });
+  });
+
+  it('shows an invalid pre-filled e-mail with its message key', async () => {
+    const { actor } = startCheckout({ query: { email: 'nope' } });
+    await settled(actor);
+    expect(actor.getSnapshot().matches({ ready: { email: 'invalid' } })).toBe(true);
+    expect(actor.getSnapshot().context.emailError).toBe('email.invalid');
+  });
+
+  it('prices in GBP for visitors from GB', async () => {
+    const { actor } = startCheckout({}, { country: 'GB' });
+    await settled(actor);
+    expect(actor.getSnapshot().context.quote).toMatchObject({ currency: 'GBP', total: 9 });
+  });
+
+  it.each([
+    ['an empty catalogue', []],
+    ['a failed catalogue', new Error('Bad gateway')],
+  ])('is not found with %s', async (_name, products) => {
+    const { actor } = startCheckout({}, { products });
+    await waitFor(actor, (snapshot) => snapshot.status === 'done');
+    expect(actor.getSnapshot().value).toBe('notFound');
+  });
+});
+
+describe('checkout machine: promo rules (spec section 5)', () => {
+  const withPromo = async (fakes: Fakes, pid?: string) => {
+    const { actor } = startCheckout({ query: pid ? { pid } : {} }, fakes);
+    await settled(actor);
+    actor.send({ type: 'promo.change', code: 'SAVE10' });
+    actor.send({ type: 'promo.apply' });
+    await settled(actor);
+    return actor;
+  };
+
+  it("refuses a code that does not list the plan: 'This Coupon is not available for this product.'", async () => {
+    const actor = await withPromo({}, '3');
+    expect(actor.getSnapshot().matches({ ready: { promo: 'rejected' } })).toBe(true);
+    expect(actor.getSnapshot().context.promoError).toEqual({ key: 'promo.notApplicable' });
+  });
+
+  it('refuses a lookup with more than one result', async () => {
+    const actor = await withPromo({ lookup: { ...modelPromotionLookup, totalresults: 2 } });
+    expect(actor.getSnapshot().context.promoError).toEqual({ key: 'promo.notApplicable' });
+  });
+
+  it("shows the server's message when the lookup fails", async () => {
+    const actor = await withPromo({ lookup: new Error('Promotion code not found.') });
+    expect(actor.getSnapshot().context.promoError).toEqual({ serverMessage: 'Promotion code not found.' });
+  });
+
+  it('refuses an expired code', async () => {
+    const expired = { ...modelPromotionLookup, promotions: [{ ...modelPromotionLookup.promotions[0]!, expirationdate: '2026-01-14' }] };
+    const actor = await withPromo({ lookup: expired });
+    expect(actor.getSnapshot().context.promoError).toEqual({ key: 'promo.expired' });
+  });
+
+  it('re-checks the applied code against a newly selected plan', async () => {
+    const actor = await withPromo({});
+    expect(actor.getSnapshot().context.quote).toMatchObject({ discount: 1, total: 9 });
+    actor.send({ type: 'plan.select', pid: 3 });
+    expect(actor.getSnapshot().matches({ ready: { promo: 'rejected' } })).toBe(true);
+    expect(actor.getSnapshot().context.quote).toMatchObject({ discount: 0, total: 25 });
+    actor.send({ type: 'plan.select', pid: 2 });
+    expect(actor.getSnapshot().matches({ ready: { promo: 'applied' } })).toBe(true);
+    expect(actor.getSnapshot().context.quote).toMatchObject({ discount: 10, total: 90 });
+  });
+});
+
+describe('checkout machine: ordering', () => {
+  const readyGuest = async (fakes: Fakes = {}) => {
+    const started = startCheckout({ query: { aff_id: 'partner-1' } }, fakes);
+    await settled(started.actor);
+    started.actor.send({ type: 'extraConnection.toggle' });
+    started.actor.send({ type: 'email.change', email: 'ann@example.com' });
+    return started;
+  };
+
+  it('identifies the guest, creates the order with its amount and key, stores it and redirects', async () => {
+    const { actor, createOrder, identifyGuest, redirectToPayment, clearClientProduct } = await readyGuest();
+    actor.send({ type: 'order.submit' });
+    await waitFor(actor, (snapshot) => snapshot.status === 'done');
+    expect(identifyGuest).toHaveBeenCalledTimes(1);
+    expect(createOrder).toHaveBeenCalledWith({
+      pid: 1,
+      paymentmethod: 'sandbox',
+      affid: 'partner-1',
+      amount: 13,
+      currency: 'EUR',
+      configoptions: { '2': 1, '4': 0 },
+      email: 'ann@example.com',
+      userid: 7,
+      idempotencyKey: 'key-1',
+    });
+    const { context, value } = actor.getSnapshot();
+    expect(value).toBe('redirecting');
+    expect(context.order).toEqual({ orderid: 501, invoiceid: 601, serviceid: 701, fraud: false });
+    expect(context.payment).toEqual({ gateway: 'sandbox', link: modelOrder.link, deadline: '2026-01-16T12:00:00.000Z' });
+    expect(clearClientProduct).toHaveBeenCalledTimes(1);
+    expect(redirectToPayment).toHaveBeenCalledWith({ link: modelOrder.link });
+    expect(actor.getSnapshot().output).toEqual({ order: context.order, payment: context.payment });
+  });
+
+  it('creates one order when submit is pressed again while the first is in flight', async () => {
+    let answer: (order: CreatedOrder) => void = () => {};
+    const { actor, createOrder } = await readyGuest({ createOrder: () => new Promise((resolve) => (answer = resolve)) });
+    actor.send({ type: 'order.submit' });
+    await waitFor(actor, (snapshot) => snapshot.matches({ submitting: 'creatingOrder' }));
+    actor.send({ type: 'order.submit' });
+    actor.send({ type: 'order.submit' });
+    answer(modelOrder);
+    await waitFor(actor, (snapshot) => snapshot.status === 'done');
+    expect(createOrder).toHaveBeenCalledTimes(1);
+  });
+
+  it('uses a new idempotency key for a new attempt after a refusal and shows the server message', async () => {
+    const refusals = [new Error('Price changed')];
+    const { actor, createOrder } = await readyGuest({ createOrder: async () => { const refusal = refusals.shift(); if (refusal) throw refusal; return modelOrder; } });
+    actor.send({ type: 'order.submit' });
+    await waitFor(actor, (snapshot) => snapshot.matches('ready'));
+    expect(actor.getSnapshot().context.submitError).toBe('Price changed');
+    actor.send({ type: 'order.submit' });
+    await waitFor(actor, (snapshot) => snapshot.status === 'done');
+    expect(createOrder.mock.calls.map(([request]) => request.idempotencyKey)).toEqual(['key-1', 'key-2']);
+  });
+
+  it('goes to the waiting step when the order comes back without a link (fraud)', async () => {
+    const { actor, goToWaiting, redirectToPayment } = await readyGuest({ createOrder: async () => modelFraudOrder });
+    actor.send({ type: 'order.submit' });
+    await waitFor(actor, (snapshot) => snapshot.status === 'done');
+    expect(actor.getSnapshot().value).toBe('waiting');
+    expect(goToWaiting).toHaveBeenCalledWith({ orderid: 502 });
+    expect(redirectToPayment).not.toHaveBeenCalled();
+  });
+
+  it('does not identify a logged-in user again', async () => {
+    const { actor, identifyGuest, createOrder } = startCheckout({ user: { userid: 42, email: 'client@example.com' } });
+    await settled(actor);
+    actor.send({ type: 'order.submit' });
+    await waitFor(actor, (snapshot) => snapshot.status === 'done');
+    expect(identifyGuest).not.toHaveBeenCalled();
+    expect(createOrder.mock.calls[0]![0]).toMatchObject({ userid: 42, email: 'client@example.com' });
+  });
+
+  it('ignores submit with an invalid e-mail', async () => {
+    const { actor, createOrder } = startCheckout({});
+    await settled(actor);
+    actor.send({ type: 'email.change', email: 'ann@' });
+    actor.send({ type: 'order.submit' });
+    expect(actor.getSnapshot().matches('ready')).toBe(true);
+    expect(createOrder).not.toHaveBeenCalled();
+  });
+});
+
+describe('checkout machine: automatic order from URL parameters (spec section 5)', () => {
+  const autoQuery = { email: 'ann@example.com', pid: '2', auto_redirect: 'true', promocode: 'SAVE10', proxyprotect: 'true' };
+
+  it('orders the product of the URL with a usable promo and redirects', async () => {
+    const { actor, createOrder, redirectToPayment } = startCheckout({ query: autoQuery }, { country: 'GB' });
+    await waitFor(actor, (snapshot) => snapshot.status === 'done');
+    expect(createOrder.mock.calls[0]![0]).toEqual({
+      pid: 2,
+      paymentmethod: 'sandbox',
+      promocode: 'SAVE10',
+      amount: 82.35,
+      currency: 'GBP',
+      configoptions: { '2': 0, '4': 1 },
+      email: 'ann@example.com',
+      userid: 7,
+      idempotencyKey: 'key-1',
+    });
+    expect(redirectToPayment).toHaveBeenCalledWith({ link: modelOrder.link });
+  });
+
+  it('orders without a promo that is out of its dates', async () => {
+    const notStarted = { ...modelPromotionLookup, promotions: [{ ...modelPromotionLookup.promotions[0]!, startdate: '2026-02-01' }] };
+    const { actor, createOrder } = startCheckout({ query: autoQuery }, { lookup: notStarted });
+    await waitFor(actor, (snapshot) => snapshot.status === 'done');
+    expect(createOrder.mock.calls[0]![0]).not.toHaveProperty('promocode');
+    expect(createOrder.mock.calls[0]![0].amount).toBe(102);
+  });
+
+  it.each<[string, CheckoutInput['query'], Fakes]>([
+    ['auto_redirect is not "true"', { ...autoQuery, auto_redirect: '1' }, {}],
+    ['the pid is not numeric', { ...autoQuery, pid: 'abc' }, {}],
+    ['the e-mail is missing', { ...autoQuery, email: '' }, {}],
+    ['the guest cannot be identified', autoQuery, { guest: new Error('Bad gateway') }],
+    ['the product is not found', autoQuery, { product: null }],
+    ['the product has no positive price', autoQuery, { product: { ...modelProducts[1]!, pricing: { EUR: { annually: 0 } } } }],
+    ['the promo lookup fails', autoQuery, { lookup: new Error('Promotion code not found.') }],
+    ['the order is refused', autoQuery, { createOrder: () => Promise.reject(new Error('Price changed')) }],
+  ])('silently shows the form when %s', async (_name, query, fakes) => {
+    const { actor } = startCheckout({ query }, fakes);
+    await settled(actor);
+    expect(actor.getSnapshot().matches('ready')).toBe(true);
+    expect(actor.getSnapshot().context.submitError).toBeNull();
+  });
+});
+
+describe('checkout guards', () => {
+  const baseContext = (): CheckoutContext => {
+    const context = createActor(checkoutMachine, { input: { now: () => CHECKOUT_MODEL_NOW } }).getSnapshot().context;
+    return {
+      ...context,
+      loaded: { products: true, gateways: true, currency: true, fraudCheck: true },
+      products: modelProducts.slice(0, 3),
+      selectedPid: 1,
+      gateways: modelGateways,
+      selectedGateway: 'sandbox',
+      quote: quoteFor({ ...context, products: modelProducts.slice(0, 3), selectedPid: 1 }),
+    };
+  };
+  const submit: CheckoutEvent = { type: 'order.submit' };
+  const call = (guard: (args: { context: CheckoutContext; event: CheckoutEvent }) => boolean, context: Partial<CheckoutContext> = {}, event: CheckoutEvent = submit) =>
+    guard({ context: { ...baseContext(), ...context }, event });
+
+  it('catalogueLoaded waits for all four loads', () => {
+    expect(call(checkoutGuards.catalogueLoaded)).toBe(true);
+    expect(call(checkoutGuards.catalogueLoaded, { loaded: { products: true, gateways: true, currency: false, fraudCheck: true } })).toBe(false);
+  });
+
+  it('autoOrderAsUser / autoOrderAsGuest need e-mail, numeric pid and auto_redirect "true"', () => {
+    const query = { email: 'ann@example.com', pid: '2', auto_redirect: 'true' };
+    expect(call(checkoutGuards.autoOrderAsGuest, { query })).toBe(true);
+    expect(call(checkoutGuards.autoOrderAsUser, { query })).toBe(false);
+    expect(call(checkoutGuards.autoOrderAsUser, { query, user: modelGuest })).toBe(true);
+    expect(call(checkoutGuards.autoOrderAsGuest, { query: { ...query, auto_redirect: 'yes' } })).toBe(false);
+    expect(call(checkoutGuards.autoOrderAsGuest, { query: { ...query, pid: '2a' } })).toBe(false);
+    expect(call(checkoutGuards.autoOrderAsGuest, { query: { ...query, email: 'ann' } })).toBe(false);
+    expect(call(checkoutGuards.autoOrderAsGuest, { query, selectedGateway: null })).toBe(false);
+  });
+
+  it('hasProducts', () => {
+    expect(checkoutGuards.hasProducts({ context: baseContext(), event: submit }, { products: modelProducts })).toBe(true);
+    expect(checkoutGuards.hasProducts({ context: baseContext(), event: submit }, { products: [] })).toBe(false);
+  });
+
+  it('extraConnectionChosen / proxyProtectionChosen follow the context', () => {
+    expect(call(checkoutGuards.extraConnectionChosen, { extraConnection: true })).toBe(true);
+    expect(call(checkoutGuards.proxyProtectionChosen, { proxyProtection: false })).toBe(false);
+  });
+
+  it('isOfferedPlan accepts another of the three plans only', () => {
+    expect(call(checkoutGuards.isOfferedPlan, {}, { type: 'plan.select', pid: 2 })).toBe(true);
+    expect(call(checkoutGuards.isOfferedPlan, {}, { type: 'plan.select', pid: 1 })).toBe(false);
+    expect(call(checkoutGuards.isOfferedPlan, {}, { type: 'plan.select', pid: 4 })).toBe(false);
+  });
+
+  it('isOfferedGateway accepts another loaded gateway only', () => {
+    expect(call(checkoutGuards.isOfferedGateway, {}, { type: 'gateway.select', module: 'coinbase' })).toBe(true);
+    expect(call(checkoutGuards.isOfferedGateway, {}, { type: 'gateway.select', module: 'sandbox' })).toBe(false);
+    expect(call(checkoutGuards.isOfferedGateway, {}, { type: 'gateway.select', module: 'paypal' })).toBe(false);
+  });
+
+  it('promo state guards', () => {
+    expect(call(checkoutGuards.hasAppliedPromotion, { promotion: modelPromotionLookup.promotions[0]! })).toBe(true);
+    expect(call(checkoutGuards.hasPromoError, { promoError: { key: 'promo.notApplicable' } })).toBe(true);
+    expect(call(checkoutGuards.hasPendingPromoCheck, { promoCheckPending: true, promoCode: 'SAVE10' })).toBe(true);
+    expect(call(checkoutGuards.hasPendingPromoCheck, { promoCheckPending: true, promoCode: ' ' })).toBe(false);
+    expect(call(checkoutGuards.hasPromoCode, { promoCode: '  ' })).toBe(false);
+    expect(call(checkoutGuards.hasPromoLookup, { promoLookup: modelPromotionLookup })).toBe(true);
+  });
+
+  it('promotionAccepted applies spec section 5 to the selected plan', () => {
+    const args = (selectedPid: number) => ({ context: { ...baseContext(), selectedPid }, event: submit });
+    expect(checkoutGuards.promotionAccepted(args(1), { lookup: modelPromotionLookup })).toBe(true);
+    expect(checkoutGuards.promotionAccepted(args(3), { lookup: modelPromotionLookup })).toBe(false);
+    expect(checkoutGuards.promotionAccepted(args(1), { lookup: { totalresults: 0, promotions: [] } })).toBe(false);
+  });
+
+  it('lookupFitsSelectedPlan re-checks the last lookup', () => {
+    expect(call(checkoutGuards.lookupFitsSelectedPlan, { promoLookup: modelPromotionLookup, selectedPid: 2 })).toBe(true);
+    expect(call(checkoutGuards.lookupFitsSelectedPlan, { promoLookup: modelPromotionLookup, selectedPid: 3 })).toBe(false);
+    expect(call(checkoutGuards.lookupFitsSelectedPlan, { promoLookup: null })).toBe(false);
+  });
+
+  it('isEmptyEmail / isValidEmail read the typed e-mail, else the context', () => {
+    expect(call(checkoutGuards.isEmptyEmail, {}, { type: 'email.change', email: '  ' })).toBe(true);
+    expect(call(checkoutGuards.isValidEmail, {}, { type: 'email.change', email: 'a@b.co' })).toBe(true);
+    expect(call(checkoutGuards.isValidEmail, {}, { type: 'email.change', email: 'a@b' })).toBe(false);
+    expect(call(checkoutGuards.isValidEmail, { email: 'a@b.co' })).toBe(true);
+  });
+
+  it('canSubmitAsUser / canSubmitAsGuest need a priced plan, a gateway and a user or a valid e-mail', () => {
+    expect(call(checkoutGuards.canSubmitAsGuest, { emailValid: true })).toBe(true);
+    expect(call(checkoutGuards.canSubmitAsGuest, { emailValid: false })).toBe(false);
+    expect(call(checkoutGuards.canSubmitAsGuest, { emailValid: true, selectedGateway: null })).toBe(false);
+    expect(call(checkoutGuards.canSubmitAsGuest, { emailValid: true, quote: null })).toBe(false);
+    expect(call(checkoutGuards.canSubmitAsUser, { user: modelGuest })).toBe(true);
+    expect(call(checkoutGuards.canSubmitAsUser, { user: null })).toBe(false);
+  });
+
+  it('hasUserId needs a positive user id', () => {
+    expect(checkoutGuards.hasUserId({ context: baseContext(), event: submit }, { user: modelGuest })).toBe(true);
+    expect(checkoutGuards.hasUserId({ context: baseContext(), event: submit }, { user: { userid: 0, email: '' } })).toBe(false);
+  });
+
+  it('autoProductPriced / autoProductPricedWithPromo need the URL product with a positive price', () => {
+    const query = { email: 'ann@example.com', pid: '2', auto_redirect: 'true' };
+    const args = (extra: Partial<CheckoutContext>) => ({ context: { ...baseContext(), query, ...extra }, event: submit });
+    expect(checkoutGuards.autoProductPriced(args({}), { product: modelProducts[1]! })).toBe(true);
+    expect(checkoutGuards.autoProductPriced(args({}), { product: null })).toBe(false);
+    expect(checkoutGuards.autoProductPriced(args({}), { product: modelProducts[0]! })).toBe(false);
+    expect(checkoutGuards.autoProductPriced(args({}), { product: { ...modelProducts[1]!, pricing: { EUR: { annually: -1 } } } })).toBe(false);
+    expect(checkoutGuards.autoProductPricedWithPromo(args({}), { product: modelProducts[1]! })).toBe(false);
+    expect(checkoutGuards.autoProductPricedWithPromo(args({ query: { ...query, promocode: 'SAVE10' } }), { product: modelProducts[1]! })).toBe(true);
+  });
+
+  it('hasPaymentLink', () => {
+    expect(checkoutGuards.hasPaymentLink({ context: baseContext(), event: submit }, { link: 'https://pay.example/1' })).toBe(true);
+    expect(checkoutGuards.hasPaymentLink({ context: baseContext(), event: submit }, { link: null })).toBe(false);
+  });
+});

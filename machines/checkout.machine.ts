@@ -1,0 +1,902 @@
+/**
+ * The checkout: loads the catalogue, lets the shopper choose a plan, add-ons, promo code, e-mail and
+ * gateway, creates the order and hands over to the payment page (or the waiting step); the automatic
+ * order from URL parameters is its own branch that silently falls back to the form.
+ */
+import { assign, fromPromise, raise, setup } from 'xstate';
+import { PAYMENT_DEADLINE_MS, EXTRA_CONNECTION_OPTION_ID, MAX_CHECKOUT_PRODUCTS, PROXY_PROTECTION_OPTION_ID } from '../src/domain/constants';
+import { currencyForCountry, DEFAULT_COUNTRY, type Currency } from '../src/domain/currency';
+import { isValidEmail } from '../src/domain/email';
+import { promotionRefusalMessage, type MessageKey } from '../src/domain/messages';
+import { quoteOrder, type OrderQuote, type PricedOption, type PricedProduct, type PricingTable } from '../src/domain/pricing';
+import { acceptPromotion, isoDate, type Promotion, type PromotionLookup } from '../src/domain/promotion';
+
+/** A configurable option of a product (id 2 extra connection, id 4 proxy protection). */
+export interface CheckoutOption extends PricedOption {
+  name: string;
+  pricing: PricingTable;
+}
+
+/** A product as the catalogue returns it. */
+export interface CheckoutProduct extends PricedProduct {
+  name: string;
+  description: string;
+  configoptions: CheckoutOption[];
+}
+
+/** A payment gateway as the catalogue returns it. */
+export interface CheckoutGateway {
+  module: string;
+  displayname: string;
+  type: string;
+}
+
+/** The user the order is placed for: logged in, or a guest identified by e-mail. */
+export interface CheckoutUser {
+  userid: number;
+  email: string;
+}
+
+/** Query parameters read on entry (spec section 2). */
+export interface CheckoutQuery {
+  pid?: string;
+  extraconnect?: string;
+  proxyprotect?: string;
+  promocode?: string;
+  email?: string;
+  aff_id?: string;
+  auto_redirect?: string;
+}
+
+/** Why the promo code is not applied: a message key, or the server's own message when the lookup failed. */
+export type PromoError = { key: MessageKey } | { serverMessage: string };
+
+/** The created order (spec section 4). */
+export interface CheckoutOrder {
+  orderid: number;
+  invoiceid: number;
+  serviceid: number | null;
+  fraud: boolean;
+}
+
+/** The payment link for the chosen gateway and its deadline (ISO date-time, one day ahead). */
+export interface CheckoutPayment {
+  gateway: string;
+  link: string;
+  deadline: string;
+}
+
+/** The automatic order's own product and promotion (spec section 5). */
+export interface AutoOrder {
+  product: CheckoutProduct;
+  promotion: Promotion | null;
+}
+
+/** What the createOrder actor sends (the body of POST /api/order plus its Idempotency-Key). */
+export interface OrderRequest {
+  pid: number;
+  paymentmethod: string;
+  promocode?: string;
+  affid?: string;
+  amount: number;
+  currency: Currency;
+  configoptions: Partial<Record<'2' | '4', 0 | 1>>;
+  email: string;
+  userid: number;
+  idempotencyKey: string;
+}
+
+/** What the createOrder actor returns (POST /api/order). */
+export interface CreatedOrder {
+  orderid: number;
+  invoiceid: number;
+  serviceids: number[];
+  fraud: boolean;
+  link: string | null;
+}
+
+export interface CheckoutInput {
+  query?: CheckoutQuery;
+  /** The logged-in (or already identified) user, from the auth machine. */
+  user?: CheckoutUser | null;
+  /** The clock; tests pass a fixed one. */
+  now?: () => number;
+  /** Makes one Idempotency-Key per submission attempt. */
+  createIdempotencyKey?: () => string;
+}
+
+export interface CheckoutContext {
+  now: () => number;
+  createIdempotencyKey: () => string;
+  query: CheckoutQuery;
+  user: CheckoutUser | null;
+  loaded: { products: boolean; gateways: boolean; currency: boolean; fraudCheck: boolean };
+  /** The first three catalogue products. */
+  products: CheckoutProduct[];
+  selectedPid: number | null;
+  extraConnection: boolean;
+  proxyProtection: boolean;
+  gateways: CheckoutGateway[];
+  selectedGateway: string | null;
+  country: string;
+  currency: Currency;
+  /** True when the visitor's fraud check came back not valid. */
+  fraudCheck: boolean;
+  promoCode: string;
+  /** A pre-filled code still waits for its first check. */
+  promoCheckPending: boolean;
+  promoLookup: PromotionLookup | null;
+  promotion: Promotion | null;
+  promoError: PromoError | null;
+  email: string;
+  emailValid: boolean;
+  emailError: MessageKey | null;
+  affId: string | null;
+  quote: OrderQuote | null;
+  autoOrder: AutoOrder | null;
+  idempotencyKey: string | null;
+  order: CheckoutOrder | null;
+  payment: CheckoutPayment | null;
+  submitError: string | null;
+}
+
+export type CheckoutEvent =
+  | { type: 'plan.select'; pid: number }
+  | { type: 'extraConnection.toggle' }
+  | { type: 'proxyProtection.toggle' }
+  | { type: 'promo.change'; code: string }
+  | { type: 'promo.apply' }
+  | { type: 'promo.recheck' }
+  | { type: 'email.change'; email: string }
+  | { type: 'gateway.select'; module: string }
+  | { type: 'order.submit' };
+
+/** What the finished machine hands over: the order and its payment link. */
+export interface CheckoutOutput {
+  order: CheckoutOrder | null;
+  payment: CheckoutPayment | null;
+}
+
+type GuardArgs = { context: CheckoutContext; event: CheckoutEvent };
+
+const isFlagOn = (value: string | undefined) => value === 'true' || value === '1';
+const optionById = (product: CheckoutProduct, id: number) => product.configoptions.find((option) => option.id === id) ?? null;
+const todayOf = (context: CheckoutContext) => isoDate(new Date(context.now()));
+
+/** The selected product among the three offered. */
+export function selectedProduct(context: Pick<CheckoutContext, 'products' | 'selectedPid'>): CheckoutProduct | null {
+  return context.products.find((product) => product.pid === context.selectedPid) ?? null;
+}
+
+function quoteWith(product: CheckoutProduct, currency: Currency, extraConnection: boolean, proxyProtection: boolean, promotion: Promotion | null) {
+  return quoteOrder({
+    product,
+    currency,
+    extraConnection: extraConnection ? optionById(product, EXTRA_CONNECTION_OPTION_ID) : null,
+    proxyProtection: proxyProtection ? optionById(product, PROXY_PROTECTION_OPTION_ID) : null,
+    promotion,
+  });
+}
+
+/** The total of the current choice (src/domain quoteOrder), or null without a priced product. */
+export function quoteFor(context: CheckoutContext): OrderQuote | null {
+  const product = selectedProduct(context);
+  return product ? quoteWith(product, context.currency, context.extraConnection, context.proxyProtection, context.promotion) : null;
+}
+
+function configOptionsFor(product: CheckoutProduct, extraConnection: boolean, proxyProtection: boolean): OrderRequest['configoptions'] {
+  const options: OrderRequest['configoptions'] = {};
+  if (optionById(product, EXTRA_CONNECTION_OPTION_ID)) options['2'] = extraConnection ? 1 : 0;
+  if (optionById(product, PROXY_PROTECTION_OPTION_ID)) options['4'] = proxyProtection ? 1 : 0;
+  return options;
+}
+
+/** The order the shopper submits from the form. */
+export function formOrderRequest(context: CheckoutContext): OrderRequest {
+  const product = selectedProduct(context)!;
+  return {
+    pid: product.pid,
+    paymentmethod: context.selectedGateway ?? '',
+    ...(context.promotion ? { promocode: context.promotion.code } : {}),
+    ...(context.affId ? { affid: context.affId } : {}),
+    amount: context.quote?.total ?? 0,
+    currency: context.currency,
+    configoptions: configOptionsFor(product, context.extraConnection, context.proxyProtection),
+    email: context.user?.email ?? context.email,
+    userid: context.user?.userid ?? 0,
+    idempotencyKey: context.idempotencyKey ?? '',
+  };
+}
+
+/** The quote of the automatic order: its product, the URL's options and a usable promotion. */
+export function autoOrderQuote(context: CheckoutContext, product: CheckoutProduct, promotion: Promotion | null): OrderQuote | null {
+  return quoteWith(product, context.currency, isFlagOn(context.query.extraconnect), isFlagOn(context.query.proxyprotect), promotion);
+}
+
+/** The order placed by the automatic order from URL parameters. */
+export function autoOrderRequest(context: CheckoutContext): OrderRequest {
+  const { product, promotion } = context.autoOrder!;
+  const extraConnection = isFlagOn(context.query.extraconnect);
+  const proxyProtection = isFlagOn(context.query.proxyprotect);
+  return {
+    pid: product.pid,
+    paymentmethod: context.selectedGateway ?? '',
+    ...(promotion ? { promocode: promotion.code } : {}),
+    ...(context.affId ? { affid: context.affId } : {}),
+    amount: autoOrderQuote(context, product, promotion)?.total ?? 0,
+    currency: context.currency,
+    configoptions: configOptionsFor(product, extraConnection, proxyProtection),
+    email: context.user?.email ?? context.query.email ?? '',
+    userid: context.user?.userid ?? 0,
+    idempotencyKey: context.idempotencyKey ?? '',
+  };
+}
+
+function initialSelectedPid(products: CheckoutProduct[], query: CheckoutQuery): number | null {
+  const wanted = /^\d+$/.test(query.pid ?? '') ? Number(query.pid) : null;
+  return products.find((product) => product.pid === wanted)?.pid ?? products[0]?.pid ?? null;
+}
+
+function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (typeof error === 'object' && error !== null && 'message' in error) return String((error as { message: unknown }).message);
+  return String(error);
+}
+
+// The gateway is not in the spec's list, but without one the order cannot be placed at all.
+const isAutoOrderRequested = (context: CheckoutContext) =>
+  isValidEmail(context.query.email ?? '') && /^\d+$/.test(context.query.pid ?? '') && context.query.auto_redirect === 'true' && context.selectedGateway !== null;
+const isCatalogueLoaded = (context: CheckoutContext) => Object.values(context.loaded).every(Boolean);
+
+/** Every guard of the checkout machine, exported for unit tests. */
+export const checkoutGuards = {
+  catalogueLoaded: ({ context }: GuardArgs) => isCatalogueLoaded(context),
+  autoOrderAsUser: ({ context }: GuardArgs) => isCatalogueLoaded(context) && isAutoOrderRequested(context) && context.user !== null,
+  autoOrderAsGuest: ({ context }: GuardArgs) => isCatalogueLoaded(context) && isAutoOrderRequested(context) && context.user === null,
+  hasProducts: (_args: GuardArgs, params: { products: CheckoutProduct[] }) => params.products.length > 0,
+  extraConnectionChosen: ({ context }: GuardArgs) => context.extraConnection,
+  proxyProtectionChosen: ({ context }: GuardArgs) => context.proxyProtection,
+  isOfferedPlan: ({ context, event }: GuardArgs) =>
+    event.type === 'plan.select' && event.pid !== context.selectedPid && context.products.some((product) => product.pid === event.pid),
+  isOfferedGateway: ({ context, event }: GuardArgs) =>
+    event.type === 'gateway.select' && event.module !== context.selectedGateway && context.gateways.some((gateway) => gateway.module === event.module),
+  hasAppliedPromotion: ({ context }: GuardArgs) => context.promotion !== null,
+  hasPromoError: ({ context }: GuardArgs) => context.promoError !== null,
+  hasPendingPromoCheck: ({ context }: GuardArgs) => context.promoCheckPending && context.promoCode.trim() !== '',
+  hasPromoCode: ({ context }: GuardArgs) => context.promoCode.trim() !== '',
+  promotionAccepted: ({ context }: GuardArgs, params: { lookup: PromotionLookup }) =>
+    context.selectedPid !== null && 'promotion' in acceptPromotion(params.lookup, context.selectedPid, todayOf(context)),
+  lookupFitsSelectedPlan: ({ context }: GuardArgs) =>
+    context.promoLookup !== null && context.selectedPid !== null && 'promotion' in acceptPromotion(context.promoLookup, context.selectedPid, todayOf(context)),
+  hasPromoLookup: ({ context }: GuardArgs) => context.promoLookup !== null,
+  isEmptyEmail: ({ context, event }: GuardArgs) => (event.type === 'email.change' ? event.email : context.email).trim() === '',
+  isValidEmail: ({ context, event }: GuardArgs) => isValidEmail(event.type === 'email.change' ? event.email : context.email),
+  canSubmitAsUser: ({ context }: GuardArgs) => context.user !== null && isOrderComplete(context),
+  canSubmitAsGuest: ({ context }: GuardArgs) => context.user === null && context.emailValid && isOrderComplete(context),
+  hasUserId: (_args: GuardArgs, params: { user: CheckoutUser }) => Number.isInteger(params.user.userid) && params.user.userid > 0,
+  autoProductPricedWithPromo: ({ context }: GuardArgs, params: { product: CheckoutProduct | null }) =>
+    isAutoProductPriced(context, params.product) && context.query.promocode !== undefined && context.query.promocode.trim() !== '',
+  autoProductPriced: ({ context }: GuardArgs, params: { product: CheckoutProduct | null }) => isAutoProductPriced(context, params.product),
+  hasPaymentLink: (_args: GuardArgs, params: { link: string | null }) => typeof params.link === 'string' && params.link !== '',
+};
+
+function isOrderComplete(context: CheckoutContext): boolean {
+  return selectedProduct(context) !== null && context.quote !== null && context.selectedGateway !== null;
+}
+
+function isAutoProductPriced(context: CheckoutContext, product: CheckoutProduct | null): boolean {
+  if (!product || product.pid !== Number(context.query.pid)) return false;
+  const quote = autoOrderQuote(context, product, null);
+  return quote !== null && quote.price > 0;
+}
+
+const notProvided = (name: string) => () => Promise.reject(new Error(`${name} not provided`));
+
+/** Documentation of every actor, action, guard and delay; printed in docs/statecharts/checkout.md. */
+export const checkoutMachineDocs = {
+  actors: {
+    loadProducts: { input: 'none', output: 'CheckoutProduct[] (GET /api/getProducts → products)', description: 'Loads the retail catalogue; only the first three products are offered.' },
+    loadGateways: { input: 'none', output: '{ gateways: CheckoutGateway[]; defaultGateway: string } (GET /api/getGateway)', description: 'Loads the payment gateways and the default one.' },
+    loadCurrency: { input: 'none', output: '{ country: string } (GET /api/currency)', description: "Tells the visitor's country; GB pays in GBP, everyone else in EUR." },
+    checkFraud: { input: 'none', output: '{ valid: boolean } (GET /api/checkFraud)', description: "Checks the visitor's connection; not valid sets the fraud flag." },
+    lookupPromotion: { input: '{ code: string }', output: 'PromotionLookup { totalresults, promotions } (GET /api/getPromotion); rejects with the server message', description: 'Looks a promo code up; the rules of spec section 5 decide whether it applies.' },
+    identifyGuest: { input: '{ email: string }', output: 'CheckoutUser { userid, email } (POST /api/authMiddleware)', description: 'Identifies a guest by e-mail so the order has a user id.' },
+    loadProduct: { input: '{ pid: number }', output: 'CheckoutProduct | null (GET /api/getProduct)', description: 'Looks up the product the automatic order asks for.' },
+    createOrder: { input: 'OrderRequest (POST /api/order body + Idempotency-Key)', output: 'CreatedOrder { orderid, invoiceid, serviceids, fraud, link } ; rejects with the server message', description: 'Creates the order and its payment link for the chosen gateway.' },
+  },
+  actions: {
+    storeEmail: { input: 'email.change', output: 'email, emailValid, emailError', description: "Keeps the typed e-mail, its valid flag and 'email.invalid' when it has the wrong shape." },
+    clearClientProduct: { input: 'none', output: 'none', description: "Forgets the previous service's client product (persisted store) once the new order exists." },
+    redirectToPayment: { input: '{ link: string }', output: 'none', description: "Sends the browser to the gateway's payment page." },
+    goToWaiting: { input: '{ orderid: number }', output: 'none', description: 'Opens the waiting step when no payment link came back (fraud).' },
+  },
+  guards: {
+    catalogueLoaded: { description: 'Products, gateways, currency and fraud check have all answered.' },
+    autoOrderAsUser: { description: 'The URL asks for an automatic order (e-mail, numeric pid, auto_redirect "true", a gateway) and the user is already known.' },
+    autoOrderAsGuest: { description: 'The URL asks for an automatic order (e-mail, numeric pid, auto_redirect "true", a gateway) and the guest must first be identified by e-mail.' },
+    hasProducts: { description: 'The catalogue returned at least one product.' },
+    extraConnectionChosen: { description: 'The extra connection is chosen (pre-filled or toggled).' },
+    proxyProtectionChosen: { description: 'Proxy protection is chosen (pre-filled or toggled).' },
+    isOfferedPlan: { description: 'The plan is one of the three offered and not the current one.' },
+    isOfferedGateway: { description: 'The gateway is in the loaded list and not the current one.' },
+    hasAppliedPromotion: { description: 'A promotion is applied.' },
+    hasPromoError: { description: 'The promo code was refused.' },
+    hasPendingPromoCheck: { description: 'A pre-filled promo code has not been checked yet.' },
+    hasPromoCode: { description: 'The promo code field is not empty.' },
+    promotionAccepted: { description: 'The lookup has exactly one promotion listing the selected plan, within its dates and uses.' },
+    lookupFitsSelectedPlan: { description: 'The last lookup accepts the newly selected plan.' },
+    hasPromoLookup: { description: 'A promo lookup answered (refusals can be re-checked against another plan).' },
+    isEmptyEmail: { description: 'The e-mail is empty.' },
+    isValidEmail: { description: 'The e-mail has the shape text@text.text.' },
+    canSubmitAsUser: { description: 'A known user with a priced product and a gateway.' },
+    canSubmitAsGuest: { description: 'A guest with a valid e-mail, a priced product and a gateway.' },
+    hasUserId: { description: 'The identification returned a positive user id.' },
+    autoProductPricedWithPromo: { description: 'The product was found with a positive price in the currency and the URL has a promo code.' },
+    autoProductPriced: { description: 'The product was found with a positive price in the currency.' },
+    hasPaymentLink: { description: 'The created order came back with a payment link (not a fraud order).' },
+  },
+} as const;
+
+// Every e-mail state answers typing the same way, so the three share one transition list.
+const emailChange = [
+  { guard: 'isEmptyEmail', target: 'empty', description: 'Cleared the e-mail.', actions: 'storeEmail' },
+  { guard: 'isValidEmail', target: 'valid', description: 'Typed a valid e-mail.', actions: 'storeEmail' },
+  { target: 'invalid', description: "Typed an invalid e-mail: 'Please enter a Valid Email.'", actions: 'storeEmail' },
+] as const;
+
+export const checkoutMachine = setup({
+  types: {
+    context: {} as CheckoutContext,
+    events: {} as CheckoutEvent,
+    input: {} as CheckoutInput,
+    output: {} as CheckoutOutput,
+  },
+  actors: {
+    loadProducts: fromPromise<CheckoutProduct[]>(notProvided('loadProducts')),
+    loadGateways: fromPromise<{ gateways: CheckoutGateway[]; defaultGateway: string }>(notProvided('loadGateways')),
+    loadCurrency: fromPromise<{ country: string }>(notProvided('loadCurrency')),
+    checkFraud: fromPromise<{ valid: boolean }>(notProvided('checkFraud')),
+    lookupPromotion: fromPromise<PromotionLookup, { code: string }>(notProvided('lookupPromotion')),
+    identifyGuest: fromPromise<CheckoutUser, { email: string }>(notProvided('identifyGuest')),
+    loadProduct: fromPromise<CheckoutProduct | null, { pid: number }>(notProvided('loadProduct')),
+    createOrder: fromPromise<CreatedOrder, OrderRequest>(notProvided('createOrder')),
+  },
+  actions: {
+    storeEmail: assign(({ event }) => {
+      if (event.type !== 'email.change') return {};
+      const emailValid = isValidEmail(event.email);
+      return { email: event.email, emailValid, emailError: emailValid || event.email.trim() === '' ? null : ('email.invalid' as const) };
+    }),
+    clearClientProduct: () => {},
+    redirectToPayment: (_args, _params: { link: string }) => {},
+    goToWaiting: (_args, _params: { orderid: number }) => {},
+  },
+  guards: checkoutGuards,
+}).createMachine({
+  id: 'checkout',
+  description: 'The order: plan, add-ons, promo, e-mail and gateway, then the payment link.',
+  context: ({ input }) => ({
+    now: input.now ?? (() => Date.now()),
+    createIdempotencyKey: input.createIdempotencyKey ?? (() => globalThis.crypto.randomUUID()),
+    query: input.query ?? {},
+    user: input.user ?? null,
+    loaded: { products: false, gateways: false, currency: false, fraudCheck: false },
+    products: [],
+    selectedPid: null,
+    extraConnection: isFlagOn(input.query?.extraconnect),
+    proxyProtection: isFlagOn(input.query?.proxyprotect),
+    gateways: [],
+    selectedGateway: null,
+    country: DEFAULT_COUNTRY,
+    currency: currencyForCountry(DEFAULT_COUNTRY),
+    fraudCheck: false,
+    promoCode: input.query?.promocode?.trim() ?? '',
+    promoCheckPending: (input.query?.promocode?.trim() ?? '') !== '',
+    promoLookup: null,
+    promotion: null,
+    promoError: null,
+    email: input.query?.email?.trim() || input.user?.email || '',
+    emailValid: isValidEmail(input.query?.email?.trim() || input.user?.email || ''),
+    emailError: null,
+    affId: input.query?.aff_id?.trim() || null,
+    quote: null,
+    autoOrder: null,
+    idempotencyKey: null,
+    order: null,
+    payment: null,
+    submitError: null,
+  }),
+  output: ({ context }) => ({ order: context.order, payment: context.payment }),
+  initial: 'loading',
+  states: {
+    loading: {
+      description: 'Products, gateways, currency and fraud check load side by side.',
+      invoke: [
+        {
+          id: 'loadProducts',
+          src: 'loadProducts',
+          onDone: [
+            {
+              guard: { type: 'hasProducts', params: ({ event }) => ({ products: event.output }) },
+              description: 'Keep the first three products and select the pid of the URL, else the first.',
+              actions: assign(({ context, event }) => {
+                const products = event.output.slice(0, MAX_CHECKOUT_PRODUCTS);
+                return { products, selectedPid: initialSelectedPid(products, context.query), loaded: { ...context.loaded, products: true } };
+              }),
+            },
+            { target: 'notFound', description: 'The catalogue is empty.' },
+          ],
+          onError: { target: 'notFound', description: 'The catalogue could not be loaded.' },
+        },
+        {
+          id: 'loadGateways',
+          src: 'loadGateways',
+          onDone: {
+            description: 'Keep the gateways and select the default one.',
+            actions: assign(({ context, event }) => {
+              const { gateways, defaultGateway } = event.output;
+              const selectedGateway = gateways.find((gateway) => gateway.module === defaultGateway)?.module ?? gateways[0]?.module ?? null;
+              return { gateways, selectedGateway, loaded: { ...context.loaded, gateways: true } };
+            }),
+          },
+          onError: { description: 'No gateway can be offered; the failure is only logged.', actions: assign({ loaded: ({ context }) => ({ ...context.loaded, gateways: true }) }) },
+        },
+        {
+          id: 'loadCurrency',
+          src: 'loadCurrency',
+          onDone: {
+            description: 'GB pays in GBP, every other country in EUR.',
+            actions: assign(({ context, event }) => ({
+              country: event.output.country,
+              currency: currencyForCountry(event.output.country),
+              loaded: { ...context.loaded, currency: true },
+            })),
+          },
+          onError: { description: 'Keep the default country and EUR.', actions: assign({ loaded: ({ context }) => ({ ...context.loaded, currency: true }) }) },
+        },
+        {
+          id: 'checkFraud',
+          src: 'checkFraud',
+          onDone: {
+            description: 'A check that is not valid sets the fraud flag.',
+            actions: assign(({ context, event }) => ({ fraudCheck: !event.output.valid, loaded: { ...context.loaded, fraudCheck: true } })),
+          },
+          onError: { description: 'A failed check is only logged; no fraud flag.', actions: assign({ loaded: ({ context }) => ({ ...context.loaded, fraudCheck: true }) }) },
+        },
+      ],
+      always: [
+        { guard: 'autoOrderAsUser', target: 'autoOrder.loadingProduct', description: 'The URL asks for an automatic order for the known user.' },
+        { guard: 'autoOrderAsGuest', target: 'autoOrder.identifyingGuest', description: 'The URL asks for an automatic order for a guest.' },
+        { guard: 'catalogueLoaded', target: 'ready', description: 'Everything answered: show the form.' },
+      ],
+    },
+    notFound: {
+      type: 'final',
+      description: 'No product to offer: the not-found page.',
+    },
+    autoOrder: {
+      description: 'The automatic order from URL parameters (spec section 5); any failed condition or lookup falls back to the form.',
+      initial: 'identifyingGuest',
+      states: {
+        identifyingGuest: {
+          description: 'Identifying the guest by the e-mail of the URL.',
+          invoke: {
+            id: 'identifyGuest',
+            src: 'identifyGuest',
+            input: ({ context }) => ({ email: context.query.email ?? '' }),
+            onDone: [
+              {
+                guard: { type: 'hasUserId', params: ({ event }) => ({ user: event.output }) },
+                target: 'loadingProduct',
+                description: 'The guest has a user id.',
+                actions: assign({ user: ({ event }) => ({ userid: event.output.userid, email: event.output.email }) }),
+              },
+              { target: '#checkout.ready', description: 'No user id: fall back to the form silently.' },
+            ],
+            onError: { target: '#checkout.ready', description: 'Identification failed: fall back to the form silently.' },
+          },
+        },
+        loadingProduct: {
+          description: 'Looking up the product of the URL.',
+          invoke: {
+            id: 'loadProduct',
+            src: 'loadProduct',
+            input: ({ context }) => ({ pid: Number(context.query.pid) }),
+            onDone: [
+              {
+                guard: { type: 'autoProductPricedWithPromo', params: ({ event }) => ({ product: event.output }) },
+                target: 'checkingPromo',
+                description: 'Priced product and a promo code to check.',
+                actions: assign({ autoOrder: ({ event }) => ({ product: event.output!, promotion: null }) }),
+              },
+              {
+                guard: { type: 'autoProductPriced', params: ({ event }) => ({ product: event.output }) },
+                target: 'creatingOrder',
+                description: 'Priced product, no promo code.',
+                actions: assign({ autoOrder: ({ event }) => ({ product: event.output!, promotion: null }) }),
+              },
+              { target: '#checkout.ready', description: 'Not found or no positive price: fall back to the form silently.' },
+            ],
+            onError: { target: '#checkout.ready', description: 'Lookup failed: fall back to the form silently.' },
+          },
+        },
+        checkingPromo: {
+          description: 'Checking the promo code of the URL; it is used only if valid, listed and within its dates.',
+          invoke: {
+            id: 'lookupPromotion',
+            src: 'lookupPromotion',
+            input: ({ context }) => ({ code: context.query.promocode?.trim() ?? '' }),
+            onDone: {
+              target: 'creatingOrder',
+              description: 'Use the promotion if it is usable for the product, otherwise order without it.',
+              actions: assign({
+                autoOrder: ({ context, event }) => {
+                  const autoOrder = context.autoOrder!;
+                  const verdict = acceptPromotion(event.output, autoOrder.product.pid, todayOf(context));
+                  return { ...autoOrder, promotion: 'promotion' in verdict ? verdict.promotion : null };
+                },
+              }),
+            },
+            onError: { target: '#checkout.ready', description: 'Lookup failed: fall back to the form silently.' },
+          },
+        },
+        creatingOrder: {
+          description: 'Creating the automatic order.',
+          entry: assign({ idempotencyKey: ({ context }) => context.createIdempotencyKey(), order: null, payment: null }),
+          invoke: {
+            id: 'createOrder',
+            src: 'createOrder',
+            input: ({ context }) => autoOrderRequest(context),
+            onDone: [
+              {
+                guard: { type: 'hasPaymentLink', params: ({ event }) => ({ link: event.output.link }) },
+                target: '#checkout.redirecting',
+                description: 'Order created: go to the payment page.',
+                actions: [
+                  'clearClientProduct',
+                  assign(({ context, event }) => storeOrder(context, event.output)),
+                ],
+              },
+              {
+                target: '#checkout.waiting',
+                description: 'Order created without a payment link (fraud): go to the waiting step.',
+                actions: ['clearClientProduct', assign(({ context, event }) => storeOrder(context, event.output))],
+              },
+            ],
+            onError: { target: '#checkout.ready', description: 'Order refused: fall back to the form silently.' },
+          },
+        },
+      },
+    },
+    ready: {
+      description: 'The form: plan, add-ons, promo, e-mail and gateway side by side; the total follows every change.',
+      type: 'parallel',
+      entry: assign({ quote: ({ context }) => quoteFor(context) }),
+      on: {
+        'order.submit': [
+          { guard: 'canSubmitAsUser', target: 'submitting.creatingOrder', description: 'Submit for the known user.' },
+          { guard: 'canSubmitAsGuest', target: 'submitting.identifyingGuest', description: 'Submit as a guest: identify by e-mail first.' },
+        ],
+      },
+      states: {
+        plan: {
+          description: 'The selected plan.',
+          initial: 'selected',
+          states: {
+            selected: {
+              description: 'One of the three plans is selected.',
+              on: {
+                'plan.select': {
+                  guard: 'isOfferedPlan',
+                  description: 'Select another plan, recompute the total and re-check the promo code.',
+                  actions: [
+                    assign(({ context, event }) => {
+                      const next = { ...context, selectedPid: event.pid };
+                      return { selectedPid: event.pid, quote: quoteFor(next) };
+                    }),
+                    raise({ type: 'promo.recheck' }),
+                  ],
+                },
+              },
+            },
+          },
+        },
+        addons: {
+          description: 'Extra connection and proxy protection toggles.',
+          type: 'parallel',
+          states: {
+            extraConnection: {
+              description: 'The extra connection toggle.',
+              initial: 'deciding',
+              states: {
+                deciding: {
+                  description: 'Shows the toggle as chosen before (pre-fill or earlier choice).',
+                  always: [{ guard: 'extraConnectionChosen', target: 'on', description: 'Chosen before.' }, { target: 'off', description: 'Not chosen.' }],
+                },
+                off: {
+                  description: 'No extra connection.',
+                  on: {
+                    'extraConnection.toggle': {
+                      target: 'on',
+                      description: 'Add the extra connection and recompute the total.',
+                      actions: assign(({ context }) => ({ extraConnection: true, quote: quoteFor({ ...context, extraConnection: true }) })),
+                    },
+                  },
+                },
+                on: {
+                  description: 'Extra connection added.',
+                  on: {
+                    'extraConnection.toggle': {
+                      target: 'off',
+                      description: 'Remove the extra connection and recompute the total.',
+                      actions: assign(({ context }) => ({ extraConnection: false, quote: quoteFor({ ...context, extraConnection: false }) })),
+                    },
+                  },
+                },
+              },
+            },
+            proxyProtection: {
+              description: 'The proxy protection toggle.',
+              initial: 'deciding',
+              states: {
+                deciding: {
+                  description: 'Shows the toggle as chosen before (pre-fill or earlier choice).',
+                  always: [{ guard: 'proxyProtectionChosen', target: 'on', description: 'Chosen before.' }, { target: 'off', description: 'Not chosen.' }],
+                },
+                off: {
+                  description: 'No proxy protection.',
+                  on: {
+                    'proxyProtection.toggle': {
+                      target: 'on',
+                      description: 'Add proxy protection and recompute the total.',
+                      actions: assign(({ context }) => ({ proxyProtection: true, quote: quoteFor({ ...context, proxyProtection: true }) })),
+                    },
+                  },
+                },
+                on: {
+                  description: 'Proxy protection added.',
+                  on: {
+                    'proxyProtection.toggle': {
+                      target: 'off',
+                      description: 'Remove proxy protection and recompute the total.',
+                      actions: assign(({ context }) => ({ proxyProtection: false, quote: quoteFor({ ...context, proxyProtection: false }) })),
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+        promo: {
+          description: 'The discount box.',
+          initial: 'deciding',
+          states: {
+            deciding: {
+              description: 'Shows the promo as it was: applied, refused, a pre-filled code to check, or empty.',
+              always: [
+                { guard: 'hasAppliedPromotion', target: 'applied', description: 'A promotion is applied.' },
+                { guard: 'hasPromoError', target: 'rejected', description: 'The code was refused.' },
+                { guard: 'hasPendingPromoCheck', target: 'checking', description: 'Check the pre-filled code.' },
+                { target: 'idle', description: 'Nothing to show.' },
+              ],
+            },
+            idle: {
+              description: 'No promotion applied; the code can be typed.',
+              on: {
+                'promo.change': { description: 'Type the code.', actions: assign({ promoCode: ({ event }) => event.code }) },
+                'promo.apply': { guard: 'hasPromoCode', target: 'checking', description: 'Check the typed code.' },
+              },
+            },
+            checking: {
+              description: 'Looking the code up.',
+              entry: assign({ promoCheckPending: false, promoError: null }),
+              invoke: {
+                id: 'lookupPromotion',
+                src: 'lookupPromotion',
+                input: ({ context }) => ({ code: context.promoCode.trim() }),
+                onDone: [
+                  {
+                    guard: { type: 'promotionAccepted', params: ({ event }) => ({ lookup: event.output }) },
+                    target: 'applied',
+                    description: 'The code applies to the selected plan: apply the discount.',
+                    actions: assign(({ context, event }) => {
+                      const verdict = acceptPromotion(event.output, context.selectedPid!, todayOf(context));
+                      const promotion = 'promotion' in verdict ? verdict.promotion : null;
+                      return { promoLookup: event.output, promotion, quote: quoteFor({ ...context, promotion }) };
+                    }),
+                  },
+                  {
+                    target: 'rejected',
+                    description: "Refused: 'This Coupon is not available for this product.' (or not started, expired, used up).",
+                    actions: assign(({ context, event }) => ({
+                      promoLookup: event.output,
+                      promotion: null,
+                      promoError: refusalOf(context, event.output),
+                      quote: quoteFor({ ...context, promotion: null }),
+                    })),
+                  },
+                ],
+                onError: {
+                  target: 'rejected',
+                  description: "The lookup failed: show the server's message.",
+                  actions: assign(({ context, event }) => ({
+                    promoLookup: null,
+                    promotion: null,
+                    promoError: { serverMessage: errorMessage(event.error) },
+                    quote: quoteFor({ ...context, promotion: null }),
+                  })),
+                },
+              },
+              on: { 'order.submit': { description: 'Ignored until the code is checked.' } },
+            },
+            applied: {
+              description: 'The discount is applied.',
+              on: {
+                'promo.change': {
+                  target: 'idle',
+                  description: 'Editing the code removes the discount.',
+                  actions: assign(({ context, event }) => ({
+                    promoCode: event.code,
+                    promoLookup: null,
+                    promotion: null,
+                    quote: quoteFor({ ...context, promotion: null }),
+                  })),
+                },
+                'promo.recheck': [
+                  {
+                    guard: 'lookupFitsSelectedPlan',
+                    description: 'The new plan keeps the discount; recompute the total.',
+                    actions: assign(({ context }) => ({ quote: quoteFor(context) })),
+                  },
+                  {
+                    target: 'rejected',
+                    description: 'The new plan is not listed: remove the discount.',
+                    actions: assign(({ context }) => ({
+                      promotion: null,
+                      promoError: refusalOf(context, context.promoLookup!),
+                      quote: quoteFor({ ...context, promotion: null }),
+                    })),
+                  },
+                ],
+              },
+            },
+            rejected: {
+              description: 'The code was refused; the message key or server message is shown.',
+              on: {
+                'promo.change': {
+                  target: 'idle',
+                  description: 'Editing the code clears the message.',
+                  actions: assign({ promoCode: ({ event }) => event.code, promoLookup: null, promoError: null }),
+                },
+                'promo.apply': { guard: 'hasPromoCode', target: 'checking', description: 'Check the code again.' },
+                'promo.recheck': {
+                  guard: 'lookupFitsSelectedPlan',
+                  target: 'applied',
+                  description: 'The new plan is listed: apply the discount.',
+                  actions: assign(({ context }) => {
+                    const verdict = acceptPromotion(context.promoLookup!, context.selectedPid!, todayOf(context));
+                    const promotion = 'promotion' in verdict ? verdict.promotion : null;
+                    return { promotion, promoError: null, quote: quoteFor({ ...context, promotion }) };
+                  }),
+                },
+              },
+            },
+          },
+        },
+        email: {
+          description: "The guest's e-mail.",
+          initial: 'deciding',
+          states: {
+            deciding: {
+              description: 'Shows the pre-filled or earlier e-mail.',
+              always: [
+                { guard: 'isEmptyEmail', target: 'empty', description: 'No e-mail yet.' },
+                { guard: 'isValidEmail', target: 'valid', description: 'A valid e-mail.' },
+                { target: 'invalid', description: 'An invalid e-mail.', actions: assign({ emailError: 'email.invalid' }) },
+              ],
+            },
+            empty: { description: 'No e-mail typed.', on: { 'email.change': emailChange } },
+            invalid: { description: "The e-mail has the wrong shape; 'email.invalid' is shown.", on: { 'email.change': emailChange } },
+            valid: { description: 'The e-mail has the shape text@text.text.', on: { 'email.change': emailChange } },
+          },
+        },
+        gateway: {
+          description: 'The payment method.',
+          initial: 'selected',
+          states: {
+            selected: {
+              description: 'A gateway (the default at first) is selected.',
+              on: {
+                'gateway.select': { guard: 'isOfferedGateway', description: 'Select another gateway.', actions: assign({ selectedGateway: ({ event }) => event.module }) },
+              },
+            },
+          },
+        },
+      },
+    },
+    submitting: {
+      description: 'Placing the order; a second submit is ignored here, so only one order is created.',
+      entry: assign({
+        idempotencyKey: ({ context }) => context.createIdempotencyKey(),
+        order: null,
+        payment: null,
+        submitError: null,
+      }),
+      initial: 'identifyingGuest',
+      states: {
+        identifyingGuest: {
+          description: 'Identifying the guest by e-mail.',
+          invoke: {
+            id: 'identifyGuest',
+            src: 'identifyGuest',
+            input: ({ context }) => ({ email: context.email.trim() }),
+            onDone: [
+              {
+                guard: { type: 'hasUserId', params: ({ event }) => ({ user: event.output }) },
+                target: 'creatingOrder',
+                description: 'The guest has a user id: create the order.',
+                actions: assign({ user: ({ event }) => ({ userid: event.output.userid, email: event.output.email }) }),
+              },
+              { target: '#checkout.ready', description: 'No user id came back: back to the form.', actions: assign({ submitError: 'No user id' }) },
+            ],
+            onError: {
+              target: '#checkout.ready',
+              description: "Identification failed: back to the form with the server's message.",
+              actions: assign({ submitError: ({ event }) => errorMessage(event.error) }),
+            },
+          },
+        },
+        creatingOrder: {
+          description: 'Creating the order.',
+          invoke: {
+            id: 'createOrder',
+            src: 'createOrder',
+            input: ({ context }) => formOrderRequest(context),
+            onDone: [
+              {
+                guard: { type: 'hasPaymentLink', params: ({ event }) => ({ link: event.output.link }) },
+                target: '#checkout.redirecting',
+                description: 'Order created: go to the payment page.',
+                actions: ['clearClientProduct', assign(({ context, event }) => storeOrder(context, event.output))],
+              },
+              {
+                target: '#checkout.waiting',
+                description: 'Order created without a payment link (fraud): go to the waiting step.',
+                actions: ['clearClientProduct', assign(({ context, event }) => storeOrder(context, event.output))],
+              },
+            ],
+            onError: {
+              target: '#checkout.ready',
+              description: "Order refused: back to the form with the server's message.",
+              actions: assign({ submitError: ({ event }) => errorMessage(event.error) }),
+            },
+          },
+        },
+      },
+    },
+    redirecting: {
+      type: 'final',
+      description: "Leaving for the gateway's payment page.",
+      entry: { type: 'redirectToPayment', params: ({ context }) => ({ link: context.payment?.link ?? '' }) },
+    },
+    waiting: {
+      type: 'final',
+      description: 'No payment link (fraud): the waiting step takes over.',
+      entry: { type: 'goToWaiting', params: ({ context }) => ({ orderid: context.order?.orderid ?? 0 }) },
+    },
+  },
+});
+
+function refusalOf(context: CheckoutContext, lookup: PromotionLookup): PromoError {
+  const verdict = acceptPromotion(lookup, context.selectedPid ?? 0, todayOf(context));
+  return { key: 'refusal' in verdict ? promotionRefusalMessage(verdict.refusal) : 'promo.notApplicable' };
+}
+
+/** Stores the created order and its payment link (deadline one day ahead) for the chosen gateway. */
+function storeOrder(context: CheckoutContext, created: CreatedOrder): Partial<CheckoutContext> {
+  const order: CheckoutOrder = { orderid: created.orderid, invoiceid: created.invoiceid, serviceid: created.serviceids[0] ?? null, fraud: created.fraud };
+  const payment: CheckoutPayment | null = created.link
+    ? { gateway: context.selectedGateway ?? '', link: created.link, deadline: new Date(context.now() + PAYMENT_DEADLINE_MS).toISOString() }
+    : null;
+  return { order, payment, submitError: null };
+}

@@ -1,0 +1,324 @@
+/**
+ * The success page: the service's credentials with copy buttons, the playlist download and the
+ * device (MAC) address edit.
+ */
+import { assign, fromPromise, setup } from 'xstate';
+import { COPIED_HINT_MS } from '../src/domain/constants';
+import { isMacAddress, normaliseMacAddress } from '../src/domain/device';
+import { failureMessage } from '../src/domain/failure-message';
+import type { MessageKey } from '../src/domain/messages';
+
+/** The client's service (getClientProducts). */
+export interface ClientProduct {
+  serviceid: number;
+  orderid: number;
+  pid: number;
+  name: string;
+  status: string;
+  billingcycle: string;
+  /** Null until the service is provisioned. */
+  username: string | null;
+  password: string | null;
+  serverhostname: string;
+  playlistUrl: string | null;
+  macAddress: { id: number; value: string };
+  extraConnect: { id: number; value: number };
+  reseller: { name: string; status: string } | null;
+}
+
+/** The service the success page is about. */
+export interface ServiceInput {
+  serviceid: number;
+}
+
+/** What a copy button copies. */
+export type CopyField = 'username' | 'password' | 'host' | 'playlist';
+
+/** What the success page shows and the machine remembers. */
+export interface ServiceContext {
+  serviceid: number;
+  product: ClientProduct | null;
+  /** The field whose value was just copied, while the hint shows. */
+  copied: CopyField | null;
+  /** 'copy.done' ('Copied!') while the hint shows. */
+  copyHint: MessageKey | null;
+  /** The device address field as typed. */
+  deviceAddress: string;
+  /** 'device.invalid' or the server message of a failed save. */
+  deviceError: string | null;
+  /** Server message (or message key) of a failed load. */
+  error: string | null;
+}
+
+/** What the client does on the success page. */
+export type ServiceEvent =
+  | { type: 'copy.username' }
+  | { type: 'copy.password' }
+  | { type: 'copy.host' }
+  | { type: 'copy.playlist' }
+  | { type: 'device.change'; value: string }
+  | { type: 'device.save' }
+  | { type: 'playlist.download' }
+  | { type: 'service.retry' };
+
+/** getClientProducts' query. */
+export interface LoadClientProductInput {
+  serviceid: number;
+}
+
+/** updateMacAddress's body. */
+export interface SaveDeviceAddressInput {
+  serviceid: number;
+  macAddress: string;
+}
+
+/** updateMacAddress's answer. */
+export interface SaveDeviceAddressOutput {
+  serviceid: number;
+  macAddress: { id: number; value: string };
+  result: string;
+}
+
+const notProvided = (name: string) => () => Promise.reject(new Error(`${name} is not provided`));
+
+/** The text a copy button copies, or null when the service has none yet. */
+export function copyText(product: ClientProduct | null, field: CopyField): string | null {
+  if (!product) return null;
+  const text = { username: product.username, password: product.password, host: product.serverhostname, playlist: product.playlistUrl }[field];
+  return text ? text : null;
+}
+
+interface GuardArgs {
+  context: ServiceContext;
+}
+
+/** The guards of the service machine, exported for their unit tests. */
+export const serviceGuards = {
+  hasText: (_: unknown, params: { text: string | null }) => typeof params.text === 'string' && params.text !== '',
+  validDevice: ({ context }: GuardArgs) => isMacAddress(context.deviceAddress),
+  hasPlaylist: ({ context }: GuardArgs) => copyText(context.product, 'playlist') !== null,
+};
+
+/** What the views and the app read about each actor, action, guard and delay. */
+export const serviceMachineDocs = {
+  actors: {
+    loadClientProduct: {
+      description: "Loads the client's service with its credentials (getClientProducts).",
+      input: '{ serviceid }',
+      output: '{ serviceid, orderid, pid, name, status, billingcycle, username, password, serverhostname, playlistUrl, macAddress: { id, value }, extraConnect, reseller }',
+    },
+    saveDeviceAddress: {
+      description: 'Saves the device (MAC) address of the service (updateMacAddress).',
+      input: '{ serviceid, macAddress } (upper case, colon-separated)',
+      output: '{ serviceid, macAddress: { id, value }, result }',
+    },
+  },
+  actions: {
+    storeProduct: { description: 'Keeps the service and fills the device field with its address.', input: 'the service', output: 'product, deviceAddress' },
+    storeError: { description: 'Keeps the server message of a failed call to show it.', input: 'the actor error', output: 'error' },
+    clearError: { description: 'Hides the load error.', output: 'error' },
+    writeClipboard: { description: 'Writes a value to the clipboard.', input: '{ text }' },
+    showCopied: { description: "Shows 'Copied!' ('copy.done') next to the copied field.", input: 'field', output: 'copied, copyHint' },
+    hideCopied: { description: "Hides the 'Copied!' hint.", output: 'copied, copyHint' },
+    setDeviceAddress: { description: 'Keeps the typed device address and hides its error.', input: 'value', output: 'deviceAddress, deviceError' },
+    flagInvalidDevice: { description: "Flags a device address that is not a MAC address ('device.invalid').", output: 'deviceError' },
+    storeSavedDevice: { description: 'Keeps the saved device address.', input: 'the save answer', output: 'product.macAddress, deviceAddress' },
+    storeDeviceError: { description: 'Keeps the server message of a failed save.', input: 'the actor error', output: 'deviceError' },
+    downloadPlaylist: { description: 'Downloads the playlist file.', input: '{ url }' },
+  },
+  guards: {
+    hasText: { description: 'The service has a value for this field (credentials are empty until provisioned).' },
+    validDevice: { description: 'The typed device address is a MAC address (six hex pairs).' },
+    hasPlaylist: { description: 'The service has a playlist address.' },
+  },
+  events: {
+    'copy.username': { description: 'The client copies the username.' },
+    'copy.password': { description: 'The client copies the password.' },
+    'copy.host': { description: 'The client copies the server host.' },
+    'copy.playlist': { description: 'The client copies the playlist address.' },
+    'device.change': { description: 'The client types a device address.' },
+    'device.save': { description: 'The client adds (saves) the device address.' },
+    'playlist.download': { description: 'The client downloads the playlist.' },
+    'service.retry': { description: 'The client retries loading the service.' },
+  },
+};
+
+/** A copy button: writes the field's value to the clipboard and (re)starts the 'Copied!' hint. */
+const copyTransition = (field: CopyField, label: string) => ({
+  guard: { type: 'hasText' as const, params: ({ context }: { context: ServiceContext }) => ({ text: copyText(context.product, field) }) },
+  target: '#serviceCopied' as const,
+  reenter: true,
+  actions: [
+    { type: 'writeClipboard' as const, params: ({ context }: { context: ServiceContext }) => ({ text: copyText(context.product, field) ?? '' }) },
+    { type: 'showCopied' as const, params: { field } },
+  ],
+  description: `Copies the ${label} and shows 'Copied!' for ${COPIED_HINT_MS / 1000} s.`,
+});
+
+const copyTransitions = {
+  'copy.username': copyTransition('username', 'username'),
+  'copy.password': copyTransition('password', 'password'),
+  'copy.host': copyTransition('host', 'server host'),
+  'copy.playlist': copyTransition('playlist', 'playlist address'),
+};
+
+const setDeviceAddress = {
+  type: 'setDeviceAddress' as const,
+  params: ({ event }: { event: ServiceEvent }) => ({ value: event.type === 'device.change' ? event.value : '' }),
+};
+
+/** The success page: credentials, copy hints, playlist and device address. */
+export const serviceMachine = setup({
+  types: {
+    input: {} as ServiceInput,
+    context: {} as ServiceContext,
+    events: {} as ServiceEvent,
+  },
+  actors: {
+    loadClientProduct: fromPromise<ClientProduct, LoadClientProductInput>(notProvided('loadClientProduct')),
+    saveDeviceAddress: fromPromise<SaveDeviceAddressOutput, SaveDeviceAddressInput>(notProvided('saveDeviceAddress')),
+  },
+  actions: {
+    storeProduct: assign((_, params: { product: ClientProduct }) => ({ product: params.product, deviceAddress: params.product.macAddress.value })),
+    storeError: assign((_, params: { error: unknown }) => ({ error: failureMessage(params.error) })),
+    clearError: assign({ error: null }),
+    writeClipboard: (_, _params: { text: string }) => {},
+    showCopied: assign((_, params: { field: CopyField }) => ({ copied: params.field, copyHint: 'copy.done' as const })),
+    hideCopied: assign({ copied: null, copyHint: null }),
+    setDeviceAddress: assign((_, params: { value: string }) => ({ deviceAddress: params.value, deviceError: null })),
+    flagInvalidDevice: assign({ deviceError: 'device.invalid' }),
+    storeSavedDevice: assign(({ context }, params: { saved: SaveDeviceAddressOutput }) => ({
+      product: context.product ? { ...context.product, macAddress: params.saved.macAddress } : null,
+      deviceAddress: params.saved.macAddress.value,
+      deviceError: null,
+    })),
+    storeDeviceError: assign((_, params: { error: unknown }) => ({ deviceError: failureMessage(params.error) })),
+    downloadPlaylist: (_, _params: { url: string }) => {},
+  },
+  guards: serviceGuards,
+}).createMachine({
+  id: 'service',
+  description: "The success page: the service's credentials, copy buttons, playlist and device address.",
+  context: ({ input }) => ({
+    serviceid: input.serviceid,
+    product: null,
+    copied: null,
+    copyHint: null,
+    deviceAddress: '',
+    deviceError: null,
+    error: null,
+  }),
+  initial: 'loading',
+  states: {
+    loading: {
+      description: 'Loads the service.',
+      invoke: {
+        id: 'loadClientProduct',
+        src: 'loadClientProduct',
+        input: ({ context }) => ({ serviceid: context.serviceid }),
+        onDone: {
+          target: 'ready',
+          actions: { type: 'storeProduct', params: ({ event }) => ({ product: event.output }) },
+          description: 'The service is shown.',
+        },
+        onError: {
+          target: 'failed',
+          actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
+          description: 'The service could not be loaded.',
+        },
+      },
+    },
+    failed: {
+      description: 'The service could not be loaded: message and retry button.',
+      on: { 'service.retry': { target: 'loading', actions: 'clearError', description: 'Loads the service again.' } },
+    },
+    ready: {
+      description: 'Username, password, server host, playlist, app list and device address.',
+      type: 'parallel',
+      states: {
+        copy: {
+          description: "The copy buttons and their 'Copied!' hint.",
+          initial: 'idle',
+          states: {
+            idle: {
+              description: 'No hint.',
+              on: copyTransitions,
+            },
+            copied: {
+              id: 'serviceCopied',
+              description: "'Copied!' shows next to the copied field; another copy restarts it.",
+              on: copyTransitions,
+              after: { [COPIED_HINT_MS]: { target: 'idle', actions: 'hideCopied', description: 'The hint hides after 2.5 s.' } },
+            },
+          },
+        },
+        playlist: {
+          description: 'The playlist download button.',
+          initial: 'offered',
+          states: {
+            offered: {
+              description: 'The playlist can be downloaded when the service has one.',
+              on: {
+                'playlist.download': {
+                  guard: 'hasPlaylist',
+                  actions: { type: 'downloadPlaylist', params: ({ context }) => ({ url: copyText(context.product, 'playlist') ?? '' }) },
+                  description: 'Downloads the playlist file.',
+                },
+              },
+            },
+          },
+        },
+        device: {
+          description: 'The device (MAC) address field and its add button.',
+          initial: 'editing',
+          states: {
+            editing: {
+              description: 'The field shows the saved address or what the client typed.',
+              on: {
+                'device.change': { target: 'editing', actions: setDeviceAddress, description: 'Keeps the typed address.' },
+                'device.save': [
+                  { guard: 'validDevice', target: 'saving', description: 'A MAC address: save it.' },
+                  { target: 'invalid', actions: 'flagInvalidDevice', description: "Not a MAC address: 'device.invalid' is shown." },
+                ],
+              },
+            },
+            invalid: {
+              description: "The typed address is not a MAC address: 'device.invalid' is shown.",
+              on: { 'device.change': { target: 'editing', actions: setDeviceAddress, description: 'Typing again hides the error.' } },
+            },
+            saving: {
+              id: 'serviceDeviceSaving',
+              description: 'Saves the device address; the field is locked.',
+              invoke: {
+                id: 'saveDeviceAddress',
+                src: 'saveDeviceAddress',
+                input: ({ context }) => ({ serviceid: context.serviceid, macAddress: normaliseMacAddress(context.deviceAddress) }),
+                onDone: {
+                  target: 'saved',
+                  actions: { type: 'storeSavedDevice', params: ({ event }) => ({ saved: event.output }) },
+                  description: 'Saved.',
+                },
+                onError: {
+                  target: 'failed',
+                  actions: { type: 'storeDeviceError', params: ({ event }) => ({ error: event.error }) },
+                  description: 'The save failed: the server message is shown.',
+                },
+              },
+            },
+            saved: {
+              description: 'The address was saved.',
+              on: { 'device.change': { target: 'editing', actions: setDeviceAddress, description: 'Edits the saved address.' } },
+            },
+            failed: {
+              description: 'The save failed: the server message is shown.',
+              on: {
+                'device.change': { target: 'editing', actions: setDeviceAddress, description: 'Typing again hides the error.' },
+                'device.save': { guard: 'validDevice', target: 'saving', description: 'Tries the save again.' },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+});

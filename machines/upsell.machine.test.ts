@@ -1,0 +1,161 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createActor, fromPromise } from 'xstate';
+import { formatScenario, generatePaths, replayPath, transitionCoverage } from '../scripts/statecharts/graph';
+import { upsellModel, upsellModelInput, upsellModelServices } from '../scripts/statecharts/models/upsell.model';
+import { PAYMENT_DEADLINE_MS, UPSELL_MAX_QUANTITY, UPSELL_MIN_QUANTITY } from '../src/domain/constants';
+import {
+  upsellGuards,
+  upsellMachine,
+  upsellPrice,
+  type ActiveServicesOutput,
+  type CreateInvoiceInput,
+  type CreateInvoiceOutput,
+  type UpsellContext,
+} from './upsell.machine';
+
+const paths = generatePaths(upsellModel);
+
+describe('upsell machine: generated paths', () => {
+  it('generates the expected number of paths', () => expect(paths).toHaveLength(upsellModel.expectedPaths));
+
+  it('walks every transition', () => {
+    const coverage = transitionCoverage(upsellModel, paths);
+    expect(coverage.missing).toEqual([]);
+    expect(coverage.walked).toBe(coverage.total);
+  });
+
+  for (const path of paths) {
+    it(formatScenario(upsellModel, path), () => {
+      replayPath(upsellModel, path, (snapshot) => {
+        const context = snapshot.context as UpsellContext;
+        expect(context.quantity).toBeGreaterThanOrEqual(UPSELL_MIN_QUANTITY);
+        expect(context.quantity).toBeLessThanOrEqual(UPSELL_MAX_QUANTITY);
+        if (snapshot.matches('ready')) {
+          const selected = context.services.find((service) => service.serviceid === context.selectedServiceId);
+          expect(selected).toBeDefined();
+          expect(context.price).toBe(upsellPrice(selected, context.currency, context.quantity));
+        }
+        if (snapshot.matches('empty')) expect(context.selectedServiceId).toBeNull();
+        if (snapshot.matches('failed')) expect(context.error).toBe('Network error');
+        if (snapshot.matches('redirecting')) {
+          expect(context).toMatchObject({ invoiceid: 501, paymentLink: 'https://pay.example/card/501', duration: PAYMENT_DEADLINE_MS });
+          expect(context.lastDate).toBe(Date.parse('2026-01-02T12:00:00.000Z'));
+        }
+      });
+    });
+  }
+});
+
+const context = (overrides: Partial<UpsellContext> = {}): UpsellContext => ({
+  currency: 'EUR',
+  services: upsellModelServices,
+  selectedServiceId: 11,
+  quantity: 1,
+  gateways: upsellModelInput.gateways,
+  selectedGateway: 'sandbox_card',
+  price: 4.5,
+  invoiceid: null,
+  paymentLink: null,
+  lastDate: null,
+  duration: null,
+  error: null,
+  ...overrides,
+});
+
+describe('upsell machine: guards', () => {
+  it('hasServices needs at least one service', () => {
+    expect(upsellGuards.hasServices(undefined, { count: 1 })).toBe(true);
+    expect(upsellGuards.hasServices(undefined, { count: 0 })).toBe(false);
+  });
+  it('isActiveService accepts loaded services only', () => {
+    expect(upsellGuards.isActiveService({ context: context() }, { serviceid: 12 })).toBe(true);
+    expect(upsellGuards.isActiveService({ context: context() }, { serviceid: 99 })).toBe(false);
+  });
+  it('quantityInRange accepts whole numbers from the minimum to the maximum', () => {
+    expect(upsellGuards.quantityInRange(undefined, { quantity: UPSELL_MIN_QUANTITY })).toBe(true);
+    expect(upsellGuards.quantityInRange(undefined, { quantity: UPSELL_MAX_QUANTITY })).toBe(true);
+    expect(upsellGuards.quantityInRange(undefined, { quantity: UPSELL_MIN_QUANTITY - 1 })).toBe(false);
+    expect(upsellGuards.quantityInRange(undefined, { quantity: UPSELL_MAX_QUANTITY + 1 })).toBe(false);
+    expect(upsellGuards.quantityInRange(undefined, { quantity: 2.5 })).toBe(false);
+    expect(upsellGuards.quantityInRange(undefined, { quantity: Number.NaN })).toBe(false);
+  });
+  it('isKnownGateway accepts listed gateways only', () => {
+    expect(upsellGuards.isKnownGateway({ context: context() }, { gateway: 'sandbox_crypto' })).toBe(true);
+    expect(upsellGuards.isKnownGateway({ context: context() }, { gateway: 'paypal' })).toBe(false);
+  });
+  it('canSubmit needs a service, a price and a listed gateway', () => {
+    expect(upsellGuards.canSubmit({ context: context() })).toBe(true);
+    expect(upsellGuards.canSubmit({ context: context({ price: null }) })).toBe(false);
+    expect(upsellGuards.canSubmit({ context: context({ selectedServiceId: null }) })).toBe(false);
+    expect(upsellGuards.canSubmit({ context: context({ selectedGateway: 'paypal' }) })).toBe(false);
+  });
+});
+
+describe('upsell machine: price', () => {
+  it('is the extra-connection price for the cycle times the quantity, in the currency', () => {
+    expect(upsellPrice(upsellModelServices[0], 'EUR', 3)).toBe(13.5);
+    expect(upsellPrice(upsellModelServices[1], 'GBP', 2)).toBe(10);
+  });
+  it('is null when the cycle is not sold in the currency or no service is selected', () => {
+    expect(upsellPrice(upsellModelServices[1], 'EUR', 1)).toBeNull();
+    expect(upsellPrice(undefined, 'EUR', 1)).toBeNull();
+  });
+});
+
+describe('upsell machine: with the app actors', () => {
+  const invoice: CreateInvoiceOutput = { invoiceid: 9, amount: 9, currency: 'EUR', link: 'https://pay.example/9', deadline: '2026-01-02T00:00:00.000Z' };
+
+  it('creates one invoice for the chosen service, quantity and gateway, then redirects', async () => {
+    const asked: CreateInvoiceInput[] = [];
+    const redirected: string[] = [];
+    const machine = upsellMachine.provide({
+      actors: {
+        loadActiveServices: fromPromise<ActiveServicesOutput>(async () => ({ totalresults: 2, products: upsellModelServices })),
+        createInvoice: fromPromise<CreateInvoiceOutput, CreateInvoiceInput>(async ({ input }) => {
+          asked.push(input);
+          return invoice;
+        }),
+      },
+      actions: { redirectToPayment: (_, params) => redirected.push(params.link) },
+    });
+    const actor = createActor(machine, { input: upsellModelInput });
+    actor.start();
+    await vi.waitFor(() => expect(actor.getSnapshot().value).toBe('ready'));
+    expect(actor.getSnapshot().context).toMatchObject({ selectedServiceId: 11, quantity: 1, price: 4.5 });
+    actor.send({ type: 'quantity.change', quantity: 2 });
+    actor.send({ type: 'quantity.change', quantity: 0 });
+    actor.send({ type: 'gateway.select', gateway: 'sandbox_crypto' });
+    actor.send({ type: 'order.submit' });
+    actor.send({ type: 'order.submit' });
+    await vi.waitFor(() => expect(actor.getSnapshot().status).toBe('done'));
+    expect(asked).toEqual([{ serviceId: 11, extraQuantity: 2, paymentmethod: 'sandbox_crypto', price: 9, currency: 'EUR' }]);
+    expect(redirected).toEqual(['https://pay.example/9']);
+    expect(actor.getSnapshot().output).toEqual({
+      order: { orderid: null, invoiceid: 9, serviceid: 11, fraud: false },
+      paymentLink: 'https://pay.example/9',
+      lastDate: Date.parse(invoice.deadline),
+      duration: PAYMENT_DEADLINE_MS,
+      selectedGateway: 'sandbox_crypto',
+    });
+  });
+
+  it('shows the server message of a refused invoice and keeps the choices', async () => {
+    const machine = upsellMachine.provide({
+      actors: {
+        loadActiveServices: fromPromise<ActiveServicesOutput>(async () => ({ totalresults: 2, products: upsellModelServices })),
+        createInvoice: fromPromise<CreateInvoiceOutput, CreateInvoiceInput>(async () => {
+          throw { error: { code: 'price_changed', message: 'The price has changed.' } };
+        }),
+      },
+    });
+    const actor = createActor(machine, { input: upsellModelInput });
+    actor.start();
+    await vi.waitFor(() => expect(actor.getSnapshot().value).toBe('ready'));
+    actor.send({ type: 'quantity.change', quantity: 3 });
+    actor.send({ type: 'order.submit' });
+    await vi.waitFor(() => expect(actor.getSnapshot().context.error).toBe('The price has changed.'));
+    expect(actor.getSnapshot().value).toBe('ready');
+    expect(actor.getSnapshot().context).toMatchObject({ selectedServiceId: 11, quantity: 3, price: 13.5 });
+    actor.stop();
+  });
+});

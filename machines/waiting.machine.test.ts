@@ -1,0 +1,209 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createActor, fromPromise } from 'xstate';
+import { formatScenario, generatePaths, replayPath, transitionCoverage } from '../scripts/statecharts/graph';
+import { waitingModel, waitingModelInput } from '../scripts/statecharts/models/waiting.model';
+import { ORDER_POLL_INTERVAL_MS, ORDER_POLL_MAX_BACKOFF_MS, PAYMENT_DEADLINE_MS } from '../src/domain/constants';
+import { statusTone } from '../src/domain/order-status';
+import {
+  backedOffDelay,
+  countdownAt,
+  waitingGuards,
+  waitingMachine,
+  type FetchOrderStatusInput,
+  type OrderStatusResult,
+  type WaitingContext,
+  type WaitingInput,
+} from './waiting.machine';
+
+const paths = generatePaths(waitingModel);
+
+describe('waiting machine: generated paths', () => {
+  it('generates the expected number of paths', () => expect(paths).toHaveLength(waitingModel.expectedPaths));
+
+  it('walks every transition', () => {
+    const coverage = transitionCoverage(waitingModel, paths);
+    expect(coverage.missing).toEqual([]);
+    expect(coverage.walked).toBe(coverage.total);
+  });
+
+  for (const path of paths) {
+    it(formatScenario(waitingModel, path), () => {
+      replayPath(waitingModel, path, (snapshot) => {
+        const context = snapshot.context as WaitingContext;
+        expect(context.statusTone).toBe(statusTone(context.status));
+        expect(context).toMatchObject(countdownAt(context.now, context.lastDate, context.duration));
+        if (snapshot.matches('success')) {
+          expect(context.order).toMatchObject({ orderid: null, invoiceid: null, serviceid: 301 });
+          expect(context.statusTone).toBe('success');
+        }
+        if (snapshot.matches('fraud')) expect(context.status).toBe('Fraud');
+        if (snapshot.matches({ watching: { countdown: 'expired' } })) expect(context.now).toBeGreaterThanOrEqual(context.lastDate);
+        if (context.selectedGateway === 'sandbox_crypto') {
+          expect(context.lastDate).toBe(context.now + PAYMENT_DEADLINE_MS);
+          expect(context.paymentLink).toBe('https://pay.example/crypto/201');
+          expect(context.order.invoiceid).toBe(201);
+        }
+        if (snapshot.matches('cancelled') && context.order.orderid === null) expect(context.paymentLink).toBeNull();
+      });
+    });
+  }
+});
+
+const context = (overrides: Partial<WaitingContext> = {}): WaitingContext => ({
+  order: { orderid: 1, invoiceid: 2, serviceid: 3, fraud: false },
+  paymentLink: 'https://pay.example/1',
+  lastDate: 10_000,
+  duration: 10_000,
+  now: 0,
+  remainingMs: 10_000,
+  progress: 1,
+  gateways: [
+    { module: 'card', displayname: 'Card', type: 'CreditCard' },
+    { module: 'coin', displayname: 'Coin', type: 'Bitcoin' },
+  ],
+  selectedGateway: 'card',
+  pendingGateway: null,
+  status: 'Pending',
+  statusTone: 'warning',
+  pollDelayMs: ORDER_POLL_INTERVAL_MS,
+  error: null,
+  ...overrides,
+});
+
+describe('waiting machine: guards', () => {
+  it('isFraud follows the order fraud flag', () => {
+    expect(waitingGuards.isFraud({ context: context() })).toBe(false);
+    expect(waitingGuards.isFraud({ context: context({ order: { orderid: 1, invoiceid: 2, serviceid: 3, fraud: true } }) })).toBe(true);
+  });
+  it('deadlinePassed is true from the deadline on', () => {
+    expect(waitingGuards.deadlinePassed({ context: context({ now: 9_999 }) })).toBe(false);
+    expect(waitingGuards.deadlinePassed({ context: context({ now: 10_000 }) })).toBe(true);
+    expect(waitingGuards.deadlinePassed({ context: context({ now: 20_000 }) })).toBe(true);
+  });
+  it('orderActive only for Active', () => {
+    expect(waitingGuards.orderActive(undefined, { status: 'Active' })).toBe(true);
+    expect(waitingGuards.orderActive(undefined, { status: 'Pending' })).toBe(false);
+  });
+  it('orderFraud for a Fraud status or a fraud flag', () => {
+    expect(waitingGuards.orderFraud(undefined, { status: 'Fraud', fraud: false })).toBe(true);
+    expect(waitingGuards.orderFraud(undefined, { status: 'Pending', fraud: true })).toBe(true);
+    expect(waitingGuards.orderFraud(undefined, { status: 'Pending', fraud: false })).toBe(false);
+  });
+  it('orderCancelled only for Cancelled', () => {
+    expect(waitingGuards.orderCancelled(undefined, { status: 'Cancelled' })).toBe(true);
+    expect(waitingGuards.orderCancelled(undefined, { status: 'Active' })).toBe(false);
+  });
+  it('isOtherGateway needs a listed gateway other than the current one', () => {
+    expect(waitingGuards.isOtherGateway({ context: context() }, { gateway: 'coin' })).toBe(true);
+    expect(waitingGuards.isOtherGateway({ context: context() }, { gateway: 'card' })).toBe(false);
+    expect(waitingGuards.isOtherGateway({ context: context() }, { gateway: 'unknown' })).toBe(false);
+  });
+});
+
+describe('waiting machine: countdown and back-off rules', () => {
+  it('gives the time left and the progress fraction', () => {
+    expect(countdownAt(0, 10_000, 20_000)).toEqual({ remainingMs: 10_000, progress: 0.5 });
+    expect(countdownAt(30_000, 10_000, 20_000)).toEqual({ remainingMs: 0, progress: 0 });
+    expect(countdownAt(0, 10_000, 0)).toEqual({ remainingMs: 10_000, progress: 0 });
+  });
+  it('doubles the poll delay up to the maximum', () => {
+    expect(backedOffDelay(ORDER_POLL_INTERVAL_MS)).toBe(2 * ORDER_POLL_INTERVAL_MS);
+    expect(backedOffDelay(ORDER_POLL_MAX_BACKOFF_MS)).toBe(ORDER_POLL_MAX_BACKOFF_MS);
+    expect(backedOffDelay(40_000)).toBe(ORDER_POLL_MAX_BACKOFF_MS);
+  });
+});
+
+describe('waiting machine: resuming from the persisted state', () => {
+  const start = (overrides: Partial<WaitingInput>) => {
+    const actor = createActor(waitingModel.machine, { input: { ...waitingModelInput, ...overrides } });
+    actor.start();
+    const snapshot = actor.getSnapshot();
+    actor.stop();
+    return snapshot;
+  };
+  it('starts counting while the deadline is ahead', () => {
+    expect(start({}).value).toEqual({ watching: { countdown: 'counting', status: 'scheduled', page: 'info' } });
+  });
+  it('goes straight to expired when the deadline passed during the reload', () => {
+    const snapshot = start({ now: waitingModelInput.lastDate + 1 });
+    expect(snapshot.matches({ watching: { countdown: 'expired' } })).toBe(true);
+    expect(snapshot.context.remainingMs).toBe(0);
+  });
+  it('shows the fraud banner for a fraud-flagged order', () => {
+    expect(start({ order: { ...waitingModelInput.order, fraud: true } }).value).toBe('fraud');
+  });
+});
+
+describe('waiting machine: with timers and the app actors', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('polls every 5 s, backs off after errors and resets after an answer', async () => {
+    vi.useFakeTimers();
+    const answers: Array<OrderStatusResult | Error> = [new Error('down'), new Error('down'), { orderid: 101, status: 'Pending', fraud: false, serviceids: [301] }];
+    const polledAt: number[] = [];
+    const machine = waitingMachine.provide({
+      actors: {
+        fetchOrderStatus: fromPromise(async () => {
+          polledAt.push(Date.now());
+          const answer = answers.shift() ?? { orderid: 101, status: 'Active', fraud: false, serviceids: [301] };
+          if (answer instanceof Error) throw answer;
+          return answer;
+        }),
+      },
+    });
+    const now = Date.now();
+    const actor = createActor(machine, { input: { ...waitingModelInput, now, lastDate: now + PAYMENT_DEADLINE_MS, duration: PAYMENT_DEADLINE_MS } });
+    actor.start();
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(actor.getSnapshot().context.pollDelayMs).toBe(10_000);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(actor.getSnapshot().context.pollDelayMs).toBe(20_000);
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(actor.getSnapshot().context.pollDelayMs).toBe(ORDER_POLL_INTERVAL_MS);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(polledAt.map((at) => at - now)).toEqual([5_000, 15_000, 35_000, 40_000]);
+    expect(actor.getSnapshot().value).toBe('success');
+    expect(actor.getSnapshot().context.remainingMs).toBe(PAYMENT_DEADLINE_MS - 39_000);
+    actor.stop();
+  });
+
+  it('expires when the clock reaches the deadline', async () => {
+    vi.useFakeTimers();
+    const now = Date.now();
+    const actor = createActor(waitingMachine.provide({ actors: { fetchOrderStatus: fromPromise<OrderStatusResult, FetchOrderStatusInput>(() => new Promise(() => {})) } }), {
+      input: { ...waitingModelInput, now, lastDate: now + 3_000, duration: 3_000 },
+    });
+    actor.start();
+    await vi.advanceTimersByTimeAsync(3_000);
+    expect(actor.getSnapshot().context).toMatchObject({ remainingMs: 0, progress: 0 });
+    expect(actor.getSnapshot().matches({ watching: { countdown: 'counting' } })).toBe(true);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(actor.getSnapshot().matches({ watching: { countdown: 'expired' } })).toBe(true);
+    actor.stop();
+  });
+
+  it('asks a new link for the same invoice and the new gateway, then opens it', async () => {
+    const asked: unknown[] = [];
+    const opened: string[] = [];
+    const machine = waitingMachine.provide({
+      actors: {
+        createPaymentLink: fromPromise(async ({ input }) => {
+          asked.push(input);
+          return { link: 'https://pay.example/new' };
+        }),
+      },
+      actions: { openPaymentLink: (_, params) => opened.push(params.link) },
+    });
+    const actor = createActor(machine, { input: { ...waitingModelInput, now: Date.now(), lastDate: Date.now() + 60_000 } });
+    actor.start();
+    actor.send({ type: 'gateway.change' });
+    actor.send({ type: 'gateway.select', gateway: 'sandbox_crypto' });
+    await vi.waitFor(() => expect(opened).toEqual(['https://pay.example/new']));
+    expect(asked).toEqual([{ invoiceid: 201, gateway: { module: 'sandbox_crypto', displayname: 'Crypto', type: 'Bitcoin' } }]);
+    const { context: after } = actor.getSnapshot();
+    expect(after.selectedGateway).toBe('sandbox_crypto');
+    expect(after.duration).toBe(PAYMENT_DEADLINE_MS);
+    expect(after.lastDate - after.now).toBe(PAYMENT_DEADLINE_MS);
+    actor.stop();
+  });
+});

@@ -1,0 +1,437 @@
+/**
+ * The waiting step: counts down to the payment deadline, polls the order status until the payment
+ * settles, and lets the shopper change the gateway or cancel the order.
+ */
+import { assign, fromPromise, setup } from 'xstate';
+import { ORDER_POLL_INTERVAL_MS, ORDER_POLL_MAX_BACKOFF_MS, PAYMENT_DEADLINE_MS } from '../src/domain/constants';
+import { failureMessage } from '../src/domain/failure-message';
+import { statusTone, type StatusTone } from '../src/domain/order-status';
+
+/** The countdown ticks once a second. */
+export const COUNTDOWN_TICK_MS = 1_000;
+
+/** The order being paid, as the order step stored it. */
+export interface WaitingOrder {
+  orderid: number | null;
+  invoiceid: number | null;
+  serviceid: number | null;
+  fraud: boolean;
+}
+
+/** A payment gateway as the gateway list gives it. */
+export interface WaitingGateway {
+  module: string;
+  displayname: string;
+  type: string;
+}
+
+/** What the waiting step starts from: the order, its payment link and the persisted deadline. */
+export interface WaitingInput {
+  order: WaitingOrder;
+  paymentLink: string | null;
+  /** Payment deadline, epoch milliseconds (persisted as the waiting store's lastDate). */
+  lastDate: number;
+  /** Milliseconds the countdown spans, for the progress fraction (persisted). */
+  duration: number;
+  gateways: WaitingGateway[];
+  /** Module of the gateway the link was made for. */
+  selectedGateway: string;
+  /** The clock reading when the step starts, epoch milliseconds. */
+  now: number;
+}
+
+/** What the waiting page shows and the machine remembers. */
+export interface WaitingContext {
+  order: WaitingOrder;
+  paymentLink: string | null;
+  lastDate: number;
+  duration: number;
+  /** Last clock reading, epoch milliseconds. */
+  now: number;
+  /** Milliseconds left until the deadline, never below 0. */
+  remainingMs: number;
+  /** remainingMs / duration, from 1 (just created) to 0 (deadline reached). */
+  progress: number;
+  gateways: WaitingGateway[];
+  selectedGateway: string;
+  /** Module picked in the gateway-change view, while its link is being made. */
+  pendingGateway: string | null;
+  /** Last known order status: Active, Cancelled, Fraud, Pending … */
+  status: string;
+  /** How the status is shown: success (green), muted (grey), warning (amber). */
+  statusTone: StatusTone;
+  /** Pause before the next status poll; doubles after each failed poll. */
+  pollDelayMs: number;
+  /** Server message (or message key) of the last failed cancel or gateway change. */
+  error: string | null;
+}
+
+/** What the shopper does on the waiting page. */
+export type WaitingEvent =
+  | { type: 'gateway.change' }
+  | { type: 'gateway.select'; gateway: string }
+  | { type: 'gateway.dismiss' }
+  | { type: 'order.cancel' };
+
+/** The order status read (getOrderStatus). */
+export interface OrderStatusResult {
+  orderid: number;
+  status: string;
+  fraud: boolean;
+  serviceids: number[];
+}
+
+/** An upsell has an invoice but no order id: the app reads the status by whichever it has. */
+export interface FetchOrderStatusInput {
+  orderid: number | null;
+  invoiceid: number | null;
+}
+
+/** cancelOrder's body. */
+export interface CancelOrderInput {
+  orderid: number | null;
+}
+
+/** cancelOrder's answer. */
+export interface CancelOrderOutput {
+  orderid: number;
+  status: string;
+}
+
+/** The invoice to pay and the gateway to pay it on (offshore or coinbase by gateway type). */
+export interface CreatePaymentLinkInput {
+  invoiceid: number | null;
+  gateway: WaitingGateway;
+}
+
+/** The new payment link. */
+export interface CreatePaymentLinkOutput {
+  link: string;
+}
+
+const notProvided = (name: string) => () => Promise.reject(new Error(`${name} is not provided`));
+
+/** Milliseconds left and the progress fraction for a clock reading. */
+export function countdownAt(now: number, lastDate: number, duration: number): { remainingMs: number; progress: number } {
+  const remainingMs = Math.max(0, lastDate - now);
+  const progress = duration > 0 ? Math.min(1, remainingMs / duration) : 0;
+  return { remainingMs, progress };
+}
+
+/** The next poll delay after a failed poll: doubled, at most ORDER_POLL_MAX_BACKOFF_MS. */
+export function backedOffDelay(delayMs: number): number {
+  return Math.min(delayMs * 2, ORDER_POLL_MAX_BACKOFF_MS);
+}
+
+/** The gateway picked in the gateway-change view, as the gateway list describes it. */
+function pendingGatewayOf(context: WaitingContext): WaitingGateway {
+  const module = context.pendingGateway ?? context.selectedGateway;
+  return context.gateways.find((gateway) => gateway.module === module) ?? { module, displayname: module, type: '' };
+}
+
+interface GuardArgs {
+  context: WaitingContext;
+}
+
+/** The guards of the waiting machine, exported for their unit tests. */
+export const waitingGuards = {
+  isFraud: ({ context }: GuardArgs) => context.order.fraud,
+  deadlinePassed: ({ context }: GuardArgs) => context.now >= context.lastDate,
+  orderActive: (_: unknown, params: { status: string }) => params.status === 'Active',
+  orderFraud: (_: unknown, params: { status: string; fraud: boolean }) => params.status === 'Fraud' || params.fraud,
+  orderCancelled: (_: unknown, params: { status: string }) => params.status === 'Cancelled',
+  isOtherGateway: ({ context }: GuardArgs, params: { gateway: string }) =>
+    params.gateway !== context.selectedGateway && context.gateways.some((gateway) => gateway.module === params.gateway),
+};
+
+/** What the views and the app read about each actor, action, guard and delay. */
+export const waitingMachineDocs = {
+  actors: {
+    fetchOrderStatus: {
+      description: 'Reads the order status (getOrderStatus; an upsell has only its invoice id).',
+      input: '{ orderid, invoiceid }',
+      output: '{ orderid, status, fraud, serviceids }',
+    },
+    cancelOrder: {
+      description: 'Cancels the pending order (cancelOrder).',
+      input: '{ orderid }',
+      output: '{ orderid, status }',
+    },
+    createPaymentLink: {
+      description: 'Makes a payment link for the same invoice on another gateway (offshore for card types, coinbase for crypto).',
+      input: '{ invoiceid, gateway: { module, displayname, type } }',
+      output: '{ link }',
+    },
+  },
+  actions: {
+    readClock: { description: 'Reads the clock into now (the app may supply its own time source).', output: 'now' },
+    updateCountdown: { description: 'Recomputes the time left and the progress fraction from now.', output: 'remainingMs, progress' },
+    storeStatus: { description: 'Keeps the polled order status and its tone.', input: 'status', output: 'status, statusTone' },
+    resetBackoff: { description: 'Polls again at the normal interval after a good answer.', output: 'pollDelayMs' },
+    backOff: { description: 'Doubles the pause before the next poll after a failed one, up to the maximum.', output: 'pollDelayMs' },
+    clearError: { description: 'Hides the last error message.', output: 'error' },
+    storeError: { description: 'Keeps the server message of a failed call to show it.', input: 'the actor error', output: 'error' },
+    pickGateway: { description: 'Remembers the gateway picked in the gateway-change view.', output: 'pendingGateway' },
+    storeNewLink: {
+      description: 'Keeps the new link and its gateway and sets the deadline one day ahead.',
+      input: 'link, pendingGateway',
+      output: 'paymentLink, selectedGateway, lastDate, duration, remainingMs, progress',
+    },
+    openPaymentLink: { description: 'Sends the shopper to the new payment page.', input: '{ link }' },
+    clearOrderIds: { description: 'Success clears orderid and invoiceid (the service id stays for the success page).', output: 'order' },
+    goToSuccess: { description: 'Navigates to the success page of the service.', input: '{ serviceid }' },
+    clearOrder: { description: 'Cancel clears the order data and the payment link.', output: 'order, paymentLink' },
+    goHome: { description: 'Navigates to the home page.' },
+  },
+  guards: {
+    isFraud: { description: 'The order carries the fraud flag.' },
+    deadlinePassed: { description: 'The last clock reading is at or after the payment deadline.' },
+    orderActive: { description: 'The polled status is Active: the payment settled.' },
+    orderFraud: { description: 'The polled status is Fraud or the order is flagged as fraud.' },
+    orderCancelled: { description: 'The polled status is Cancelled.' },
+    isOtherGateway: { description: 'The chosen gateway is in the list and differs from the current one.' },
+  },
+  delays: {
+    pollDelay: { description: `Pause before the next status poll: ${ORDER_POLL_INTERVAL_MS} ms, doubled after each error up to ${ORDER_POLL_MAX_BACKOFF_MS} ms.` },
+  },
+  events: {
+    'gateway.change': { description: 'The shopper opens the gateway-change view.' },
+    'gateway.select': { description: 'The shopper picks another gateway.' },
+    'gateway.dismiss': { description: 'The shopper closes the gateway-change view.' },
+    'order.cancel': { description: 'The shopper cancels the order.' },
+  },
+};
+
+/** The waiting step: countdown, status polling, change of gateway, cancel. */
+export const waitingMachine = setup({
+  types: {
+    input: {} as WaitingInput,
+    context: {} as WaitingContext,
+    events: {} as WaitingEvent,
+  },
+  actors: {
+    fetchOrderStatus: fromPromise<OrderStatusResult, FetchOrderStatusInput>(notProvided('fetchOrderStatus')),
+    cancelOrder: fromPromise<CancelOrderOutput, CancelOrderInput>(notProvided('cancelOrder')),
+    createPaymentLink: fromPromise<CreatePaymentLinkOutput, CreatePaymentLinkInput>(notProvided('createPaymentLink')),
+  },
+  actions: {
+    readClock: assign({ now: () => Date.now() }),
+    updateCountdown: assign(({ context }) => countdownAt(context.now, context.lastDate, context.duration)),
+    storeStatus: assign((_, params: { status: string }) => ({ status: params.status, statusTone: statusTone(params.status) })),
+    resetBackoff: assign({ pollDelayMs: ORDER_POLL_INTERVAL_MS }),
+    backOff: assign(({ context }) => ({ pollDelayMs: backedOffDelay(context.pollDelayMs) })),
+    clearError: assign({ error: null }),
+    storeError: assign((_, params: { error: unknown }) => ({ error: failureMessage(params.error) })),
+    pickGateway: assign((_, params: { gateway: string }) => ({ pendingGateway: params.gateway })),
+    storeNewLink: assign(({ context }, params: { link: string }) => ({
+      paymentLink: params.link,
+      selectedGateway: context.pendingGateway ?? context.selectedGateway,
+      pendingGateway: null,
+      lastDate: context.now + PAYMENT_DEADLINE_MS,
+      duration: PAYMENT_DEADLINE_MS,
+      ...countdownAt(context.now, context.now + PAYMENT_DEADLINE_MS, PAYMENT_DEADLINE_MS),
+      error: null,
+    })),
+    openPaymentLink: (_, _params: { link: string }) => {},
+    clearOrderIds: assign(({ context }) => ({ order: { ...context.order, orderid: null, invoiceid: null } })),
+    goToSuccess: (_, _params: { serviceid: number | null }) => {},
+    clearOrder: assign({ order: { orderid: null, invoiceid: null, serviceid: null, fraud: false }, paymentLink: null }),
+    goHome: () => {},
+  },
+  guards: waitingGuards,
+  delays: {
+    pollDelay: ({ context }) => context.pollDelayMs,
+  },
+}).createMachine({
+  id: 'waiting',
+  description: 'Waits for the payment of an order: countdown, status polling, change of gateway, cancel.',
+  context: ({ input }) => ({
+    order: input.order,
+    paymentLink: input.paymentLink,
+    lastDate: input.lastDate,
+    duration: input.duration,
+    now: input.now,
+    ...countdownAt(input.now, input.lastDate, input.duration),
+    gateways: input.gateways,
+    selectedGateway: input.selectedGateway,
+    pendingGateway: null,
+    status: 'Pending',
+    statusTone: statusTone('Pending'),
+    pollDelayMs: ORDER_POLL_INTERVAL_MS,
+    error: null,
+  }),
+  initial: 'resuming',
+  states: {
+    resuming: {
+      description: 'Picks up from the persisted order and deadline (also after a reload).',
+      always: [
+        { guard: 'isFraud', target: 'fraud', description: 'A fraud-flagged order shows the fraud banner at once.' },
+        { guard: 'deadlinePassed', target: '#waitingExpired', description: 'A deadline already passed goes straight to expired.' },
+        { target: 'watching', description: 'Otherwise the countdown and the polling start.' },
+      ],
+    },
+    watching: {
+      id: 'waitingWatching',
+      description: 'The order is pending: the countdown, the status polling and the page run side by side.',
+      type: 'parallel',
+      states: {
+        countdown: {
+          description: 'Time left until the payment deadline.',
+          initial: 'counting',
+          states: {
+            counting: {
+              id: 'waitingCountdown',
+              description: 'Shows the time left and the progress bar.',
+              after: {
+                [COUNTDOWN_TICK_MS]: [
+                  { guard: 'deadlinePassed', target: 'expired', description: 'The deadline is reached: the link has expired.' },
+                  {
+                    target: 'counting',
+                    reenter: true,
+                    actions: ['readClock', 'updateCountdown'],
+                    description: 'Every second the clock is read and the countdown redrawn.',
+                  },
+                ],
+              },
+            },
+            expired: {
+              id: 'waitingExpired',
+              description: 'The deadline passed: the shopper can pick another gateway for a new link, or cancel.',
+            },
+          },
+        },
+        status: {
+          description: 'The order status, polled until the payment settles.',
+          initial: 'scheduled',
+          states: {
+            scheduled: {
+              id: 'waitingPoll',
+              description: 'Waits before the next status poll.',
+              after: { pollDelay: { target: 'fetching', description: 'Time for the next poll.' } },
+            },
+            fetching: {
+              description: 'Reads the order status.',
+              invoke: {
+                id: 'fetchOrderStatus',
+                src: 'fetchOrderStatus',
+                input: ({ context }) => ({ orderid: context.order.orderid, invoiceid: context.order.invoiceid }),
+                onDone: [
+                  {
+                    guard: { type: 'orderActive', params: ({ event }) => ({ status: event.output.status }) },
+                    target: '#waitingSuccess',
+                    actions: [{ type: 'storeStatus', params: ({ event }) => ({ status: event.output.status }) }],
+                    description: 'The payment settled: the order is Active.',
+                  },
+                  {
+                    guard: { type: 'orderFraud', params: ({ event }) => ({ status: event.output.status, fraud: event.output.fraud }) },
+                    target: '#waitingFraud',
+                    actions: [{ type: 'storeStatus', params: ({ event }) => ({ status: event.output.status }) }],
+                    description: 'The order was flagged as fraud.',
+                  },
+                  {
+                    guard: { type: 'orderCancelled', params: ({ event }) => ({ status: event.output.status }) },
+                    target: '#waitingCancelled',
+                    actions: [{ type: 'storeStatus', params: ({ event }) => ({ status: event.output.status }) }],
+                    description: 'The order was cancelled elsewhere.',
+                  },
+                  {
+                    target: 'scheduled',
+                    actions: [{ type: 'storeStatus', params: ({ event }) => ({ status: event.output.status }) }, 'resetBackoff'],
+                    description: 'Still pending: poll again at the normal interval.',
+                  },
+                ],
+                onError: {
+                  target: 'scheduled',
+                  actions: 'backOff',
+                  description: 'The poll failed: wait twice as long before the next one.',
+                },
+              },
+            },
+          },
+        },
+        page: {
+          description: 'What the shopper does on the waiting page.',
+          initial: 'info',
+          states: {
+            info: {
+              description: 'Order info, status, countdown, cancel link and change-gateway link.',
+              on: {
+                'gateway.change': { target: 'choosingGateway', actions: 'clearError', description: 'Opens the gateway-change view.' },
+                'order.cancel': { target: 'cancelling', actions: 'clearError', description: 'Cancels the order.' },
+              },
+            },
+            choosingGateway: {
+              description: 'The gateway-change view: the list of gateways.',
+              on: {
+                'gateway.select': {
+                  guard: { type: 'isOtherGateway', params: ({ event }) => ({ gateway: event.gateway }) },
+                  target: 'creatingLink',
+                  actions: ['clearError', { type: 'pickGateway', params: ({ event }) => ({ gateway: event.gateway }) }],
+                  description: 'Another gateway was picked: ask for a new link.',
+                },
+                'gateway.dismiss': { target: 'info', actions: 'clearError', description: 'Keeps the current gateway.' },
+              },
+            },
+            creatingLink: {
+              description: 'Asks for a new payment link for the same invoice and the new gateway.',
+              invoke: {
+                id: 'createPaymentLink',
+                src: 'createPaymentLink',
+                input: ({ context }) => ({ invoiceid: context.order.invoiceid, gateway: pendingGatewayOf(context) }),
+                onDone: {
+                  target: '#waitingWatching',
+                  reenter: true,
+                  actions: [
+                    'readClock',
+                    { type: 'storeNewLink', params: ({ event }) => ({ link: event.output.link }) },
+                    { type: 'openPaymentLink', params: ({ event }) => ({ link: event.output.link }) },
+                  ],
+                  description: 'New link: a fresh one-day countdown starts and the payment page opens.',
+                },
+                onError: {
+                  target: 'choosingGateway',
+                  actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
+                  description: 'No new link: the server message is shown in the gateway view.',
+                },
+              },
+            },
+            cancelling: {
+              description: 'Cancels the order.',
+              invoke: {
+                id: 'cancelOrder',
+                src: 'cancelOrder',
+                input: ({ context }) => ({ orderid: context.order.orderid }),
+                onDone: {
+                  target: '#waitingCancelled',
+                  actions: ['clearOrder', 'goHome'],
+                  description: 'Cancelled: the order data is cleared and the shopper goes home.',
+                },
+                onError: {
+                  target: 'info',
+                  actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
+                  description: 'The cancel failed: the server message is shown.',
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+    success: {
+      id: 'waitingSuccess',
+      description: 'Paid: the order ids are cleared and the shopper goes to the success page.',
+      type: 'final',
+      entry: ['clearOrderIds', { type: 'goToSuccess', params: ({ context }) => ({ serviceid: context.order.serviceid }) }],
+    },
+    fraud: {
+      id: 'waitingFraud',
+      description: 'The order is flagged as fraud: the fraud banner is shown.',
+      type: 'final',
+    },
+    cancelled: {
+      id: 'waitingCancelled',
+      description: 'The order is cancelled.',
+      type: 'final',
+    },
+  },
+});

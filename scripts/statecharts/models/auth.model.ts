@@ -1,0 +1,82 @@
+import { fromPromise, type AnyEventObject, type AnyMachineSnapshot } from 'xstate';
+import { authMachine, authMachineDocs, type AuthInput, type AuthResult } from '../../../machines/auth.machine';
+import type { MachineModel } from '../graph';
+
+export const modelClient: AuthResult = { userid: 42, email: 'client@example.com' };
+export const modelGuest: AuthResult = { userid: 7, email: 'ann@example.com' };
+
+/** A plain visit, a link with an `email` query, and a client whose session is still open. */
+export const authModelInputs: { name: string; input: AuthInput }[] = [
+  { name: 'visit', input: {} },
+  { name: 'link with e-mail', input: { query: { email: 'ann@example.com' } } },
+  { name: 'returning client', input: { session: { loggedIn: true, guest: false, userid: 42, email: 'client@example.com' } } },
+];
+
+const never = () => new Promise<never>(() => {});
+
+/** The real machine with actors that never settle and actions that do nothing. */
+const machine = authMachine.provide({
+  actors: {
+    login: fromPromise<AuthResult, { email: string; password: string }>(never),
+    identifyGuest: fromPromise<AuthResult, { email: string }>(never),
+    signOut: fromPromise<{ loggedIn: false }>(never),
+  },
+  actions: { clearSession: () => {}, goHome: () => {} },
+});
+
+const done = (id: string, output: unknown): AnyEventObject => ({ type: `xstate.done.actor.${id}`, output });
+const failed = (id: string, message: string): AnyEventObject => ({ type: `xstate.error.actor.${id}`, error: new Error(message) });
+
+function events(snapshot: AnyMachineSnapshot): AnyEventObject[] {
+  const saveTargets: AnyEventObject[] = [
+    { type: 'redirect.save', target: '/upsell' },
+    { type: 'redirect.save', target: '//evil.example' },
+  ];
+  if (snapshot.matches('loggedOut')) {
+    return [
+      { type: 'auth.login', email: 'client@example.com', password: 'secret' },
+      { type: 'auth.login', email: 'client@example.com', password: '' },
+      ...saveTargets,
+    ];
+  }
+  if (snapshot.matches('loggingIn')) return [done('login', modelClient), failed('login', 'Email or Password Invalid')];
+  if (snapshot.matches('identifyingGuest')) return [done('identifyGuest', modelGuest), done('identifyGuest', { userid: 0, email: '' }), failed('identifyGuest', 'Bad gateway')];
+  if (snapshot.matches('loggedIn')) return [{ type: 'auth.signOut' }, ...saveTargets];
+  if (snapshot.matches('signingOut')) return [done('signOut', { loggedIn: false }), failed('signOut', 'Bad gateway')];
+  return [];
+}
+
+function describeEvent(event: AnyEventObject): string {
+  switch (event.type) {
+    case 'auth.login':
+      return event.password ? `log in as ${String(event.email)}` : 'log in without password';
+    case 'auth.signOut':
+      return 'sign out';
+    case 'redirect.save':
+      return `save redirect target ${String(event.target)}`;
+    case 'xstate.done.actor.login':
+      return 'login accepted';
+    case 'xstate.error.actor.login':
+      return `login refused ("${(event.error as Error).message}")`;
+    case 'xstate.done.actor.identifyGuest':
+      return (event.output as AuthResult).userid > 0 ? 'guest identified' : 'guest identified without user id';
+    case 'xstate.error.actor.identifyGuest':
+      return 'guest identification fails';
+    case 'xstate.done.actor.signOut':
+      return 'session ended';
+    case 'xstate.error.actor.signOut':
+      return 'sign out fails';
+    default:
+      return event.type;
+  }
+}
+
+export const authModel: MachineModel = {
+  name: 'auth',
+  machine,
+  inputs: authModelInputs,
+  events,
+  describeEvent,
+  expectedPaths: 8,
+  docs: authMachineDocs,
+};

@@ -1,0 +1,142 @@
+import { fromPromise, type AnyMachineSnapshot, type EventObject } from 'xstate';
+import {
+  resellerMachine,
+  resellerMachineDocs,
+  type CreateResellerOrderInput,
+  type CreateResellerOrderOutput,
+  type LoadResellerProductInput,
+  type ResellerAuthInput,
+  type ResellerAuthOutput,
+  type ResellerContext,
+  type ResellerInput,
+  type ResellerProduct,
+  type ResellerProductsOutput,
+  type ResellerService,
+} from '../../../machines/reseller.machine';
+import type { MachineModel } from '../graph';
+
+/** A visitor paying in EUR with two gateways; pid 20 is the new-reseller product. */
+export const resellerModelInput: ResellerInput = {
+  currency: 'EUR',
+  gateways: [
+    { module: 'sandbox_card', displayname: 'Card', type: 'CreditCard' },
+    { module: 'sandbox_crypto', displayname: 'Crypto', type: 'Bitcoin' },
+  ],
+  selectedGateway: 'sandbox_card',
+  newResellerPid: 20,
+};
+
+const cycles = (monthly: number) => ({ monthly, quarterly: -1, semiannually: -1, annually: -1, biennially: -1, triennially: -1 });
+
+/** The new-reseller product, then two credit packs (the first pack is selected by default). */
+export const resellerModelProducts: ResellerProduct[] = [
+  { pid: 20, name: 'Reseller account', billingcycle: 'One Time', pricing: { EUR: cycles(50), GBP: cycles(45) } },
+  { pid: 21, name: 'Reseller 100 credits', billingcycle: 'Monthly', pricing: { EUR: cycles(100), GBP: cycles(90) } },
+  { pid: 22, name: 'Reseller 500 credits', billingcycle: 'Monthly', pricing: { EUR: cycles(400), GBP: cycles(360) } },
+];
+
+const never = () => new Promise<never>(() => {});
+
+const machine = resellerMachine.provide({
+  actors: {
+    loadResellerProducts: fromPromise<ResellerProductsOutput>(never),
+    resellerAuth: fromPromise<ResellerAuthOutput, ResellerAuthInput>(never),
+    createOrder: fromPromise<CreateResellerOrderOutput, CreateResellerOrderInput>(never),
+    loadResellerProduct: fromPromise<ResellerService, LoadResellerProductInput>(never),
+  },
+});
+
+const order = (link: string | null): CreateResellerOrderOutput => ({
+  orderid: 601,
+  invoiceid: 701,
+  serviceids: [801, 802],
+  fraud: link === null,
+  status: 'Pending',
+  amount: 150,
+  currency: 'EUR',
+  link,
+  deadline: link ? '2026-01-02T12:00:00.000Z' : null,
+});
+
+const service = (status: string): ResellerService => ({ serviceid: 801, pid: 21, name: 'Reseller 100 credits', status, reseller: { name: 'Reseller panel', status } });
+
+function events(snapshot: AnyMachineSnapshot): Array<EventObject & Record<string, unknown>> {
+  const context = snapshot.context as ResellerContext;
+  // Plan and gateway changes are tried on the untouched form only; later they repeat the same states.
+  const untouched = context.email === '' && context.password === '';
+  return [
+    { type: 'products.load' },
+    { type: 'success.check', serviceid: 801, loggedIn: true },
+    { type: 'success.check', serviceid: null, loggedIn: true },
+    { type: 'xstate.done.actor.loadResellerProducts', output: { totalresults: 3, products: resellerModelProducts } },
+    { type: 'xstate.done.actor.loadResellerProducts', output: { totalresults: 0, products: [] } },
+    { type: 'xstate.error.actor.loadResellerProducts', error: new Error('Network error') },
+    { type: 'products.retry' },
+    ...(untouched
+      ? [
+          { type: 'plan.select', pid: 22 },
+          { type: 'plan.select', pid: 99 },
+          { type: 'gateway.select', gateway: 'sandbox_crypto' },
+          { type: 'gateway.select', gateway: 'paypal' },
+        ]
+      : []),
+    // The new reseller is the main walk; answering yes is tried once the new-reseller fields are filled.
+    ...(context.confirmPassword !== '' ? [{ type: 'reseller.choose', existing: !context.existingReseller }] : []),
+    ...(context.email === '' ? [{ type: 'email.change', email: 'reseller@example' }, { type: 'email.change', email: 'reseller@example.com' }] : []),
+    ...(context.password === '' && context.userid === null ? [{ type: 'password.change', password: 'secret-1' }] : []),
+    ...(context.confirmPassword === '' && context.password !== '' ? [{ type: 'confirmation.change', password: 'secret-2' }, { type: 'confirmation.change', password: 'secret-1' }] : []),
+    { type: 'order.submit' },
+    { type: 'xstate.done.actor.resellerAuth', output: { userid: 7, email: context.email, reseller: !context.existingReseller } },
+    { type: 'xstate.error.actor.resellerAuth', error: { error: { code: 'email_taken', message: 'A user already exists with that email address' } } },
+    { type: 'xstate.done.actor.createOrder', output: order('https://pay.example/card/701') },
+    { type: 'xstate.done.actor.createOrder', output: order(null) },
+    { type: 'xstate.error.actor.createOrder', error: { error: { code: 'price_changed', message: 'The price has changed.' } } },
+    { type: 'xstate.done.actor.loadResellerProduct', output: service('Active') },
+    { type: 'xstate.done.actor.loadResellerProduct', output: service('Suspended') },
+    { type: 'xstate.error.actor.loadResellerProduct', error: { error: { code: 'forbidden', message: 'Forbidden' } } },
+  ];
+}
+
+function describeEvent(event: EventObject): string {
+  const payload = event as EventObject & {
+    serviceid?: number | null;
+    pid?: number;
+    existing?: boolean;
+    email?: string;
+    password?: string;
+    gateway?: string;
+    output?: { products?: unknown[]; link?: string | null; status?: string };
+  };
+  switch (event.type) {
+    case 'products.load': return 'open the reseller page';
+    case 'success.check': return payload.serviceid ? `open reseller success for service ${payload.serviceid}` : 'open reseller success without service id';
+    case 'xstate.done.actor.loadResellerProducts': return `${payload.output?.products?.length ?? 0} reseller products load`;
+    case 'xstate.error.actor.loadResellerProducts': return 'products fail to load';
+    case 'products.retry': return 'retry loading';
+    case 'plan.select': return `select plan ${payload.pid ?? '?'}`;
+    case 'reseller.choose': return payload.existing ? 'answer "already a reseller": yes' : 'answer "already a reseller": no';
+    case 'email.change': return `type e-mail ${payload.email ?? ''}`;
+    case 'password.change': return 'type password';
+    case 'confirmation.change': return `type confirmation ${payload.password ?? ''}`;
+    case 'gateway.select': return `pick gateway ${payload.gateway ?? '?'}`;
+    case 'order.submit': return 'order';
+    case 'xstate.done.actor.resellerAuth': return 'signed in';
+    case 'xstate.error.actor.resellerAuth': return 'sign-up refused';
+    case 'xstate.done.actor.createOrder': return payload.output?.link ? 'order created with payment link' : 'order created without link';
+    case 'xstate.error.actor.createOrder': return 'order refused';
+    case 'xstate.done.actor.loadResellerProduct': return `reseller service is ${payload.output?.status ?? '?'}`;
+    case 'xstate.error.actor.loadResellerProduct': return 'reseller service lookup fails';
+    default: return event.type;
+  }
+}
+
+/** The reseller order page and the reseller success guard, walked with three reseller products. */
+export const resellerModel: MachineModel = {
+  name: 'reseller',
+  machine,
+  input: resellerModelInput,
+  events,
+  describeEvent,
+  expectedPaths: 14,
+  docs: resellerMachineDocs,
+};

@@ -1,0 +1,96 @@
+import { fromPromise, type AnyMachineSnapshot, type EventObject } from 'xstate';
+import {
+  serviceMachine,
+  serviceMachineDocs,
+  type ClientProduct,
+  type LoadClientProductInput,
+  type SaveDeviceAddressInput,
+  type SaveDeviceAddressOutput,
+  type ServiceContext,
+  type ServiceInput,
+} from '../../../machines/service.machine';
+import { COPIED_HINT_MS } from '../../../src/domain/constants';
+import type { MachineModel } from '../graph';
+
+/** The success page of service 301. */
+export const serviceModelInput: ServiceInput = { serviceid: 301 };
+
+/** A provisioned service without a device address yet. */
+export const serviceModelProduct: ClientProduct = {
+  serviceid: 301,
+  orderid: 101,
+  pid: 1,
+  name: 'TV Monthly',
+  status: 'Active',
+  billingcycle: 'Monthly',
+  username: 'TV-12345678',
+  password: '123456789012',
+  serverhostname: 'tv.example.net',
+  playlistUrl: 'https://tv.example.net/playlist/TV-12345678.m3u',
+  macAddress: { id: 5, value: '' },
+  extraConnect: { id: 2, value: 0 },
+  reseller: null,
+};
+
+const HINT_TIMER = `xstate.after.${COPIED_HINT_MS}.serviceCopied`;
+const never = () => new Promise<never>(() => {});
+
+const machine = serviceMachine.provide({
+  actors: {
+    loadClientProduct: fromPromise<ClientProduct, LoadClientProductInput>(never),
+    saveDeviceAddress: fromPromise<SaveDeviceAddressOutput, SaveDeviceAddressInput>(never),
+  },
+});
+
+function events(snapshot: AnyMachineSnapshot): Array<EventObject & Record<string, unknown>> {
+  const context = snapshot.context as ServiceContext;
+  // Copy buttons are tried while the device field is untouched, device edits while no hint shows.
+  const deviceUntouched = snapshot.matches({ ready: { device: 'editing' } }) && context.deviceAddress === '';
+  const hintHidden = context.copied === null;
+  return [
+    { type: 'xstate.done.actor.loadClientProduct', output: serviceModelProduct },
+    { type: 'xstate.error.actor.loadClientProduct', error: { error: { code: 'not_found', message: 'Service not found.' } } },
+    { type: 'service.retry' },
+    ...(deviceUntouched
+      ? [{ type: 'copy.username' }, { type: 'copy.password' }, { type: 'copy.host' }, { type: 'copy.playlist' }, { type: HINT_TIMER }]
+      : []),
+    ...(hintHidden && context.deviceAddress === '' ? [{ type: 'device.change', value: '00-1a-79-12-34-56' }, { type: 'device.change', value: 'not-a-mac' }] : []),
+    ...(hintHidden && snapshot.matches({ ready: { device: 'saved' } }) ? [{ type: 'device.change', value: '' }] : []),
+    ...(hintHidden && snapshot.matches({ ready: { device: 'failed' } }) ? [{ type: 'device.change', value: 'not-a-mac' }] : []),
+    ...(hintHidden ? [{ type: 'device.save' }] : []),
+    { type: 'xstate.done.actor.saveDeviceAddress', output: { serviceid: 301, macAddress: { id: 5, value: '00:1A:79:12:34:56' }, result: 'success' } },
+    { type: 'xstate.error.actor.saveDeviceAddress', error: { error: { code: 'forbidden', message: 'This service is not yours.' } } },
+    { type: 'playlist.download' },
+  ];
+}
+
+function describeEvent(event: EventObject): string {
+  const payload = event as EventObject & { value?: string };
+  switch (event.type) {
+    case 'xstate.done.actor.loadClientProduct': return 'service loads';
+    case 'xstate.error.actor.loadClientProduct': return 'service fails to load';
+    case 'service.retry': return 'retry loading';
+    case 'copy.username': return 'copy username';
+    case 'copy.password': return 'copy password';
+    case 'copy.host': return 'copy server host';
+    case 'copy.playlist': return 'copy playlist address';
+    case HINT_TIMER: return '2.5 s pass';
+    case 'device.change': return payload.value ? `type device address ${payload.value}` : 'clear the device address';
+    case 'device.save': return 'add device';
+    case 'xstate.done.actor.saveDeviceAddress': return 'device saved';
+    case 'xstate.error.actor.saveDeviceAddress': return 'device save refused';
+    case 'playlist.download': return 'download playlist';
+    default: return event.type;
+  }
+}
+
+/** The success page walked with a provisioned service that has no device address yet. */
+export const serviceModel: MachineModel = {
+  name: 'service',
+  machine,
+  input: serviceModelInput,
+  events,
+  describeEvent,
+  expectedPaths: 14,
+  docs: serviceMachineDocs,
+};

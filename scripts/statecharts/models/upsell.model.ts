@@ -1,0 +1,90 @@
+import { fromPromise, type AnyMachineSnapshot, type EventObject } from 'xstate';
+import {
+  upsellMachine,
+  upsellMachineDocs,
+  type ActiveService,
+  type ActiveServicesOutput,
+  type CreateInvoiceInput,
+  type CreateInvoiceOutput,
+  type UpsellContext,
+  type UpsellInput,
+} from '../../../machines/upsell.machine';
+import type { MachineModel } from '../graph';
+
+/** A visitor paying in EUR with two gateways. */
+export const upsellModelInput: UpsellInput = {
+  currency: 'EUR',
+  gateways: [
+    { module: 'sandbox_card', displayname: 'Card', type: 'CreditCard' },
+    { module: 'sandbox_crypto', displayname: 'Crypto', type: 'Bitcoin' },
+  ],
+  selectedGateway: 'sandbox_card',
+};
+
+const monthly = { monthly: 4.5, quarterly: 13, semiannually: 25, annually: 48, biennially: -1, triennially: -1 };
+
+/** A monthly service priced in EUR, and a One Time service priced only in GBP (not sold in EUR). */
+export const upsellModelServices: ActiveService[] = [
+  { serviceid: 11, pid: 1, name: 'TV Monthly', billingcycle: 'Monthly', extraConnections: 0, pricing: { EUR: monthly, GBP: monthly } },
+  { serviceid: 12, pid: 3, name: 'TV One Time', billingcycle: 'One Time', extraConnections: 1, pricing: { GBP: { monthly: 5 } } },
+];
+
+const never = () => new Promise<never>(() => {});
+
+const machine = upsellMachine.provide({
+  actors: {
+    loadActiveServices: fromPromise<ActiveServicesOutput>(never),
+    createInvoice: fromPromise<CreateInvoiceOutput, CreateInvoiceInput>(never),
+  },
+});
+
+function events(snapshot: AnyMachineSnapshot): Array<EventObject & Record<string, unknown>> {
+  const context = snapshot.context as UpsellContext;
+  // Quantities beyond 2 only repeat the same states with other prices.
+  const quantities = context.quantity === 1 ? [2, 0, 11, 1.5] : [];
+  return [
+    { type: 'xstate.done.actor.loadActiveServices', output: { totalresults: 2, products: upsellModelServices } },
+    { type: 'xstate.done.actor.loadActiveServices', output: { totalresults: 0, products: [] } },
+    { type: 'xstate.error.actor.loadActiveServices', error: new Error('Network error') },
+    { type: 'services.retry' },
+    { type: 'service.select', serviceid: 12 },
+    { type: 'service.select', serviceid: 11 },
+    { type: 'service.select', serviceid: 99 },
+    ...quantities.map((quantity) => ({ type: 'quantity.change', quantity })),
+    { type: 'gateway.select', gateway: 'sandbox_crypto' },
+    { type: 'gateway.select', gateway: 'paypal' },
+    { type: 'order.submit' },
+    {
+      type: 'xstate.done.actor.createInvoice',
+      output: { invoiceid: 501, amount: context.price, currency: 'EUR', link: 'https://pay.example/card/501', deadline: '2026-01-02T12:00:00.000Z' },
+    },
+    { type: 'xstate.error.actor.createInvoice', error: { error: { code: 'price_changed', message: 'The price has changed.', amount: 9.5, currency: 'EUR' } } },
+  ];
+}
+
+function describeEvent(event: EventObject): string {
+  const payload = event as EventObject & { serviceid?: number; quantity?: number; gateway?: string; output?: { products?: unknown[] } };
+  switch (event.type) {
+    case 'xstate.done.actor.loadActiveServices': return `${payload.output?.products?.length ?? 0} active services load`;
+    case 'xstate.error.actor.loadActiveServices': return 'services fail to load';
+    case 'services.retry': return 'retry loading';
+    case 'service.select': return `select service ${payload.serviceid ?? '?'}`;
+    case 'quantity.change': return `set quantity ${payload.quantity ?? '?'}`;
+    case 'gateway.select': return `pick gateway ${payload.gateway ?? '?'}`;
+    case 'order.submit': return 'pay';
+    case 'xstate.done.actor.createInvoice': return 'invoice created';
+    case 'xstate.error.actor.createInvoice': return 'invoice refused';
+    default: return event.type;
+  }
+}
+
+/** The upsell walked with two services (one not sold in the visitor's currency) and two gateways. */
+export const upsellModel: MachineModel = {
+  name: 'upsell',
+  machine,
+  input: upsellModelInput,
+  events,
+  describeEvent,
+  expectedPaths: 7,
+  docs: upsellMachineDocs,
+};

@@ -1,0 +1,111 @@
+import { assign, fromPromise, type AnyMachineSnapshot, type EventObject } from 'xstate';
+import {
+  COUNTDOWN_TICK_MS,
+  waitingMachine,
+  waitingMachineDocs,
+  type CancelOrderInput,
+  type CancelOrderOutput,
+  type CreatePaymentLinkInput,
+  type CreatePaymentLinkOutput,
+  type FetchOrderStatusInput,
+  type OrderStatusResult,
+  type WaitingContext,
+  type WaitingInput,
+} from '../../../machines/waiting.machine';
+import type { MachineModel } from '../graph';
+
+const START = Date.UTC(2026, 0, 1, 12, 0, 0);
+
+/** Resumed after a reload half-way through a short countdown, so the deadline is two ticks away. */
+export const waitingModelInput: WaitingInput = {
+  order: { orderid: 101, invoiceid: 201, serviceid: 301, fraud: false },
+  paymentLink: 'https://pay.example/card/201',
+  lastDate: START + COUNTDOWN_TICK_MS,
+  duration: 2 * COUNTDOWN_TICK_MS,
+  gateways: [
+    { module: 'sandbox_card', displayname: 'Card', type: 'CreditCard' },
+    { module: 'sandbox_crypto', displayname: 'Crypto', type: 'Bitcoin' },
+  ],
+  selectedGateway: 'sandbox_card',
+  now: START,
+};
+
+const TICK = `xstate.after.${COUNTDOWN_TICK_MS}.waitingCountdown`;
+const POLL = 'xstate.after.pollDelay.waitingPoll';
+const never = () => new Promise<never>(() => {});
+
+/** The real machine with actors that never settle and a clock that moves one tick per reading. */
+const machine = waitingMachine.provide({
+  actors: {
+    fetchOrderStatus: fromPromise<OrderStatusResult, FetchOrderStatusInput>(never),
+    cancelOrder: fromPromise<CancelOrderOutput, CancelOrderInput>(never),
+    createPaymentLink: fromPromise<CreatePaymentLinkOutput, CreatePaymentLinkInput>(never),
+  },
+  actions: {
+    readClock: assign({ now: ({ context }) => context.now + COUNTDOWN_TICK_MS }),
+  },
+});
+
+const statusResult = (status: string, fraud = false) => ({
+  type: 'xstate.done.actor.fetchOrderStatus',
+  output: { orderid: 101, status, fraud, serviceids: [301] },
+});
+
+function events(snapshot: AnyMachineSnapshot): Array<EventObject & Record<string, unknown>> {
+  const context = snapshot.context as WaitingContext;
+  // After a new link the walk stops: the same states repeat with a one-day countdown.
+  if (context.selectedGateway !== waitingModelInput.selectedGateway) return [];
+  const list: Array<EventObject & Record<string, unknown>> = [];
+  const onInfo = snapshot.matches({ watching: { page: 'info' } });
+  if (onInfo && snapshot.matches({ watching: { status: 'scheduled' } }) && context.pollDelayMs === 5_000 && context.error === null) {
+    list.push({ type: TICK });
+  }
+  if (onInfo && context.pollDelayMs <= 10_000) list.push({ type: POLL });
+  list.push(
+    statusResult('Pending'),
+    statusResult('Active'),
+    statusResult('Fraud', true),
+    statusResult('Cancelled'),
+    { type: 'xstate.error.actor.fetchOrderStatus', error: new Error('Network error') },
+    { type: 'gateway.change' },
+    { type: 'order.cancel' },
+    { type: 'gateway.select', gateway: 'sandbox_card' },
+    { type: 'gateway.select', gateway: 'sandbox_crypto' },
+    { type: 'gateway.dismiss' },
+    { type: 'xstate.done.actor.createPaymentLink', output: { link: 'https://pay.example/crypto/201' } },
+    { type: 'xstate.error.actor.createPaymentLink', error: { error: { code: 'invoice_paid', message: 'Invoice already paid' } } },
+    { type: 'xstate.done.actor.cancelOrder', output: { orderid: 101, status: 'Cancelled' } },
+    { type: 'xstate.error.actor.cancelOrder', error: { error: { code: 'order_not_pending', message: 'Order is not pending' } } },
+  );
+  return list;
+}
+
+function describeEvent(event: EventObject): string {
+  const payload = event as EventObject & { gateway?: string; output?: { status?: string } };
+  switch (event.type) {
+    case TICK: return 'a second passes';
+    case POLL: return 'poll the order status';
+    case 'xstate.done.actor.fetchOrderStatus': return `order is ${payload.output?.status ?? '?'}`;
+    case 'xstate.error.actor.fetchOrderStatus': return 'status poll fails';
+    case 'gateway.change': return 'open change gateway';
+    case 'gateway.select': return `pick gateway ${payload.gateway ?? '?'}`;
+    case 'gateway.dismiss': return 'keep the current gateway';
+    case 'order.cancel': return 'cancel the order';
+    case 'xstate.done.actor.createPaymentLink': return 'new payment link arrives';
+    case 'xstate.error.actor.createPaymentLink': return 'new link refused';
+    case 'xstate.done.actor.cancelOrder': return 'order cancelled';
+    case 'xstate.error.actor.cancelOrder': return 'cancel refused';
+    default: return event.type;
+  }
+}
+
+/** The waiting step walked from a resumed order two ticks before its deadline. */
+export const waitingModel: MachineModel = {
+  name: 'waiting',
+  machine,
+  input: waitingModelInput,
+  events,
+  describeEvent,
+  expectedPaths: 16,
+  docs: waitingMachineDocs,
+};
