@@ -564,6 +564,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/checkout/api/invoiceStatus": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Status of an invoice
+         * @description The status of an invoice of the session's client, polled while waiting for an upsell payment (an upsell has an invoice but no order).
+         */
+        get: operations["getInvoiceStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/checkout/api/webhooks/{gateway}": {
         parameters: {
             query?: never;
@@ -890,6 +910,25 @@ export interface components {
             amount: components["schemas"]["Money"];
             currency: components["schemas"]["Currency"];
         };
+        InvoiceStatusResponse: {
+            invoiceid: components["schemas"]["Id"];
+            status: components["schemas"]["InvoiceStatus"];
+            /**
+             * @description An invoice pays an order or an upsell of extra connections.
+             * @enum {string}
+             */
+            kind: "order" | "upsell";
+            orderid: number | null;
+            serviceid: number | null;
+            amount: components["schemas"]["Money"];
+            currency: components["schemas"]["Currency"];
+        };
+        ResellerProductList: {
+            totalresults: number;
+            products: components["schemas"]["Product"][];
+            /** @description The product a new reseller's order adds (the reseller panel activation); null when none. */
+            newResellerPid: number | null;
+        };
         AddInvoiceRequest: {
             serviceId: components["schemas"]["Id"];
             extraQuantity: number;
@@ -1119,6 +1158,11 @@ export interface components {
          * @example 3001
          */
         ServiceIdQuery: string;
+        /**
+         * @description The invoice's id.
+         * @example 2002
+         */
+        InvoiceIdQuery: string;
         /**
          * @description The order id; the order must belong to the session's client.
          * @example 1001
@@ -1401,7 +1445,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProductList"];
+                    "application/json": components["schemas"]["ResellerProductList"];
                 };
             };
         };
@@ -1892,6 +1936,36 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OrderStatusResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getInvoiceStatus: {
+        parameters: {
+            query: {
+                /**
+                 * @description The invoice's id.
+                 * @example 2002
+                 */
+                invoiceid: components["parameters"]["InvoiceIdQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invoice's status. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceStatusResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -1,0 +1,155 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyError, type FastifyInstance, type RouteHandlerMethod } from 'fastify';
+import { createLocalBilling } from './billing/local';
+import type { ServerConfig } from './config';
+import type { Store } from './db/connect';
+import { seedDemo } from './db/seed';
+import { localFraudRules } from './fraud/local-rules';
+import { HttpError } from './http-error';
+import { specOperations, type SpecOperation } from './openapi';
+import { configuredGateways } from './payments/gateways';
+import { sandboxPages } from './payments/sandbox';
+import { catalogueRoutes } from './routes/catalogue';
+import { orderRoutes } from './routes/orders';
+import { paymentRoutes } from './routes/payments';
+import { serviceRoutes } from './routes/services';
+import { sessionRoutes } from './routes/session';
+import { systemRoutes } from './routes/system';
+import type { RouteDeps } from './routes/types';
+import { loadSecrets } from './secrets';
+
+export interface AppOptions {
+  config: ServerConfig;
+  store: Store;
+  /** Fill an empty store with the demo catalogue (on by default). */
+  seed?: boolean;
+  logger?: boolean;
+}
+
+/** Per-route limits for the calls an attacker would hammer: sign-in, promo guessing, order creation. */
+const RATE_LIMITS: Record<string, { max: number; timeWindow: string }> = {
+  auth: { max: 10, timeWindow: '1 minute' },
+  resellerAuth: { max: 10, timeWindow: '1 minute' },
+  getPromotion: { max: 30, timeWindow: '1 minute' },
+  order: { max: 30, timeWindow: '1 minute' },
+};
+
+const ERROR_CODES: Record<number, string> = { 400: 'bad_request', 401: 'unauthenticated', 403: 'forbidden', 404: 'not_found', 405: 'method_not_allowed', 409: 'conflict', 413: 'payload_too_large', 415: 'unsupported_media_type', 429: 'rate_limited' };
+
+/** Builds the checkout server: the contract's routes, the sandbox payment page and the SPA. */
+export async function buildApp({ config, store, seed = true, logger = false }: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: logger ? { level: config.logLevel } : false,
+    trustProxy: config.trustProxy,
+    bodyLimit: 64 * 1024,
+    ajv: {
+      // Bad input is refused, never coerced, stripped or defaulted into something else.
+      customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allowUnionTypes: true, allErrors: false },
+    },
+  });
+
+  const secrets = await loadSecrets(store.db, config);
+  if (seed) await seedDemo(store.db, secrets, config.serverHostname);
+  const billing = createLocalBilling(store.db, { encryptionKey: secrets.encryptionKey, serverHostname: config.serverHostname });
+  const gateways = configuredGateways(config, secrets);
+  const deps: RouteDeps = { config, billing, gateways, fraud: localFraudRules(config.fraud, billing), secrets, storeEngine: store.engine };
+
+  await app.register(fastifyCookie, { secret: secrets.session });
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"], scriptSrc: ["'self'"], styleSrc: ["'self'", "'unsafe-inline'"], imgSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"], formAction: ["'self'"], frameAncestors: ["'none'"], objectSrc: ["'none'"], baseUri: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    hsts: false,
+  });
+  await app.register(fastifyRateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) => new HttpError(429, 'rate_limited', `Too many attempts. Try again in ${Math.ceil(context.ttl / 1000)} s.`),
+  });
+
+  // The raw body is kept for webhook signatures, which are computed over the exact bytes sent.
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    (request as { rawBody?: string }).rawBody = body as string;
+    try {
+      done(null, body === '' ? undefined : JSON.parse(body as string));
+    } catch {
+      done(new HttpError(400, 'bad_request', 'The body is not valid JSON.'), undefined);
+    }
+  });
+
+  app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
+    if (error instanceof HttpError) return reply.code(error.statusCode).send(error.body());
+    if (error.validation) {
+      const where = error.validationContext ?? 'request';
+      return reply.code(400).send({ error: { code: 'bad_request', message: `Invalid ${where}: ${error.message.replace(/^[a-z]+\/?/, '').trim() || 'does not match the contract'}` } });
+    }
+    const status = error.statusCode ?? 500;
+    if (status < 500) return reply.code(status).send({ error: { code: ERROR_CODES[status] ?? 'bad_request', message: error.message } });
+    request.log.error(error);
+    return reply.code(500).send({ error: { code: 'internal', message: 'Something went wrong on our side. Please try again.' } });
+  });
+
+  const handlers: Record<string, RouteHandlerMethod> = Object.assign({},
+    sessionRoutes(deps), catalogueRoutes(deps), orderRoutes(deps), paymentRoutes(deps), serviceRoutes(deps), systemRoutes(deps),
+  ) as Record<string, RouteHandlerMethod>;
+  registerOperations(app, specOperations(), handlers);
+
+  await app.register(async (scope) => sandboxPages(scope, { gateways, findPayment: (id) => billing.payment(id) }));
+  await serveSpa(app, config.distDir);
+  return app;
+}
+
+/** Registers every operation of the contract with its handler; a missing or extra handler stops the start. */
+export function registerOperations(app: FastifyInstance, operations: SpecOperation[], handlers: Record<string, RouteHandlerMethod>): void {
+  const unserved = operations.filter((operation) => !handlers[operation.operationId]).map((operation) => operation.operationId);
+  const unknown = Object.keys(handlers).filter((id) => !operations.some((operation) => operation.operationId === id));
+  if (unserved.length || unknown.length) {
+    throw new Error(`Handlers and openapi.yaml differ. Not served: ${unserved.join(', ') || 'none'}. Not in the spec: ${unknown.join(', ') || 'none'}.`);
+  }
+  for (const operation of operations) {
+    const limit = RATE_LIMITS[operation.operationId];
+    app.route({
+      method: operation.method,
+      url: operation.url,
+      schema: operation.schema,
+      handler: handlers[operation.operationId] as RouteHandlerMethod,
+      config: limit ? { rateLimit: limit } : {},
+    });
+  }
+}
+
+const PLACEHOLDER = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>TV Checkout</title></head>
+<body><main><h1>TV Checkout</h1><p>The API is running. The shopper app has not been built yet: run <code>npm run build</code>.</p></main></body></html>`;
+
+/** Serves the built SPA under /checkout/ with history fallback; unknown API paths answer a 404 error body. */
+async function serveSpa(app: FastifyInstance, distDir: string): Promise<void> {
+  const indexFile = join(distDir, 'index.html');
+  const built = existsSync(indexFile);
+  if (built) {
+    await app.register(fastifyStatic, {
+      root: distDir,
+      prefix: '/checkout/',
+      wildcard: false,
+      index: false,
+      setHeaders: (response, path) => {
+        response.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+  const indexHtml = built ? readFileSync(indexFile, 'utf8') : PLACEHOLDER;
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    const isApi = path.startsWith('/checkout/api/') || path.startsWith('/checkout/aff/');
+    const isPage = request.method === 'GET' && (path === '/checkout' || path.startsWith('/checkout/')) && !isApi && !path.startsWith('/checkout/assets/');
+    if (isPage) return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);
+    return reply.code(404).send({ error: { code: 'not_found', message: `No route ${request.method} ${path}.` } });
+  });
+}

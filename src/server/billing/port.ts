@@ -1,0 +1,177 @@
+import type { Currency } from '../../domain/currency';
+import type { PricingTable } from '../../domain/pricing';
+import type { Promotion } from '../../domain/promotion';
+
+/** A catalogue product with its configurable options, as the checkout offers it. */
+export interface CatalogueProduct {
+  pid: number;
+  name: string;
+  description: string;
+  group: 'retail' | 'reseller';
+  paytype: 'onetime' | 'recurring';
+  billingcycle: string;
+  pricing: PricingTable;
+  configoptions: { id: number; name: string; pricing: PricingTable }[];
+  customFields: { username: number; password: number };
+}
+
+export interface Client {
+  id: number;
+  email: string;
+  passwordHash: string | null;
+  reseller: boolean;
+}
+
+export type OrderStatus = 'Pending' | 'Active' | 'Cancelled' | 'Fraud';
+export type InvoiceStatus = 'Unpaid' | 'Paid' | 'Cancelled';
+export type ServiceStatus = 'Pending' | 'Active' | 'Suspended' | 'Terminated' | 'Cancelled' | 'Fraud';
+
+export interface OrderRecord {
+  id: number;
+  clientId: number;
+  kind: 'retail' | 'reseller';
+  status: OrderStatus;
+  fraud: boolean;
+  currency: Currency;
+  amountCents: number;
+  invoiceId: number;
+  invoiceStatus: InvoiceStatus;
+  serviceIds: number[];
+}
+
+export interface InvoiceRecord {
+  id: number;
+  clientId: number;
+  kind: 'order' | 'upsell';
+  orderId: number | null;
+  serviceId: number | null;
+  status: InvoiceStatus;
+  currency: Currency;
+  amountCents: number;
+}
+
+export interface PaymentRecord {
+  id: string;
+  invoiceId: number;
+  gateway: string;
+  currency: Currency;
+  amountCents: number;
+  status: 'Open' | 'Declined' | 'Paid';
+  expiresAt: Date;
+  /** Where the shopper goes back to after the hosted page. */
+  returnPath: string;
+}
+
+export interface ServiceRecord {
+  id: number;
+  clientId: number;
+  orderId: number;
+  pid: number;
+  productName: string;
+  productGroup: 'retail' | 'reseller';
+  billingcycle: string;
+  status: ServiceStatus;
+  username: string | null;
+  /** Decrypted; only ever sent to the service's owner. */
+  password: string | null;
+  serverHostname: string;
+  macAddress: string;
+  extraConnections: number;
+  notes: string;
+}
+
+/** A claim on an Idempotency-Key: the first answer under it is stored and replayed. */
+export interface IdempotencyClaim {
+  scope: string;
+  key: string;
+  requestHash: string;
+}
+
+/** An answer that can be stored under an idempotency key and replayed. */
+export interface StoredAnswer<T> {
+  statusCode: number;
+  body: T;
+  replayed: boolean;
+}
+
+export interface NewOrder {
+  clientId: number;
+  kind: 'retail' | 'reseller';
+  items: { pid: number; billingcycle: string; extraConnection: boolean; proxyProtection: boolean }[];
+  currency: Currency;
+  amountCents: number;
+  ip: string;
+  country: string;
+  promocode: string | null;
+  affid: string | null;
+  fraud: boolean;
+  /** Null when no payment link is made (a flagged order). */
+  payment: { gateway: string; expiresAt: Date } | null;
+}
+
+export interface PlacedOrder {
+  orderid: number;
+  invoiceid: number;
+  serviceids: number[];
+  fraud: boolean;
+  status: OrderStatus;
+  amount: number;
+  currency: Currency;
+  paymentId: string | null;
+  deadline: string | null;
+}
+
+export interface NewUpsellInvoice {
+  clientId: number;
+  serviceId: number;
+  quantity: number;
+  currency: Currency;
+  amountCents: number;
+  payment: { gateway: string; expiresAt: Date };
+}
+
+export interface PaymentEvent {
+  id: string;
+  type: 'payment.succeeded' | 'payment.failed';
+  paymentId: string;
+  invoiceId: number;
+  amountCents: number;
+  currency: Currency;
+}
+
+export type SettleOutcome = 'duplicate' | 'paid' | 'declined' | 'ignored';
+
+/** What the checkout needs of a billing system. The local store implements it; a WHMCS adapter would too. */
+export interface BillingPort {
+  products(group: 'retail' | 'reseller'): Promise<CatalogueProduct[]>;
+  product(pid: number): Promise<CatalogueProduct | null>;
+  promotion(code: string): Promise<Promotion | null>;
+
+  clientByEmail(email: string): Promise<Client | null>;
+  clientById(id: number): Promise<Client | null>;
+  /** Creates a client with a password; null when the e-mail is taken. */
+  createClient(input: { email: string; passwordHash: string; reseller: boolean }): Promise<Client | null>;
+  /** The client of a guest e-mail, created without a password when new. */
+  guestClient(email: string): Promise<Client>;
+
+  ordersFromIpSince(ip: string, since: Date): Promise<number>;
+  placeOrder(order: NewOrder, claim: IdempotencyClaim | null): Promise<StoredAnswer<PlacedOrder>>;
+  order(id: number): Promise<OrderRecord | null>;
+  /** Moves an order (and its services and unpaid invoice) to a new status when it is in one of `from`. */
+  changeOrderStatus(id: number, from: OrderStatus[], to: 'Cancelled' | 'Fraud'): Promise<OrderRecord | null>;
+
+  invoice(id: number): Promise<InvoiceRecord | null>;
+  createUpsellInvoice(invoice: NewUpsellInvoice, claim: IdempotencyClaim | null): Promise<StoredAnswer<{ invoiceid: number; paymentId: string; amountCents: number; currency: Currency; deadline: string }>>;
+  createPayment(input: { invoiceId: number; gateway: string; expiresAt: Date }): Promise<PaymentRecord>;
+  payment(id: string): Promise<PaymentRecord | null>;
+  /** Applies a verified payment event once: paid → invoice Paid, order Active, services provisioned. */
+  settlePayment(gateway: string, event: PaymentEvent): Promise<SettleOutcome>;
+
+  service(id: number): Promise<ServiceRecord | null>;
+  activeServices(clientId: number): Promise<ServiceRecord[]>;
+  updateService(id: number, patch: Partial<Pick<ServiceRecord, 'status' | 'macAddress' | 'notes'>>): Promise<ServiceRecord | null>;
+  /** Provisions a paid, not yet active service (ModuleCreate). */
+  provisionService(id: number): Promise<ServiceRecord | null>;
+
+  recordAffiliateClick(input: { affId: string; referer: string; ip: string }): Promise<void>;
+}

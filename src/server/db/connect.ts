@@ -1,0 +1,50 @@
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
+import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import * as schema from './schema';
+
+/** The store, whichever engine runs it. */
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export interface Store {
+  db: Database;
+  engine: 'pglite' | 'postgres';
+  close(): Promise<void>;
+}
+
+const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
+
+export type StoreOptions =
+  | { engine: 'postgres'; databaseUrl: string }
+  | { engine: 'pglite'; dataDir: string }
+  /** An in-memory PGlite, optionally started from a dump (tests copy one migrated, seeded template). */
+  | { engine: 'memory'; from?: Blob };
+
+/** Opens the store and brings its schema up to date with the migrations. */
+export async function openStore(options: StoreOptions): Promise<Store> {
+  if (options.engine === 'postgres') {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const db = drizzlePostgres(pool, { schema });
+    await migratePostgres(db, { migrationsFolder });
+    return { db: db as unknown as Database, engine: 'postgres', close: () => pool.end() };
+  }
+  if (options.engine === 'pglite') mkdirSync(options.dataDir, { recursive: true });
+  const client = options.engine === 'pglite'
+    ? await PGlite.create({ dataDir: options.dataDir })
+    : await PGlite.create(options.from ? { loadDataDir: options.from } : {});
+  const db = drizzlePglite(client, { schema });
+  await migratePglite(db, { migrationsFolder });
+  return { db: db as unknown as Database, engine: 'pglite', close: () => client.close() };
+}
+
+/** Dumps an in-memory PGlite store so tests can start copies of it. */
+export async function dumpStore(store: Store): Promise<Blob> {
+  const client = (store.db as unknown as { $client: PGlite }).$client;
+  return client.dumpDataDir('none');
+}

@@ -1,0 +1,139 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, jsonb, numeric, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import type { PricingTable } from '../../domain/pricing';
+
+/** Catalogue products in groups (retail, reseller), each sold for one billing cycle. */
+export const products = pgTable('products', {
+  pid: integer('pid').primaryKey(),
+  group: text('product_group').$type<'retail' | 'reseller'>().notNull(),
+  sortOrder: integer('sort_order').notNull(),
+  name: text('name').notNull(),
+  description: text('description').notNull(),
+  paytype: text('paytype').$type<'onetime' | 'recurring'>().notNull(),
+  billingcycle: text('billingcycle').notNull(),
+  pricing: jsonb('pricing').$type<PricingTable>().notNull(),
+  configOptionIds: integer('config_option_ids').array().notNull().default(sql`'{}'::integer[]`),
+  usernameFieldId: integer('username_field_id').notNull(),
+  passwordFieldId: integer('password_field_id').notNull(),
+});
+
+/** Configurable options (2 extra connection, 4 proxy protection) priced per currency per cycle. */
+export const configOptions = pgTable('config_options', {
+  id: integer('id').primaryKey(),
+  name: text('name').notNull(),
+  pricing: jsonb('pricing').$type<PricingTable>().notNull(),
+});
+
+/** Promotions with WHMCS semantics; dates are text because 0000-00-00 means unbounded. */
+export const promotions = pgTable('promotions', {
+  id: serial('id').primaryKey(),
+  code: text('code').notNull(),
+  type: text('type').$type<'Percentage' | 'Fixed Amount'>().notNull(),
+  value: numeric('value', { precision: 10, scale: 2, mode: 'number' }).notNull(),
+  appliesto: text('appliesto').notNull(),
+  startdate: text('startdate').notNull(),
+  expirationdate: text('expirationdate').notNull(),
+  maxuses: integer('maxuses').notNull().default(0),
+  uses: integer('uses').notNull().default(0),
+}, (table) => [uniqueIndex('promotions_code_key').on(sql`lower(${table.code})`)]);
+
+/** Clients: guests have no password; e-mails are stored lower case. */
+export const clients = pgTable('clients', {
+  id: serial('id').primaryKey(),
+  email: text('email').notNull().unique(),
+  passwordHash: text('password_hash'),
+  reseller: boolean('reseller').notNull().default(false),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const orders = pgTable('orders', {
+  id: serial('id').primaryKey(),
+  clientId: integer('client_id').notNull().references(() => clients.id),
+  kind: text('kind').$type<'retail' | 'reseller'>().notNull(),
+  status: text('status').$type<'Pending' | 'Active' | 'Cancelled' | 'Fraud'>().notNull(),
+  fraud: boolean('fraud').notNull().default(false),
+  ip: text('ip').notNull(),
+  country: text('country').notNull(),
+  currency: text('currency').$type<'EUR' | 'GBP'>().notNull(),
+  amountCents: integer('amount_cents').notNull(),
+  promocode: text('promocode'),
+  affid: text('affid'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+}, (table) => [index('orders_ip_created_idx').on(table.ip, table.createdAt)]);
+
+export const services = pgTable('services', {
+  id: serial('id').primaryKey(),
+  clientId: integer('client_id').notNull().references(() => clients.id),
+  orderId: integer('order_id').notNull().references(() => orders.id),
+  pid: integer('pid').notNull().references(() => products.pid),
+  billingcycle: text('billingcycle').notNull(),
+  status: text('status').$type<'Pending' | 'Active' | 'Suspended' | 'Terminated' | 'Cancelled' | 'Fraud'>().notNull(),
+  username: text('username').unique(),
+  /** AES-256-GCM ciphertext; service passwords are never stored in clear. */
+  passwordEncrypted: text('password_encrypted'),
+  serverHostname: text('server_hostname').notNull(),
+  macAddress: text('mac_address').notNull().default(''),
+  extraConnections: integer('extra_connections').notNull().default(0),
+  proxyProtection: boolean('proxy_protection').notNull().default(false),
+  notes: text('notes').notNull().default(''),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+}, (table) => [index('services_client_idx').on(table.clientId), index('services_order_idx').on(table.orderId)]);
+
+/** Invoices pay either an order or an upsell of extra connections on a service. */
+export const invoices = pgTable('invoices', {
+  id: serial('id').primaryKey(),
+  clientId: integer('client_id').notNull().references(() => clients.id),
+  kind: text('kind').$type<'order' | 'upsell'>().notNull(),
+  orderId: integer('order_id').references(() => orders.id),
+  serviceId: integer('service_id').references(() => services.id),
+  extraQuantity: integer('extra_quantity').notNull().default(0),
+  status: text('status').$type<'Unpaid' | 'Paid' | 'Cancelled'>().notNull(),
+  currency: text('currency').$type<'EUR' | 'GBP'>().notNull(),
+  amountCents: integer('amount_cents').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  paidAt: timestamp('paid_at', { withTimezone: true }),
+});
+
+/** Payment links handed to gateways; the id is the unguessable token in the link. */
+export const payments = pgTable('payments', {
+  id: text('id').primaryKey(),
+  invoiceId: integer('invoice_id').notNull().references(() => invoices.id),
+  gateway: text('gateway').notNull(),
+  currency: text('currency').$type<'EUR' | 'GBP'>().notNull(),
+  amountCents: integer('amount_cents').notNull(),
+  status: text('status').$type<'Open' | 'Declined' | 'Paid'>().notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Webhook event ids already handled, so a replay changes nothing. */
+export const webhookEvents = pgTable('webhook_events', {
+  id: text('id').notNull(),
+  gateway: text('gateway').notNull(),
+  type: text('type').notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+}, (table) => [primaryKey({ columns: [table.gateway, table.id] })]);
+
+/** The first answer to each Idempotency-Key, replayed to every retry with the same body. */
+export const idempotencyKeys = pgTable('idempotency_keys', {
+  scope: text('scope').notNull(),
+  key: text('key').notNull(),
+  requestHash: text('request_hash').notNull(),
+  statusCode: integer('status_code').notNull(),
+  response: jsonb('response').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+}, (table) => [primaryKey({ columns: [table.scope, table.key] })]);
+
+export const affiliateClicks = pgTable('affiliate_clicks', {
+  id: serial('id').primaryKey(),
+  affId: text('aff_id').notNull(),
+  referer: text('referer').notNull(),
+  ip: text('ip').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Secrets generated on first start (session key, encryption key, webhook secrets). */
+export const secrets = pgTable('secrets', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+});

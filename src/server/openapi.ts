@@ -1,0 +1,100 @@
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+
+type JsonObject = { [key: string]: unknown };
+const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** An operation of openapi.yaml with the Fastify schema that validates it. */
+export interface SpecOperation {
+  operationId: string;
+  method: 'GET' | 'POST';
+  /** The path in Fastify's syntax, e.g. /checkout/api/webhooks/:gateway. */
+  url: string;
+  /** The path as openapi.yaml writes it. */
+  specPath: string;
+  tags: string[];
+  needsSession: boolean;
+  schema: {
+    querystring?: JsonObject;
+    params?: JsonObject;
+    headers?: JsonObject;
+    body?: JsonObject;
+    response: Record<string, JsonObject>;
+  };
+}
+
+/** Reads and parses openapi.yaml. */
+export function readSpec(file = new URL('../../openapi.yaml', import.meta.url)): JsonObject {
+  return parse(readFileSync(file, 'utf8')) as JsonObject;
+}
+
+/** Replaces every local $ref with a copy of its target, and drops keywords Fastify's Ajv does not know. */
+export function dereference(spec: JsonObject, node: unknown, seen: string[] = []): unknown {
+  if (Array.isArray(node)) return node.map((item) => dereference(spec, item, seen));
+  if (!isObject(node)) return node;
+  if (typeof node.$ref === 'string') {
+    const ref = node.$ref;
+    if (seen.includes(ref)) throw new Error(`Circular $ref ${ref}`);
+    const target = ref.replace(/^#\//, '').split('/').reduce<unknown>((at, key) => (isObject(at) ? at[key] : undefined), spec);
+    if (target === undefined) throw new Error(`Unresolved $ref ${ref}`);
+    const { $ref: _ref, ...siblings } = node;
+    return dereference(spec, { ...(target as JsonObject), ...siblings }, [...seen, ref]);
+  }
+  const copy: JsonObject = {};
+  for (const [key, value] of Object.entries(node)) {
+    // `examples` and `example` are documentation; Ajv's strict mode would refuse `example`.
+    if (key === 'example' || key === 'examples') continue;
+    copy[key] = dereference(spec, value, seen);
+  }
+  return copy;
+}
+
+const withoutUndefined = <T extends object>(value: T): T =>
+  Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as T;
+
+/** Every operation of the spec, with request schemas that refuse unknown properties. */
+export function specOperations(spec: JsonObject = readSpec()): SpecOperation[] {
+  const operations: SpecOperation[] = [];
+  for (const [specPath, pathItem] of Object.entries((spec.paths ?? {}) as JsonObject)) {
+    for (const [method, rawOperation] of Object.entries(pathItem as JsonObject)) {
+      if (method !== 'get' && method !== 'post') throw new Error(`${specPath}: method ${method} is not used by this API`);
+      const operation = rawOperation as JsonObject;
+      const parameters = ((operation.parameters ?? []) as unknown[]).map((parameter) => dereference(spec, parameter) as JsonObject);
+      const group = (where: string, closed: boolean) => {
+        const own = parameters.filter((parameter) => parameter.in === where);
+        if (own.length === 0) return closed ? { type: 'object', additionalProperties: false, properties: {} } : undefined;
+        return {
+          type: 'object',
+          additionalProperties: !closed,
+          properties: Object.fromEntries(own.map((parameter) => [where === 'header' ? String(parameter.name).toLowerCase() : parameter.name, parameter.schema])),
+          required: own.filter((parameter) => parameter.required).map((parameter) => (where === 'header' ? String(parameter.name).toLowerCase() : parameter.name)),
+        };
+      };
+      const body = dereference(spec, operation.requestBody) as JsonObject | undefined;
+      const bodySchema = (body?.content as JsonObject | undefined)?.['application/json'] as JsonObject | undefined;
+      const response: Record<string, JsonObject> = {};
+      for (const [status, rawResponse] of Object.entries((operation.responses ?? {}) as JsonObject)) {
+        const resolved = dereference(spec, rawResponse) as JsonObject;
+        const json = (resolved.content as JsonObject | undefined)?.['application/json'] as JsonObject | undefined;
+        if (json?.schema) response[status] = json.schema as JsonObject;
+      }
+      const security = (operation.security ?? spec.security ?? []) as JsonObject[];
+      operations.push({
+        operationId: String(operation.operationId),
+        method: method.toUpperCase() as 'GET' | 'POST',
+        url: specPath.replace(/\{([^}]+)\}/g, ':$1'),
+        specPath,
+        tags: (operation.tags ?? []) as string[],
+        needsSession: security.some((requirement) => 'session' in requirement),
+        schema: withoutUndefined({
+          querystring: group('query', true),
+          params: group('path', true),
+          headers: group('header', false),
+          body: bodySchema?.schema as JsonObject | undefined,
+          response,
+        }),
+      });
+    }
+  }
+  return operations;
+}

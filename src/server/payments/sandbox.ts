@@ -1,0 +1,108 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { ServerConfig } from '../config';
+import type { ServerSecrets } from '../secrets';
+import type { PaymentGateway } from './port';
+import { signWebhook } from './signature';
+
+/** A gateway that works offline: its hosted page is served by this server and confirms by signed webhook. */
+export function sandboxGateway(module: string, displayname: string, type: PaymentGateway['type'], config: ServerConfig, secrets: ServerSecrets): PaymentGateway {
+  return {
+    module,
+    displayname,
+    type,
+    paymentUrl: (paymentId) => `${config.publicUrl}/checkout/sandbox/pay/${paymentId}`,
+    webhookSecret: secrets.webhook(module),
+  };
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.codePointAt(0) ?? 0};`);
+
+function page(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)} · Sandbox payments</title>
+<style>
+:root{color-scheme:light dark;font-family:system-ui,sans-serif}
+body{margin:0;display:grid;place-items:center;min-height:100vh;background:Canvas;color:CanvasText}
+main{max-width:26rem;padding:2rem;border:1px solid GrayText;border-radius:12px}
+.amount{font-size:2rem;font-weight:700;margin:.5rem 0 1.5rem}
+.actions{display:flex;gap:1rem}
+button{font:inherit;padding:.75rem 1.25rem;border-radius:8px;border:2px solid currentColor;cursor:pointer}
+button.pay{background:#0a6b2b;color:#fff;border-color:#0a6b2b}
+button:focus-visible,a:focus-visible{outline:3px solid #1a73e8;outline-offset:2px}
+</style></head><body><main>${body}</main></body></html>`;
+}
+
+/** What the sandbox page needs from the rest of the server. */
+export interface SandboxDeps {
+  gateways: PaymentGateway[];
+  findPayment(id: string): Promise<{ id: string; invoiceId: number; gateway: string; amountCents: number; currency: string; status: string; expiresAt: Date; returnPath: string } | null>;
+}
+
+/**
+ * The sandbox provider's hosted page (outside the SPA): shows the amount with Pay and Decline, then
+ * confirms through the same signed webhook a real provider sends, and returns the shopper to the checkout.
+ */
+export async function sandboxPages(app: FastifyInstance, deps: SandboxDeps): Promise<void> {
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
+
+  const paymentOrPage = async (id: string) => {
+    const payment = /^pay_[A-Za-z0-9_-]{16,64}$/.test(id) ? await deps.findPayment(id) : null;
+    const gateway = deps.gateways.find((candidate) => candidate.module === payment?.gateway);
+    if (!payment || !gateway) return { ok: false, html: page('Payment not found', '<h1>Payment not found</h1><p>This payment link does not exist.</p>'), status: 404 } as const;
+    if (payment.status === 'Paid') return { ok: false, html: page('Already paid', `<h1>Already paid</h1><p>This payment is complete.</p><p><a href="${escapeHtml(payment.returnPath)}">Back to the checkout</a></p>`), status: 409 } as const;
+    if (payment.expiresAt.getTime() < Date.now()) return { ok: false, html: page('Link expired', `<h1>This payment link has expired</h1><p><a href="${escapeHtml(payment.returnPath)}">Back to the checkout</a></p>`), status: 410 } as const;
+    return { ok: true, payment, gateway } as const;
+  };
+
+  app.get<{ Params: { paymentId: string } }>('/checkout/sandbox/pay/:paymentId', async (request, reply) => {
+    const found = await paymentOrPage(request.params.paymentId);
+    reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
+    if (!found.ok) return reply.code(found.status).send(found.html);
+    const { payment, gateway } = found;
+    const amount = new Intl.NumberFormat('en', { style: 'currency', currency: payment.currency }).format(payment.amountCents / 100);
+    return reply.send(page(`Pay ${amount}`, `
+<h1>${escapeHtml(gateway.displayname)}</h1>
+<p>Invoice #${payment.invoiceId}</p>
+<p class="amount" aria-label="Amount to pay">${escapeHtml(amount)}</p>
+<form method="post" action="/checkout/sandbox/pay/${escapeHtml(payment.id)}">
+<div class="actions">
+<button class="pay" type="submit" name="decision" value="pay" autofocus>Pay ${escapeHtml(amount)}</button>
+<button type="submit" name="decision" value="decline">Decline</button>
+</div></form>
+<p><small>Sandbox: no money moves. ${payment.status === 'Declined' ? 'This payment was declined before; you can still pay it.' : ''}</small></p>`));
+  });
+
+  app.post<{ Params: { paymentId: string }; Body: { decision?: string } }>('/checkout/sandbox/pay/:paymentId', async (request, reply) => {
+    const found = await paymentOrPage(request.params.paymentId);
+    reply.header('cache-control', 'no-store');
+    if (!found.ok) return reply.type('text/html; charset=utf-8').code(found.status).send(found.html);
+    const decision = request.body?.decision;
+    if (decision !== 'pay' && decision !== 'decline') {
+      return reply.type('text/html; charset=utf-8').code(400).send(page('Choose', '<h1>Choose Pay or Decline</h1>'));
+    }
+    const { payment, gateway } = found;
+    const event = {
+      id: `evt_${randomBytes(12).toString('hex')}`,
+      type: decision === 'pay' ? 'payment.succeeded' : 'payment.failed',
+      created: Math.floor(Date.now() / 1000),
+      data: { paymentId: payment.id, invoiceid: payment.invoiceId, amount: payment.amountCents / 100, currency: payment.currency },
+    };
+    const rawBody = JSON.stringify(event);
+    // Delivered through the server's own HTTP pipeline: same route, raw-body signature check and replay guard a provider meets.
+    const delivery = await app.inject({
+      method: 'POST',
+      url: `/checkout/api/webhooks/${gateway.module}`,
+      headers: { 'content-type': 'application/json', 'webhook-signature': signWebhook(gateway.webhookSecret, rawBody) },
+      payload: rawBody,
+    });
+    if (delivery.statusCode !== 200) {
+      request.log.error({ status: delivery.statusCode, body: delivery.body }, 'sandbox webhook refused');
+      return reply.type('text/html; charset=utf-8').code(502).send(page('Not confirmed', '<h1>The payment could not be confirmed</h1><p>Please try again.</p>'));
+    }
+    return reply.redirect(payment.returnPath, 303);
+  });
+}

@@ -1,0 +1,61 @@
+import type { components } from '../../api/schema';
+import type { Currency } from '../../domain/currency';
+import type { PricingTable } from '../../domain/pricing';
+import { NEW_RESELLER_PID } from '../db/seed';
+import { HttpError, notFound } from '../http-error';
+import type { CatalogueProduct } from '../billing/port';
+import type { Handlers, RouteDeps } from './types';
+
+const CYCLE_KEYS = ['monthly', 'quarterly', 'semiannually', 'annually', 'biennially', 'triennially'] as const;
+const NOT_SOLD = -1;
+
+/** A pricing table with every currency and cycle present; what is missing is not sold (-1). */
+export function completePricing(table: PricingTable): components['schemas']['PricingTable'] {
+  const currency = (code: Currency) => Object.fromEntries(CYCLE_KEYS.map((key) => [key, table[code]?.[key] ?? NOT_SOLD])) as components['schemas']['CyclePrices'];
+  return { EUR: currency('EUR'), GBP: currency('GBP') };
+}
+
+/** The product as the contract shows it (custom field ids are served by their own call). */
+export function productView({ customFields: _customFields, ...product }: CatalogueProduct): components['schemas']['Product'] {
+  return {
+    ...product,
+    billingcycle: product.billingcycle as components['schemas']['BillingCycle'],
+    pricing: completePricing(product.pricing),
+    configoptions: product.configoptions.map((option) => ({ ...option, pricing: completePricing(option.pricing) })),
+  };
+}
+
+/** Catalogue reads: products, one product, its custom fields, and promotion lookups. */
+export function catalogueRoutes({ billing }: RouteDeps): Handlers<'getProducts' | 'getProduct' | 'getResellersProducts' | 'getProductCustomFields' | 'getPromotion'> {
+  const productOr404 = async (pid: string) => {
+    const product = await billing.product(Number(pid));
+    if (!product) throw notFound('This product does not exist.');
+    return product;
+  };
+  return {
+    async getProducts() {
+      const products = (await billing.products('retail')).map(productView);
+      return { totalresults: products.length, products };
+    },
+
+    async getProduct(request) {
+      return productView(await productOr404(request.query.pid));
+    },
+
+    async getResellersProducts() {
+      const products = (await billing.products('reseller')).map(productView);
+      const newResellerPid = products.some((product) => product.pid === NEW_RESELLER_PID) ? NEW_RESELLER_PID : null;
+      return { totalresults: products.length, products, newResellerPid };
+    },
+
+    async getProductCustomFields(request) {
+      return (await productOr404(request.query.id)).customFields;
+    },
+
+    async getPromotion(request) {
+      const promotion = await billing.promotion(request.query.code);
+      if (!promotion) throw new HttpError(404, 'promotion_not_found', 'Promotion code not found.');
+      return { result: 'success' as const, totalresults: 1, promotions: { promotion: [{ ...promotion, maxuses: promotion.maxuses ?? 0, uses: promotion.uses ?? 0 }] } };
+    },
+  };
+}

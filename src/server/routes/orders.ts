@@ -1,0 +1,170 @@
+import { createHash } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import { PAYMENT_DEADLINE_MS } from '../../domain/constants';
+import { EXTRA_CONNECTION_OPTION_ID, PROXY_PROTECTION_OPTION_ID } from '../../domain/constants';
+import { MESSAGE_TEXTS, promotionRefusalMessage } from '../../domain/messages';
+import { sameAmount, toCents } from '../../domain/money';
+import { quoteOrder, quoteProducts, quoteUpsell } from '../../domain/pricing';
+import { isoDate, promotionRefusal } from '../../domain/promotion';
+import type { CatalogueProduct, IdempotencyClaim } from '../billing/port';
+import { badRequest, conflict, forbidden, notFound, unprocessable } from '../http-error';
+import { assertOwnsOrder, rememberOrder, requireLogin, requireSession, writeSession, type Session } from '../session';
+import { visitorOf } from '../visitor';
+import type { Handlers, RouteDeps } from './types';
+
+/** The claim of an Idempotency-Key, scoped to the client and the operation; the body's hash detects reuse. */
+function idempotencyClaim(request: FastifyRequest, scope: string): IdempotencyClaim | null {
+  const key = request.headers['idempotency-key'];
+  if (typeof key !== 'string') return null;
+  return { scope, key, requestHash: createHash('sha256').update(JSON.stringify(request.body)).digest('hex') };
+}
+
+const priceChanged = (amount: number, currency: string) =>
+  conflict('price_changed', `The price is now ${amount.toFixed(2)} ${currency}. Please confirm the new total.`, { amount, currency });
+
+/** Orders and invoices: creation priced on the server, status reads, cancel and fraud flag. */
+export function orderRoutes({ billing, gateways, fraud, config }: RouteDeps): Handlers<'order' | 'addInvoice' | 'getOrderStatus' | 'getInvoiceStatus' | 'cancelOrder' | 'fraudOrder'> {
+  const gatewayOf = (module: string) => {
+    const gateway = gateways.find((candidate) => candidate.module === module);
+    if (!gateway) throw badRequest(`Unknown payment method "${module}".`, 'unknown_gateway');
+    return gateway;
+  };
+
+  const ownedOrder = async (session: Session, orderId: number) => {
+    const order = await billing.order(orderId);
+    if (!order) throw notFound('This order does not exist.');
+    assertOwnsOrder(session, order);
+    return order;
+  };
+
+  const productsFor = async (pids: number[], group: CatalogueProduct['group']) => {
+    if (new Set(pids).size !== pids.length) throw badRequest('A product is listed twice.');
+    const found = await Promise.all(pids.map((pid) => billing.product(pid)));
+    return found.map((product, index) => {
+      if (!product || product.group !== group) throw notFound(`Product ${pids[index]} is not sold here.`);
+      return product;
+    });
+  };
+
+  return {
+    async order(request, reply) {
+      const session = requireSession(request);
+      const body = request.body;
+      const reseller = Array.isArray(body.pid);
+      if (reseller) requireLogin(request);
+      if (reseller && (body.promocode || body.configoptions)) throw badRequest('Reseller orders take no promotion or options.');
+      const pids = Array.isArray(body.pid) ? body.pid : [body.pid];
+      const products = await productsFor(pids, reseller ? 'reseller' : 'retail');
+      const gateway = gatewayOf(body.paymentmethod);
+
+      let total: number | null;
+      let extraConnection = false;
+      let proxyProtection = false;
+      if (reseller) {
+        total = quoteProducts(products, body.currency);
+      } else {
+        const product = products[0] as CatalogueProduct;
+        extraConnection = body.configoptions?.['2'] === 1;
+        proxyProtection = body.configoptions?.['4'] === 1;
+        const option = (id: number, chosen: boolean) => {
+          if (!chosen) return null;
+          const found = product.configoptions.find((candidate) => candidate.id === id);
+          if (!found) throw badRequest(`Option ${id} is not offered with this product.`);
+          return found;
+        };
+        let promotion = null;
+        if (body.promocode) {
+          promotion = await billing.promotion(body.promocode);
+          if (!promotion) throw unprocessable('promotion_invalid', 'Promotion code not found.');
+          const refusal = promotionRefusal(promotion, product.pid, isoDate());
+          if (refusal) throw unprocessable('promotion_invalid', MESSAGE_TEXTS[promotionRefusalMessage(refusal)]);
+        }
+        total = quoteOrder({
+          product, currency: body.currency, promotion,
+          extraConnection: option(EXTRA_CONNECTION_OPTION_ID, extraConnection),
+          proxyProtection: option(PROXY_PROTECTION_OPTION_ID, proxyProtection),
+        })?.total ?? null;
+      }
+      if (total === null) throw unprocessable('not_priced', `This product is not sold in ${body.currency}.`);
+      if (!sameAmount(body.amount, total)) throw priceChanged(total, body.currency);
+
+      const visitor = visitorOf(request, config);
+      const verdict = await fraud.assess(visitor);
+      const answer = await billing.placeOrder({
+        clientId: session.clientId,
+        kind: reseller ? 'reseller' : 'retail',
+        items: products.map((product) => ({ pid: product.pid, billingcycle: product.billingcycle, extraConnection, proxyProtection })),
+        currency: body.currency,
+        amountCents: toCents(total),
+        ip: visitor.ip,
+        country: visitor.country,
+        promocode: body.promocode ?? null,
+        affid: body.affid ?? null,
+        fraud: !verdict.valid,
+        payment: verdict.valid ? { gateway: gateway.module, expiresAt: new Date(Date.now() + PAYMENT_DEADLINE_MS) } : null,
+      }, idempotencyClaim(request, `order:${session.clientId}`));
+      const { paymentId, ...placed } = answer.body;
+      writeSession(request, reply, rememberOrder(session, placed.orderid));
+      return { ...placed, link: paymentId ? gatewayOf(gateway.module).paymentUrl(paymentId) : null };
+    },
+
+    async addInvoice(request) {
+      const session = requireLogin(request);
+      const { serviceId, extraQuantity, paymentmethod, price, currency } = request.body;
+      const service = await billing.service(serviceId);
+      if (!service) throw notFound('This service does not exist.');
+      if (service.clientId !== session.clientId) throw forbidden();
+      if (service.status !== 'Active') throw conflict('service_not_active', 'Extra connections can only be added to an active service.');
+      const gateway = gatewayOf(paymentmethod);
+      const product = await billing.product(service.pid);
+      const option = product?.configoptions.find((candidate) => candidate.id === EXTRA_CONNECTION_OPTION_ID);
+      if (!option) throw unprocessable('not_offered', 'Extra connections are not offered for this service.');
+      const amount = quoteUpsell(option, service.billingcycle, currency, extraQuantity);
+      if (amount === null) throw unprocessable('not_priced', `Extra connections are not sold in ${currency} for this service.`);
+      if (!sameAmount(price, amount)) throw priceChanged(amount, currency);
+      const answer = await billing.createUpsellInvoice({
+        clientId: session.clientId, serviceId, quantity: extraQuantity, currency, amountCents: toCents(amount),
+        payment: { gateway: gateway.module, expiresAt: new Date(Date.now() + PAYMENT_DEADLINE_MS) },
+      }, idempotencyClaim(request, `addInvoice:${session.clientId}`));
+      const { invoiceid, paymentId, amountCents, deadline } = answer.body;
+      return { invoiceid, amount: amountCents / 100, currency: answer.body.currency, link: gateway.paymentUrl(paymentId), deadline };
+    },
+
+    async getOrderStatus(request) {
+      const order = await ownedOrder(requireSession(request), Number(request.query.orderid));
+      return {
+        orderid: order.id, status: order.status, invoiceid: order.invoiceId, invoiceStatus: order.invoiceStatus,
+        serviceids: order.serviceIds, fraud: order.fraud, amount: order.amountCents / 100, currency: order.currency,
+      };
+    },
+
+    async getInvoiceStatus(request) {
+      const session = requireSession(request);
+      const invoice = await billing.invoice(Number(request.query.invoiceid));
+      if (!invoice) throw notFound('This invoice does not exist.');
+      if (invoice.orderId) await ownedOrder(session, invoice.orderId);
+      else if (session.kind !== 'login' || invoice.clientId !== session.clientId) throw forbidden();
+      return {
+        invoiceid: invoice.id, status: invoice.status, kind: invoice.kind, orderid: invoice.orderId, serviceid: invoice.serviceId,
+        amount: invoice.amountCents / 100, currency: invoice.currency,
+      };
+    },
+
+    async cancelOrder(request) {
+      const session = requireSession(request);
+      await ownedOrder(session, request.body.orderid);
+      const cancelled = await billing.changeOrderStatus(request.body.orderid, ['Pending', 'Fraud'], 'Cancelled');
+      if (!cancelled) throw conflict('order_not_pending', 'Only an unpaid order can be cancelled.');
+      return { orderid: cancelled.id, status: cancelled.status };
+    },
+
+    async fraudOrder(request) {
+      const session = requireSession(request);
+      await ownedOrder(session, request.body.orderid);
+      const flagged = await billing.changeOrderStatus(request.body.orderid, ['Pending'], 'Fraud');
+      if (!flagged) throw conflict('order_not_pending', 'Only an unpaid order can be flagged.');
+      return { orderid: flagged.id, status: flagged.status };
+    },
+  };
+}
+

@@ -1,0 +1,50 @@
+import { PAYMENT_DEADLINE_MS } from '../../domain/constants';
+import { isCryptoGateway } from '../../domain/gateway';
+import { sameAmount } from '../../domain/money';
+import { badRequest, conflict, forbidden, notFound } from '../http-error';
+import type { components } from '../../api/schema';
+import { assertOwnsOrder, requireSession, type Session } from '../session';
+import type { Handlers, RouteDeps } from './types';
+
+type GatewayPaymentRequest = components['schemas']['GatewayPaymentRequest'];
+
+/** Gateways, and a new payment link for an unpaid invoice (card gateways: offshore; crypto: coinbase). */
+export function paymentRoutes({ billing, gateways }: RouteDeps): Handlers<'getGateway' | 'offshore' | 'coinbase'> {
+  const newLink = async (session: Session, body: GatewayPaymentRequest, crypto: boolean) => {
+    const { invoiceid, paymentmethod, amount, currency } = body;
+    const gateway = gateways.find((candidate) => candidate.module === paymentmethod);
+    if (!gateway) throw badRequest(`Unknown payment method "${paymentmethod}".`, 'unknown_gateway');
+    if (isCryptoGateway(gateway.type) !== crypto) {
+      throw badRequest(`${gateway.displayname} is paid through /checkout/api/${crypto ? 'offshore' : 'coinbase'}.`, 'wrong_gateway_kind');
+    }
+    const invoice = await billing.invoice(invoiceid);
+    if (!invoice) throw notFound('This invoice does not exist.');
+    if (invoice.orderId) {
+      const order = await billing.order(invoice.orderId);
+      if (!order) throw notFound('This invoice does not exist.');
+      assertOwnsOrder(session, order);
+    } else if (session.kind !== 'login' || invoice.clientId !== session.clientId) {
+      throw forbidden();
+    }
+    if (invoice.status !== 'Unpaid') throw conflict('invoice_paid', 'This invoice is no longer awaiting payment.');
+    const due = invoice.amountCents / 100;
+    if (currency !== invoice.currency || !sameAmount(amount, due)) {
+      throw conflict('price_changed', `This invoice is for ${due.toFixed(2)} ${invoice.currency}.`, { amount: due, currency: invoice.currency });
+    }
+    const payment = await billing.createPayment({ invoiceId: invoice.id, gateway: gateway.module, expiresAt: new Date(Date.now() + PAYMENT_DEADLINE_MS) });
+    return { invoiceid: invoice.id, paymentmethod: gateway.module, link: gateway.paymentUrl(payment.id), deadline: payment.expiresAt.toISOString() };
+  };
+
+  return {
+    async getGateway() {
+      const [first] = gateways;
+      if (!first) throw new Error('No payment gateway is configured');
+      return {
+        paymentmethods: { paymentmethod: gateways.map(({ module, displayname, type }) => ({ module, displayname, type })) },
+        defaultGateway: first.module,
+      };
+    },
+    offshore: (request) => newLink(requireSession(request), request.body, false),
+    coinbase: (request) => newLink(requireSession(request), request.body, true),
+  };
+}

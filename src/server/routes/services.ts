@@ -1,0 +1,115 @@
+import { EXTRA_CONNECTION_OPTION_ID } from '../../domain/constants';
+import { normaliseMacAddress } from '../../domain/device';
+import type { ServiceRecord, ServiceStatus } from '../billing/port';
+import { conflict, forbidden, notFound } from '../http-error';
+import { requireLogin, requireSession, type Session } from '../session';
+import { completePricing } from './catalogue';
+import type { Handlers, RouteDeps } from './types';
+
+/** The custom field holding a service's device (MAC) address. */
+const DEVICE_ADDRESS_FIELD_ID = 13;
+
+/** A playlist address in the panel's M3U convention. */
+export function playlistUrl(service: Pick<ServiceRecord, 'serverHostname' | 'username' | 'password'>): string | null {
+  if (!service.username || !service.password) return null;
+  const query = new URLSearchParams({ username: service.username, password: service.password, type: 'm3u_plus', output: 'ts' });
+  return `http://${service.serverHostname}/get.php?${query}`;
+}
+
+/** Services: credentials, device address, notes and provisioning actions, each for its owner only. */
+export function serviceRoutes({ billing }: RouteDeps): Handlers<
+  'getClientProducts' | 'getResellerProducts' | 'getActiveProducts' | 'updateClientProduct' | 'moduleTerminate' | 'moduleCreate' | 'restartService' | 'updateMacAddress'
+> {
+  /** The service, if it belongs to the session: all of a login's services, or a guest's orders placed in this browser. */
+  const ownedService = async (session: Session, serviceId: number) => {
+    const service = await billing.service(serviceId);
+    if (!service) throw notFound('This service does not exist.');
+    const owns = service.clientId === session.clientId && (session.kind === 'login' || session.orders.includes(service.orderId));
+    if (!owns) throw forbidden();
+    return service;
+  };
+
+  const action = async (session: Session, serviceId: number, run: (service: ServiceRecord) => Promise<ServiceRecord | null>) => {
+    const service = await run(await ownedService(session, serviceId));
+    if (!service) throw notFound('This service does not exist.');
+    return { serviceid: service.id, status: service.status, result: 'success' as const };
+  };
+
+  const requireStatus = (service: ServiceRecord, allowed: ServiceStatus[], message: string) => {
+    if (!allowed.includes(service.status)) throw conflict('service_state', message);
+  };
+
+  return {
+    async getClientProducts(request) {
+      const service = await ownedService(requireSession(request), Number(request.query.serviceid));
+      const active = service.status === 'Active';
+      return {
+        serviceid: service.id, orderid: service.orderId, pid: service.pid, name: service.productName, status: service.status,
+        billingcycle: service.billingcycle as 'Monthly',
+        username: active ? service.username : null,
+        password: active ? service.password : null,
+        serverhostname: service.serverHostname,
+        playlistUrl: active ? playlistUrl(service) : null,
+        macAddress: { id: DEVICE_ADDRESS_FIELD_ID, value: service.macAddress },
+        extraConnect: { id: EXTRA_CONNECTION_OPTION_ID, value: service.extraConnections },
+        reseller: service.productGroup === 'reseller' ? { name: service.productName, status: service.status } : null,
+      };
+    },
+
+    async getResellerProducts(request) {
+      const service = await ownedService(requireLogin(request), Number(request.query.serviceid));
+      if (service.productGroup !== 'reseller') throw notFound('This is not a reseller service.');
+      return {
+        serviceid: service.id, pid: service.pid, name: service.productName, status: service.status,
+        reseller: { name: service.productName, status: service.status },
+      };
+    },
+
+    async getActiveProducts(request) {
+      const session = requireLogin(request);
+      const services = (await billing.activeServices(session.clientId)).filter((service) => service.productGroup === 'retail');
+      const products = await Promise.all(services.map(async (service) => {
+        const product = await billing.product(service.pid);
+        const option = product?.configoptions.find((candidate) => candidate.id === EXTRA_CONNECTION_OPTION_ID);
+        return option ? {
+          serviceid: service.id, pid: service.pid, name: service.productName, billingcycle: service.billingcycle as 'Monthly',
+          extraConnections: service.extraConnections, pricing: completePricing(option.pricing),
+        } : null;
+      }));
+      const offered = products.filter((product) => product !== null);
+      return { totalresults: offered.length, products: offered };
+    },
+
+    async updateClientProduct(request) {
+      const service = await ownedService(requireSession(request), request.body.serviceid);
+      await billing.updateService(service.id, { notes: request.body.notes });
+      return { serviceid: service.id, result: 'success' as const };
+    },
+
+    moduleTerminate: (request) => action(requireSession(request), request.body.serviceid, async (service) => {
+      requireStatus(service, ['Active', 'Suspended'], 'Only an active or suspended service can be terminated.');
+      return billing.updateService(service.id, { status: 'Terminated' });
+    }),
+
+    moduleCreate: (request) => action(requireSession(request), request.body.serviceid, async (service) => {
+      if (service.username) throw conflict('already_provisioned', 'This service is already set up.');
+      const order = await billing.order(service.orderId);
+      if (order?.invoiceStatus !== 'Paid') throw conflict('not_paid', 'This service is set up once its invoice is paid.');
+      return billing.provisionService(service.id);
+    }),
+
+    restartService: (request) => action(requireSession(request), request.body.serviceid, async (service) => {
+      requireStatus(service, ['Active'], 'Only an active service can be restarted.');
+      return service;
+    }),
+
+    async updateMacAddress(request) {
+      const session = requireSession(request);
+      const service = await ownedService(session, request.body.serviceid);
+      if (session.kind !== 'login' && service.status !== 'Active') throw forbidden();
+      const updated = await billing.updateService(service.id, { macAddress: normaliseMacAddress(request.body.macAddress) });
+      if (!updated) throw notFound('This service does not exist.');
+      return { serviceid: updated.id, macAddress: { id: DEVICE_ADDRESS_FIELD_ID, value: updated.macAddress }, result: 'success' as const };
+    },
+  };
+}

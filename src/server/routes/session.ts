@@ -1,0 +1,67 @@
+import { currencyForCountry } from '../../domain/currency';
+import { conflict, HttpError } from '../http-error';
+import { hashPassword, verifyPassword } from '../secrets';
+import { clearSession, readSession, requireLogin, writeSession } from '../session';
+import { visitorOf } from '../visitor';
+import type { Handlers, RouteDeps } from './types';
+
+const invalidLogin = () => new HttpError(401, 'invalid_credentials', 'Email or Password Invalid');
+
+/** Sign-in, guest identification by e-mail, reseller sign-in or sign-up, and what the session is. */
+export function sessionRoutes({ billing, config }: RouteDeps): Handlers<'auth' | 'authMiddleware' | 'resellerAuth' | 'isReseller' | 'getCurrency' | 'signOut' | 'getSession'> {
+  return {
+    async auth(request, reply) {
+      const client = await billing.clientByEmail(request.body.email);
+      if (!(await verifyPassword(request.body.password, client?.passwordHash ?? null)) || !client) throw invalidLogin();
+      writeSession(request, reply, { clientId: client.id, email: client.email, kind: 'login', orders: [] });
+      return { userid: client.id, email: client.email, loggedIn: true };
+    },
+
+    async authMiddleware(request, reply) {
+      const current = readSession(request);
+      const client = await billing.guestClient(request.body.email);
+      // A login for the same client stays a login; anything else becomes a guest scoped to this browser's orders.
+      if (current?.kind === 'login' && current.clientId === client.id) return { userid: client.id, email: client.email };
+      const orders = current?.clientId === client.id ? current.orders : [];
+      writeSession(request, reply, { clientId: client.id, email: client.email, kind: 'guest', orders });
+      return { userid: client.id, email: client.email };
+    },
+
+    async resellerAuth(request, reply) {
+      const { email, password, existingReseller } = request.body;
+      const existing = await billing.clientByEmail(email);
+      if (existingReseller && !(await verifyPassword(password, existing?.passwordHash ?? null))) throw invalidLogin();
+      // Any client with this e-mail, guest ones included, blocks a sign-up: claiming it would expose its orders.
+      const client = existingReseller ? existing : existing ? null : await billing.createClient({ email, passwordHash: await hashPassword(password), reseller: false });
+      if (!client) throw conflict('email_taken', 'A user already exists with that email address');
+      writeSession(request, reply, { clientId: client.id, email: client.email, kind: 'login', orders: [] });
+      return { userid: client.id, email: client.email, reseller: client.reseller };
+    },
+
+    async isReseller(request) {
+      const session = requireLogin(request);
+      const client = await billing.clientById(session.clientId);
+      return { reseller: client?.reseller ?? false };
+    },
+
+    async getCurrency(request) {
+      const { country } = visitorOf(request, config);
+      return { country, currency: currencyForCountry(country) };
+    },
+
+    async signOut(_request, reply) {
+      clearSession(reply);
+      return { loggedIn: false as const };
+    },
+
+    async getSession(request) {
+      const session = readSession(request);
+      return {
+        loggedIn: session?.kind === 'login',
+        guest: session?.kind === 'guest',
+        userid: session?.clientId ?? null,
+        email: session?.email ?? null,
+      };
+    },
+  };
+}

@@ -1,0 +1,40 @@
+import { badRequest, notFound } from '../http-error';
+import { verifyWebhook } from '../payments/signature';
+import { visitorOf } from '../visitor';
+import type { Handlers, RouteDeps } from './types';
+
+/** Fraud check, affiliate clicks, payment webhooks and health. */
+export function systemRoutes({ billing, gateways, fraud, config, storeEngine }: RouteDeps): Handlers<'checkFraud' | 'newAffiliateClick' | 'paymentWebhook' | 'health'> {
+  return {
+    async checkFraud(request) {
+      const verdict = await fraud.assess(visitorOf(request, config));
+      return { valid: verdict.valid };
+    },
+
+    async newAffiliateClick(request) {
+      await billing.recordAffiliateClick({ affId: request.body.aff_id, referer: request.body.referer, ip: visitorOf(request, config).ip });
+      return { recorded: true as const };
+    },
+
+    async paymentWebhook(request) {
+      const gateway = gateways.find((candidate) => candidate.module === request.params.gateway);
+      if (!gateway) throw notFound('No such payment gateway.');
+      const rawBody = (request as { rawBody?: string }).rawBody ?? '';
+      const check = verifyWebhook(gateway.webhookSecret, rawBody, String(request.headers['webhook-signature'] ?? ''));
+      if (!check.ok) {
+        throw badRequest(check.reason === 'stale_timestamp' ? 'The webhook timestamp is outside the allowed window.' : 'The webhook signature does not match.', check.reason);
+      }
+      const event = request.body;
+      const outcome = await billing.settlePayment(gateway.module, {
+        id: event.id, type: event.type, paymentId: event.data.paymentId, invoiceId: event.data.invoiceid,
+        amountCents: Math.round(event.data.amount * 100), currency: event.data.currency,
+      });
+      request.log.info({ event: event.id, outcome }, 'payment webhook');
+      return { received: true as const, duplicate: outcome === 'duplicate' };
+    },
+
+    async health() {
+      return { status: 'ok' as const, store: storeEngine };
+    },
+  };
+}

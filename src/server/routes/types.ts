@@ -1,0 +1,32 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { operations } from '../../api/schema';
+import type { BillingPort } from '../billing/port';
+import type { ServerConfig } from '../config';
+import type { FraudPort } from '../fraud/port';
+import type { PaymentGateway } from '../payments/port';
+import type { ServerSecrets } from '../secrets';
+
+/** What every route handler may use. */
+export interface RouteDeps {
+  config: ServerConfig;
+  billing: BillingPort;
+  gateways: PaymentGateway[];
+  fraud: FraudPort;
+  secrets: ServerSecrets;
+  storeEngine: 'pglite' | 'postgres';
+}
+
+export type OperationId = keyof operations;
+type JsonOf<T> = T extends { content: { 'application/json': infer Body } } ? Body : never;
+type BodyOf<Op extends OperationId> = operations[Op] extends { requestBody: infer Request } ? JsonOf<Request> : never;
+type QueryOf<Op extends OperationId> = operations[Op]['parameters'] extends { query?: infer Query } ? NonNullable<Query> : never;
+type ParamsOf<Op extends OperationId> = operations[Op]['parameters'] extends { path?: infer Path } ? NonNullable<Path> : never;
+type OkOf<Op extends OperationId> = operations[Op]['responses'] extends { 200: infer Ok } ? JsonOf<Ok> : never;
+
+/** A handler typed from the generated contract: its request and its 200 answer. */
+export type Handler<Op extends OperationId> = (
+  request: FastifyRequest<{ Body: BodyOf<Op>; Querystring: QueryOf<Op>; Params: ParamsOf<Op> }>,
+  reply: FastifyReply,
+) => Promise<OkOf<Op>>;
+
+export type Handlers<Ops extends OperationId> = { [Op in Ops]: Handler<Op> };
