@@ -50,8 +50,6 @@ export type PromotionLookup = Schemas['PromotionLookup'];
 export type Gateway = Schemas['Gateway'];
 /** The payment gateways and the default one. */
 export type GatewayList = Schemas['GatewayList'];
-/** A payment link and its deadline. */
-export type PaymentLink = Schemas['PaymentLink'];
 /** The status of an order. */
 export type OrderStatus = Schemas['OrderStatus'];
 /** The status of an invoice. */

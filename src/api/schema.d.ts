@@ -776,18 +776,6 @@ export interface components {
             };
             defaultGateway: components["schemas"]["GatewayModule"];
         };
-        PaymentLink: {
-            /**
-             * Format: uri
-             * @description The gateway's payment page.
-             */
-            link: string;
-            /**
-             * Format: date-time
-             * @description When the link stops being valid (1 day).
-             */
-            deadline: string;
-        };
         GatewayPaymentRequest: {
             invoiceid: components["schemas"]["Id"];
             paymentmethod: components["schemas"]["GatewayModule"];
@@ -1380,6 +1368,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayList"];
                 };
             };
+            400: components["responses"]["BadRequest"];
         };
     };
     getProducts: {
@@ -1400,6 +1389,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProductList"];
                 };
             };
+            400: components["responses"]["BadRequest"];
         };
     };
     getProduct: {
@@ -1448,6 +1438,7 @@ export interface operations {
                     "application/json": components["schemas"]["ResellerProductList"];
                 };
             };
+            400: components["responses"]["BadRequest"];
         };
     };
     getResellerProducts: {
@@ -1578,6 +1569,7 @@ export interface operations {
                     "application/json": components["schemas"]["FraudCheck"];
                 };
             };
+            400: components["responses"]["BadRequest"];
         };
     };
     fraudOrder: {
@@ -1912,6 +1904,7 @@ export interface operations {
                     "application/json": components["schemas"]["VisitorCurrency"];
                 };
             };
+            400: components["responses"]["BadRequest"];
         };
     };
     getOrderStatus: {
@@ -2030,6 +2023,7 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            400: components["responses"]["BadRequest"];
         };
     };
     signOut: {
@@ -2076,6 +2070,7 @@ export interface operations {
                     "application/json": components["schemas"]["Session"];
                 };
             };
+            400: components["responses"]["BadRequest"];
         };
     };
 }
