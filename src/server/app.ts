@@ -100,7 +100,7 @@ export async function buildApp({ config, store, seed = true, logger = false }: A
   const handlers: Record<string, RouteHandlerMethod> = Object.assign({},
     sessionRoutes(deps), catalogueRoutes(deps), orderRoutes(deps), paymentRoutes(deps), serviceRoutes(deps), systemRoutes(deps),
   ) as Record<string, RouteHandlerMethod>;
-  registerOperations(app, specOperations(), handlers);
+  registerOperations(app, specOperations(), handlers, config.rateLimit ? RATE_LIMITS : {});
 
   await app.register(async (scope) => sandboxPages(scope, { gateways, findPayment: (id) => billing.payment(id) }));
   await serveSpa(app, config.distDir);
@@ -108,14 +108,14 @@ export async function buildApp({ config, store, seed = true, logger = false }: A
 }
 
 /** Registers every operation of the contract with its handler; a missing or extra handler stops the start. */
-export function registerOperations(app: FastifyInstance, operations: SpecOperation[], handlers: Record<string, RouteHandlerMethod>): void {
+export function registerOperations(app: FastifyInstance, operations: SpecOperation[], handlers: Record<string, RouteHandlerMethod>, rateLimits = RATE_LIMITS): void {
   const unserved = operations.filter((operation) => !handlers[operation.operationId]).map((operation) => operation.operationId);
   const unknown = Object.keys(handlers).filter((id) => !operations.some((operation) => operation.operationId === id));
   if (unserved.length || unknown.length) {
     throw new Error(`Handlers and openapi.yaml differ. Not served: ${unserved.join(', ') || 'none'}. Not in the spec: ${unknown.join(', ') || 'none'}.`);
   }
   for (const operation of operations) {
-    const limit = RATE_LIMITS[operation.operationId];
+    const limit = rateLimits[operation.operationId];
     app.route({
       method: operation.method,
       url: operation.url,

@@ -2,9 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { and, asc, count, eq, gte, inArray, sql } from 'drizzle-orm';
 import { generateServicePassword, generateUsername } from '../../domain/credentials';
 import type { Currency } from '../../domain/currency';
+import { MESSAGE_TEXTS } from '../../domain/messages';
 import type { Database } from '../db/connect';
 import { affiliateClicks, clients, configOptions, idempotencyKeys, invoices, orders, payments, products, promotions, services, webhookEvents } from '../db/schema';
-import { conflict } from '../http-error';
+import { conflict, unprocessable } from '../http-error';
 import { decryptSecret, encryptSecret } from '../secrets';
 import type {
   BillingPort, CatalogueProduct, Client, IdempotencyClaim, InvoiceRecord, OrderRecord, PaymentRecord, ServiceRecord, StoredAnswer,
@@ -172,12 +173,17 @@ export function createLocalBilling(db: Database, options: { encryptionKey: Buffe
         clientId: order.clientId, orderId: created.id, pid: item.pid, billingcycle: item.billingcycle, status: created.status,
         serverHostname: options.serverHostname, extraConnections: item.extraConnection ? 1 : 0, proxyProtection: item.proxyProtection,
       }))).returning({ id: services.id });
+      // A flagged order's invoice is cancelled, as fraudOrder does, so no new payment link can pay it.
       const [invoice] = await tx.insert(invoices).values({
-        clientId: order.clientId, kind: 'order', orderId: created.id, status: 'Unpaid', currency: order.currency, amountCents: order.amountCents,
+        clientId: order.clientId, kind: 'order', orderId: created.id, status: order.fraud ? 'Cancelled' : 'Unpaid', currency: order.currency, amountCents: order.amountCents,
       }).returning();
       if (!invoice) throw new Error('Invoice was not created');
       if (order.promocode) {
-        await tx.update(promotions).set({ uses: sql`${promotions.uses} + 1` }).where(sql`lower(${promotions.code}) = lower(${order.promocode})`);
+        // Counted only while uses are left, so concurrent orders cannot use a code beyond its maxuses.
+        const counted = await tx.update(promotions).set({ uses: sql`${promotions.uses} + 1` })
+          .where(sql`lower(${promotions.code}) = lower(${order.promocode}) and (${promotions.maxuses} = 0 or ${promotions.uses} < ${promotions.maxuses})`)
+          .returning({ code: promotions.code });
+        if (counted.length === 0) throw unprocessable('promotion_invalid', MESSAGE_TEXTS['promo.exhausted']);
       }
       const payment = order.payment ? await insertPayment(tx, invoice, order.payment.gateway, order.payment.expiresAt) : null;
       return {

@@ -50,7 +50,8 @@ export async function seedDemo(db: Database, secrets: ServerSecrets, serverHostn
     for (const [account, reseller, pid] of [[DEMO_ACCOUNTS.client, false, 1], [DEMO_ACCOUNTS.reseller, true, 11]] as const) {
       const [client] = await tx.insert(clients).values({ email: account.email, passwordHash: await hashPassword(account.password), reseller }).returning();
       if (!client) throw new Error('Demo client was not created');
-      const [order] = await tx.insert(orders).values({ clientId: client.id, kind: reseller ? 'reseller' : 'retail', status: 'Active', ip: '127.0.0.1', country: 'MA', currency: 'EUR', amountCents: reseller ? 30000 : 1299 }).returning();
+      // A documentation address (RFC 5737): the demo orders must not count towards the order velocity of local visitors.
+      const [order] = await tx.insert(orders).values({ clientId: client.id, kind: reseller ? 'reseller' : 'retail', status: 'Active', ip: '192.0.2.1', country: 'MA', currency: 'EUR', amountCents: reseller ? 30000 : 1299 }).returning();
       if (!order) throw new Error('Demo order was not created');
       await tx.insert(services).values({
         clientId: client.id, orderId: order.id, pid, billingcycle: reseller ? 'One Time' : 'Monthly', status: 'Active',

@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Browser, createTestApp, DEMO_ACCOUNTS, freshEmail, guest, loggedIn, placeOrder, type Answer, type TestApp } from './helper';
+
+const ANONYMOUS = { loggedIn: false, guest: false, userid: null, email: null };
+
+describe('sign-in, reseller sign-in or sign-up, sign-out and the session', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => t?.close());
+
+  const expectInvalidLogin = (answer: Answer) => {
+    expect(answer.status).toBe(401);
+    expect(answer.body).toEqual({ error: { code: 'invalid_credentials', message: 'Email or Password Invalid' } });
+    expect(answer.cookies).toEqual([]);
+  };
+
+  it('auth with a wrong password, an unknown e-mail or a guest\'s e-mail (no password) is 401 "Email or Password Invalid" and sets no session', async () => {
+    const someGuest = await guest(t.app);
+    const browser = new Browser(t.app);
+    expectInvalidLogin(await browser.call('auth', { body: { email: DEMO_ACCOUNTS.client.email, password: 'wrong-password' } }));
+    expectInvalidLogin(await browser.call('auth', { body: { email: 'nobody@mail.test', password: DEMO_ACCOUNTS.client.password } }));
+    expectInvalidLogin(await browser.call('auth', { body: { email: someGuest.email, password: 'anything' } }));
+    expect((await browser.call('getSession')).body).toEqual(ANONYMOUS);
+  });
+
+  it('auth with the right password logs in (e-mail case does not matter) and getSession says who', async () => {
+    const browser = new Browser(t.app);
+    const answer = await browser.call('auth', { body: { email: DEMO_ACCOUNTS.client.email.toUpperCase(), password: DEMO_ACCOUNTS.client.password } });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ userid: expect.any(Number), email: DEMO_ACCOUNTS.client.email, loggedIn: true });
+    expect((await browser.call('getSession')).body).toEqual({ loggedIn: true, guest: false, userid: answer.body.userid, email: DEMO_ACCOUNTS.client.email });
+  });
+
+  it('authMiddleware gives a guest session; getSession says guest; the same browser\'s login stays a login', async () => {
+    const email = freshEmail();
+    const browser = new Browser(t.app);
+    const identified = await browser.call('authMiddleware', { body: { email } });
+    expect(identified.status).toBe(200);
+    expect((await browser.call('getSession')).body).toEqual({ loggedIn: false, guest: true, userid: identified.body.userid, email });
+    // The same e-mail again is the same client.
+    expect((await new Browser(t.app).call('authMiddleware', { body: { email: email.toUpperCase() } })).body.userid).toBe(identified.body.userid);
+
+    const demo = await loggedIn(t.app);
+    expect((await demo.call('authMiddleware', { body: { email: DEMO_ACCOUNTS.client.email } })).status).toBe(200);
+    expect((await demo.call('getSession')).body).toMatchObject({ loggedIn: true, guest: false });
+  });
+
+  it('resellerAuth signs a new reseller up, who can then log in with that password', async () => {
+    const email = freshEmail('reseller');
+    const browser = new Browser(t.app);
+    const signUp = await browser.call('resellerAuth', { body: { email, password: 'n3w-Reseller-pass', existingReseller: false } });
+    expect(signUp.status).toBe(200);
+    expect(signUp.body).toEqual({ userid: expect.any(Number), email, reseller: false });
+    expect((await browser.call('getSession')).body).toEqual({ loggedIn: true, guest: false, userid: signUp.body.userid, email });
+    const login = await new Browser(t.app).call('auth', { body: { email, password: 'n3w-Reseller-pass' } });
+    expect(login.status).toBe(200);
+    expect(login.body.userid).toBe(signUp.body.userid);
+  });
+
+  it('resellerAuth logs an existing reseller in, and refuses a wrong password or an unknown e-mail with 401', async () => {
+    const existing = await new Browser(t.app).call('resellerAuth', { body: { ...DEMO_ACCOUNTS.reseller, existingReseller: true } });
+    expect(existing.status).toBe(200);
+    expect(existing.body).toEqual({ userid: expect.any(Number), email: DEMO_ACCOUNTS.reseller.email, reseller: true });
+    expectInvalidLogin(await new Browser(t.app).call('resellerAuth', { body: { email: DEMO_ACCOUNTS.reseller.email, password: 'wrong', existingReseller: true } }));
+    expectInvalidLogin(await new Browser(t.app).call('resellerAuth', { body: { email: freshEmail(), password: 'whatever-1', existingReseller: true } }));
+  });
+
+  it('resellerAuth refuses a sign-up with an e-mail already known, a guest\'s included, with 409 email_taken', async () => {
+    const someGuest = await guest(t.app);
+    await placeOrder(someGuest);
+    for (const email of [DEMO_ACCOUNTS.client.email, DEMO_ACCOUNTS.reseller.email, someGuest.email]) {
+      const browser = new Browser(t.app);
+      const answer = await browser.call('resellerAuth', { body: { email, password: 'claiming-1', existingReseller: false } });
+      expect(answer.status, email).toBe(409);
+      expect(answer.body).toEqual({ error: { code: 'email_taken', message: 'A user already exists with that email address' } });
+      expect((await browser.call('getSession')).body).toEqual(ANONYMOUS);
+    }
+    // The guest's orders stay out of reach of whoever tried to claim the e-mail.
+    expect((await new Browser(t.app).call('auth', { body: { email: someGuest.email, password: 'claiming-1' } })).status).toBe(401);
+  });
+
+  it('signOut clears the session cookie; the browser is anonymous again; it succeeds without a session too', async () => {
+    const browser = await loggedIn(t.app);
+    const answer = await browser.call('signOut', { body: {} });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ loggedIn: false });
+    const cleared = answer.cookies.find((cookie) => cookie.name === 'tvc_session');
+    expect(cleared?.value).toBe('');
+    expect(cleared?.path).toBe('/checkout');
+    expect(cleared?.expires?.getTime()).toBeLessThanOrEqual(Date.now());
+    expect(browser.cookies.has('tvc_session')).toBe(false);
+    expect((await browser.call('getSession')).body).toEqual(ANONYMOUS);
+    expect((await browser.call('getActiveProducts')).status).toBe(401);
+    expect((await new Browser(t.app).call('signOut', { body: {} })).status).toBe(200);
+  });
+});

@@ -1,0 +1,311 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import pg from 'pg';
+import { expect, inject } from 'vitest';
+import type { components, operations } from '../../src/api/schema';
+import { buildApp } from '../../src/server/app';
+import { readConfig, type ServerConfig } from '../../src/server/config';
+import { openStore, type Database, type Store } from '../../src/server/db/connect';
+import { DEMO_ACCOUNTS } from '../../src/server/db/seed';
+import { signWebhook } from '../../src/server/payments/signature';
+import { assertMatchesContract, findOperation, operation } from './contract';
+
+export { DEMO_ACCOUNTS };
+
+export interface TestApp {
+  app: FastifyInstance;
+  store: Store;
+  db: Database;
+  config: ServerConfig;
+  close(): Promise<void>;
+}
+
+let template: Blob | null = null;
+
+/** A fresh PostgreSQL database on the DATABASE_URL server; dropped by the returned function. */
+async function freshPostgresDatabase(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `tvc_test_${inject('runId')}_${randomBytes(6).toString('hex')}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+/**
+ * The checkout server on a store of its own: a copy of the seeded PGlite template, or, with DATABASE_URL,
+ * a new PostgreSQL database migrated by openStore and seeded by buildApp. `env` overrides the configuration
+ * (e.g. { TRUST_PROXY: 'true' }); the developer's own environment is not read.
+ */
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const config = readConfig({ DIST_DIR: inject('distDir'), PUBLIC_URL: 'http://localhost:3000', ...env });
+  const serverUrl = process.env.DATABASE_URL;
+  let store: Store;
+  let drop = async () => {};
+  if (serverUrl) {
+    const database = await freshPostgresDatabase(serverUrl);
+    drop = database.drop;
+    store = await openStore({ engine: 'postgres', databaseUrl: database.url });
+  } else {
+    const file = inject('storeTemplate');
+    if (!file) throw new Error('The API tests run through vitest (tests/api/global-setup.ts builds the store template).');
+    template ??= new Blob([readFileSync(file)]);
+    store = await openStore({ engine: 'memory', from: template });
+  }
+  const app = await buildApp({ config, store, seed: true });
+  return {
+    app, store, db: store.db, config,
+    async close() {
+      await app.close();
+      await store.close();
+      await drop();
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// A browser: a cookie jar and a connection address, talking to the app through app.inject.
+
+type OperationId = keyof operations;
+type JsonContent<T> = T extends { content: { 'application/json': infer Body } } ? Body : never;
+type OkBody<Op extends OperationId> = JsonContent<operations[Op]['responses'][200]>;
+type RequestBody<Op extends OperationId> = operations[Op] extends { requestBody: infer Request } ? JsonContent<Request> : never;
+type QueryOf<Op extends OperationId> = operations[Op]['parameters'] extends { query?: infer Query } ? Query : never;
+export type ApiError = components['schemas']['Error'];
+
+export interface Answer<Body = unknown> {
+  status: number;
+  /** The parsed JSON body (undefined when the answer is not JSON). */
+  body: Body;
+  text: string;
+  headers: Record<string, string | string[] | number | undefined>;
+  /** Cookies set by this answer. */
+  cookies: { name: string; value: string; httpOnly?: boolean; sameSite?: string; secure?: boolean; path?: string; maxAge?: number; expires?: Date }[];
+}
+
+export interface CallInput<Op extends OperationId> {
+  query?: QueryOf<Op>;
+  params?: Record<string, string>;
+  headers?: Record<string, string>;
+  body?: RequestBody<Op>;
+}
+
+export interface RequestInput {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'HEAD' | 'OPTIONS' | 'PATCH';
+  url: string;
+  headers?: Record<string, string>;
+  /** Sent as JSON unless `payload` is given. */
+  json?: unknown;
+  /** A raw payload (with its own content-type header). */
+  payload?: string;
+  /** Validate the answer against openapi.yaml when the URL is one of its operations (default true). */
+  validate?: boolean;
+}
+
+let addresses = 0;
+/** A connection address no other browser of this test file uses (rate limits and fraud rules count per address). */
+export function freshIp(): string {
+  addresses += 1;
+  return `10.${20 + (addresses >> 16)}.${(addresses >> 8) & 255}.${addresses & 255}`;
+}
+
+let emails = 0;
+/** An e-mail no client of the store has yet. */
+export function freshEmail(label = 'shopper'): string {
+  emails += 1;
+  return `${label}.${emails}.${randomBytes(3).toString('hex')}@mail.test`;
+}
+
+/**
+ * One visitor's browser: keeps the cookies the server sets and sends them back, from its own address.
+ * Every answer of an operation of openapi.yaml is validated against the contract.
+ */
+export class Browser {
+  readonly cookies = new Map<string, string>();
+
+  constructor(readonly app: FastifyInstance, readonly ip: string = freshIp()) {}
+
+  /** Calls an operation of openapi.yaml by its operationId. */
+  async call<Op extends OperationId>(operationId: Op, input: CallInput<Op> = {}): Promise<Answer<OkBody<Op> & Partial<ApiError>>> {
+    const op = operation(operationId);
+    const path = op.path.replace(/\{([^}]+)\}/g, (_match, name: string) => encodeURIComponent(input.params?.[name] ?? ''));
+    const query = new URLSearchParams(input.query as Record<string, string> | undefined).toString();
+    const answer = await this.request({
+      method: op.method,
+      url: query ? `${path}?${query}` : path,
+      headers: input.headers,
+      ...(op.method === 'POST' ? { json: input.body ?? {} } : {}),
+    });
+    return answer as Answer<OkBody<Op> & Partial<ApiError>>;
+  }
+
+  /** Any request, with this browser's cookies and address. */
+  async request({ method, url, headers = {}, json, payload, validate = true }: RequestInput): Promise<Answer> {
+    const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    const options: InjectOptions = {
+      method,
+      url,
+      remoteAddress: this.ip,
+      headers: { ...(cookie ? { cookie } : {}), ...(json !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+      ...(payload !== undefined ? { payload } : json !== undefined ? { payload: JSON.stringify(json) } : {}),
+    };
+    const response = await this.app.inject(options);
+    for (const set of response.cookies as Answer['cookies']) {
+      const expired = set.maxAge === 0 || (set.expires !== undefined && set.expires.getTime() <= Date.now());
+      if (expired || set.value === '') this.cookies.delete(set.name);
+      else this.cookies.set(set.name, set.value);
+    }
+    const isJson = String(response.headers['content-type'] ?? '').startsWith('application/json');
+    const body: unknown = isJson && response.body !== '' ? JSON.parse(response.body) : undefined;
+    const path = url.split('?')[0] ?? url;
+    const op = findOperation(method, path);
+    if (op && validate) assertMatchesContract(op, response.statusCode, body);
+    return { status: response.statusCode, body, text: response.body, headers: response.headers, cookies: response.cookies as Answer['cookies'] };
+  }
+}
+
+/** A guest identified by e-mail (authMiddleware), from an address of its own. */
+export async function guest(app: FastifyInstance, email = freshEmail()): Promise<Browser & { userid: number; email: string }> {
+  const browser = new Browser(app);
+  const answer = await browser.call('authMiddleware', { body: { email } });
+  expect(answer.status, answer.text).toBe(200);
+  return Object.assign(browser, { userid: answer.body.userid, email: answer.body.email });
+}
+
+/** A client logged in with e-mail and password (auth). */
+export async function loggedIn(app: FastifyInstance, account: { email: string; password: string } = DEMO_ACCOUNTS.client): Promise<Browser & { userid: number }> {
+  const browser = new Browser(app);
+  const answer = await browser.call('auth', { body: account });
+  expect(answer.status, answer.text).toBe(200);
+  return Object.assign(browser, { userid: answer.body.userid });
+}
+
+/** A new client with a password (signed up through resellerAuth), logged in. */
+export async function newAccount(app: FastifyInstance): Promise<Browser & { userid: number; email: string; password: string }> {
+  const browser = new Browser(app);
+  const email = freshEmail('account');
+  const password = `pw-${randomBytes(6).toString('hex')}`;
+  const answer = await browser.call('resellerAuth', { body: { email, password, existingReseller: false } });
+  expect(answer.status, answer.text).toBe(200);
+  return Object.assign(browser, { userid: answer.body.userid, email, password });
+}
+
+export type OrderRequest = components['schemas']['OrderRequest'];
+export type OrderResponse = components['schemas']['OrderResponse'];
+
+/** The 1 Month plan in EUR on the sandbox card gateway, no options: 12.99. */
+export const BASIC_ORDER: OrderRequest = { pid: 1, paymentmethod: 'sandbox', amount: 12.99, currency: 'EUR' };
+
+/** Places an order that must succeed. */
+export async function placeOrder(browser: Browser, order: Partial<OrderRequest> = {}, headers: Record<string, string> = {}): Promise<OrderResponse> {
+  const answer = await browser.call('order', { body: { ...BASIC_ORDER, ...order }, headers });
+  expect(answer.status, answer.text).toBe(200);
+  return answer.body;
+}
+
+/** A guest with an order placed (1 Month, EUR, sandbox card gateway). */
+export async function guestWithOrder(app: FastifyInstance, order: Partial<OrderRequest> = {}) {
+  const browser = await guest(app);
+  return { browser, order: await placeOrder(browser, order) };
+}
+
+/** The path of a payment link (links carry the public origin; inject needs the path). */
+export function linkPath(link: string | null | undefined): string {
+  if (!link) throw new Error('No payment link');
+  return new URL(link).pathname;
+}
+
+/**
+ * Pays (or declines) on the sandbox provider's hosted page, as a shopper does: open the page, submit the
+ * form. The page belongs to the provider, so no session cookie is needed (a separate browser is used).
+ */
+export async function payOnSandbox(app: FastifyInstance, link: string | null | undefined, decision: 'pay' | 'decline' = 'pay'): Promise<Answer> {
+  const provider = new Browser(app);
+  const page = await provider.request({ method: 'GET', url: linkPath(link) });
+  expect(page.status, page.text).toBe(200);
+  const answer = await provider.request({
+    method: 'POST', url: linkPath(link), headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: `decision=${decision}`,
+  });
+  expect(answer.status, answer.text).toBe(303);
+  return answer;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The store.
+
+type Row = Record<string, unknown>;
+
+/** Rows of a raw SQL query, on PGlite and on PostgreSQL alike. */
+export async function rows<T extends Row = Row>(db: Database, query: ReturnType<typeof sql>): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}
+
+/**
+ * Every table of the store with its row count and a hash of its whole content, so a comparison shows
+ * any insert, update or delete (promotion uses included).
+ */
+export async function storeSnapshot(db: Database): Promise<Record<string, { rows: number; hash: string }>> {
+  const tables = await rows<{ table_name: string }>(db, sql`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`);
+  const snapshot: Record<string, { rows: number; hash: string }> = {};
+  for (const { table_name: table } of tables) {
+    const [row] = await rows<{ count: number; hash: string }>(db, sql`select count(*)::int as count, md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as hash from ${sql.identifier(table)} t`);
+    snapshot[table] = { rows: Number(row?.count), hash: String(row?.hash) };
+  }
+  expect(Object.keys(snapshot)).toEqual(expect.arrayContaining(['orders', 'invoices', 'services', 'payments', 'clients', 'webhook_events', 'idempotency_keys', 'affiliate_clicks', 'promotions']));
+  return snapshot;
+}
+
+/** The number of rows of a table. */
+export async function countRows(db: Database, table: string, where?: ReturnType<typeof sql>): Promise<number> {
+  const [row] = await rows<{ count: number }>(db, sql`select count(*)::int as count from ${sql.identifier(table)} ${where ? sql`where ${where}` : sql``}`);
+  return Number(row?.count);
+}
+
+/** The webhook secret of a gateway, as the server reads it (environment first, then the store). */
+export async function webhookSecret(db: Database, gateway: string): Promise<string> {
+  const fromEnv = process.env[`WEBHOOK_SECRET_${gateway.toUpperCase()}`];
+  if (fromEnv) return fromEnv;
+  const [row] = await rows<{ value: string }>(db, sql`select value from secrets where name = ${`webhook:${gateway}`}`);
+  if (!row) throw new Error(`No webhook secret for ${gateway}`);
+  return row.value;
+}
+
+export interface PaymentEventInput {
+  id?: string;
+  type?: 'payment.succeeded' | 'payment.failed';
+  paymentId: string;
+  invoiceid: number;
+  amount: number;
+  currency: 'EUR' | 'GBP';
+}
+
+/** A webhook event body as a provider would send it. */
+export function paymentEvent({ id = `evt_${randomBytes(12).toString('hex')}`, type = 'payment.succeeded', paymentId, invoiceid, amount, currency }: PaymentEventInput): string {
+  return JSON.stringify({ id, type, created: Math.floor(Date.now() / 1000), data: { paymentId, invoiceid, amount, currency } });
+}
+
+/** Delivers a webhook to /checkout/api/webhooks/<gateway>, signed with `secret` at time `t` unless a signature is given. */
+export async function deliverWebhook(app: FastifyInstance, gateway: string, rawBody: string, signing: { secret: string; t?: number } | { signature: string }): Promise<Answer> {
+  const signature = 'signature' in signing ? signing.signature : signWebhook(signing.secret, rawBody, signing.t);
+  return new Browser(app).request({
+    method: 'POST', url: `/checkout/api/webhooks/${gateway}`, headers: { 'content-type': 'application/json', 'webhook-signature': signature }, payload: rawBody,
+  });
+}
+
+/** The payment id of a sandbox link. */
+export function paymentIdOf(link: string | null | undefined): string {
+  const id = linkPath(link).split('/').pop();
+  if (!id?.startsWith('pay_')) throw new Error(`Not a sandbox payment link: ${link}`);
+  return id;
+}

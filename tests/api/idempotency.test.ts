@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BASIC_ORDER, countRows, createTestApp, guest, loggedIn, storeSnapshot, type TestApp } from './helper';
+
+describe('Idempotency-Key', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => t?.close());
+
+  const ordersOf = (clientId: number) => countRows(t.db, 'orders', sql`client_id = ${clientId}`);
+
+  it('20 identical order submissions in parallel under one key create exactly one order, and all 20 answers are the same', async () => {
+    const shopper = await guest(t.app);
+    const key = randomUUID();
+    // 20 is within the order limit of 30 a minute per address, so every submission reaches the handler.
+    const answers = await Promise.all(Array.from({ length: 20 }, () => shopper.call('order', { body: BASIC_ORDER, headers: { 'idempotency-key': key } })));
+
+    expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(200));
+    const first = answers[0]?.body;
+    expect(first).toMatchObject({ status: 'Pending', amount: 12.99, currency: 'EUR', link: expect.stringContaining('/checkout/sandbox/pay/pay_') });
+    for (const answer of answers) expect(answer.body).toEqual(first);
+    expect(await ordersOf(shopper.userid)).toBe(1);
+    expect(await countRows(t.db, 'invoices', sql`client_id = ${shopper.userid}`)).toBe(1);
+    expect(await countRows(t.db, 'services', sql`client_id = ${shopper.userid}`)).toBe(1);
+    expect(await countRows(t.db, 'payments', sql`invoice_id = ${first?.invoiceid ?? 0}`)).toBe(1);
+    expect(await countRows(t.db, 'idempotency_keys', sql`key = ${key}`)).toBe(1);
+    // The browser that submitted 20 times can follow its one order.
+    expect((await shopper.call('getOrderStatus', { query: { orderid: String(first?.orderid) } })).status).toBe(200);
+  });
+
+  it('a retry after the answer arrived replays the same answer without a new order', async () => {
+    const shopper = await guest(t.app);
+    const key = randomUUID();
+    const first = await shopper.call('order', { body: BASIC_ORDER, headers: { 'idempotency-key': key } });
+    const retry = await shopper.call('order', { body: BASIC_ORDER, headers: { 'idempotency-key': key } });
+    expect(first.status).toBe(200);
+    expect(retry.status).toBe(200);
+    expect(retry.body).toEqual(first.body);
+    expect(await ordersOf(shopper.userid)).toBe(1);
+  });
+
+  it('the same key with another body is refused with 409 idempotency_key_reused and changes nothing', async () => {
+    const shopper = await guest(t.app);
+    const key = randomUUID();
+    expect((await shopper.call('order', { body: BASIC_ORDER, headers: { 'idempotency-key': key } })).status).toBe(200);
+    const before = await storeSnapshot(t.db);
+    const reused = await shopper.call('order', { body: { ...BASIC_ORDER, configoptions: { '2': 1 }, amount: 16.99 }, headers: { 'idempotency-key': key } });
+    expect(reused.status).toBe(409);
+    expect(reused.body).toEqual({ error: { code: 'idempotency_key_reused', message: expect.any(String) } });
+    expect(await storeSnapshot(t.db)).toEqual(before);
+  });
+
+  it('distinct keys create distinct orders, and no key means every submission is an order', async () => {
+    const shopper = await guest(t.app);
+    const keyed = await Promise.all(['a', 'b', 'c'].map((suffix) => shopper.call('order', { body: BASIC_ORDER, headers: { 'idempotency-key': `${randomUUID()}-${suffix}` } })));
+    expect(keyed.map((answer) => answer.status)).toEqual([200, 200, 200]);
+    expect(new Set(keyed.map((answer) => answer.body.orderid)).size).toBe(3);
+    const unkeyed = await Promise.all([1, 2].map(() => shopper.call('order', { body: BASIC_ORDER })));
+    expect(unkeyed.map((answer) => answer.status)).toEqual([200, 200]);
+    expect(unkeyed[0]?.body.orderid).not.toBe(unkeyed[1]?.body.orderid);
+    expect(await ordersOf(shopper.userid)).toBe(5);
+  });
+
+  it('a key belongs to its client: another shopper sending the same key gets an order of their own', async () => {
+    const key = randomUUID();
+    const first = await guest(t.app);
+    const second = await guest(t.app);
+    const mine = await first.call('order', { body: BASIC_ORDER, headers: { 'idempotency-key': key } });
+    const theirs = await second.call('order', { body: BASIC_ORDER, headers: { 'idempotency-key': key } });
+    expect(mine.status).toBe(200);
+    expect(theirs.status).toBe(200);
+    expect(theirs.body.orderid).not.toBe(mine.body.orderid);
+    expect(await ordersOf(second.userid)).toBe(1);
+    expect((await second.call('getOrderStatus', { query: { orderid: String(mine.body.orderid) } })).status).toBe(403);
+  });
+
+  describe('addInvoice', () => {
+    const upsell = (serviceId: number, extraQuantity = 2) => ({ serviceId, extraQuantity, paymentmethod: 'sandbox', price: 4 * extraQuantity, currency: 'EUR' as const });
+
+    it('20 identical submissions in parallel under one key create one invoice with one payment link', async () => {
+      const demo = await loggedIn(t.app);
+      const [service] = (await demo.call('getActiveProducts')).body.products;
+      if (!service) throw new Error('The demo client has no active service');
+      const upsellInvoices = () => countRows(t.db, 'invoices', sql`kind = 'upsell' and service_id = ${service.serviceid}`);
+      const before = await upsellInvoices();
+      const key = randomUUID();
+      const answers = await Promise.all(Array.from({ length: 20 }, () => demo.call('addInvoice', { body: upsell(service.serviceid), headers: { 'idempotency-key': key } })));
+      expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(200));
+      for (const answer of answers) expect(answer.body).toEqual(answers[0]?.body);
+      expect(await upsellInvoices()).toBe(before + 1);
+      expect(await countRows(t.db, 'payments', sql`invoice_id = ${answers[0]?.body.invoiceid ?? 0}`)).toBe(1);
+
+      const reused = await demo.call('addInvoice', { body: upsell(service.serviceid, 3), headers: { 'idempotency-key': key } });
+      expect(reused.status).toBe(409);
+      expect(reused.body).toEqual({ error: { code: 'idempotency_key_reused', message: expect.any(String) } });
+      expect(await upsellInvoices()).toBe(before + 1);
+
+      const distinct = await Promise.all([randomUUID(), randomUUID()].map((other) => demo.call('addInvoice', { body: upsell(service.serviceid), headers: { 'idempotency-key': other } })));
+      expect(distinct.map((answer) => answer.status)).toEqual([200, 200]);
+      expect(distinct[0]?.body.invoiceid).not.toBe(distinct[1]?.body.invoiceid);
+      expect(await upsellInvoices()).toBe(before + 3);
+    });
+  });
+});

@@ -1,0 +1,149 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { promotions } from '../../src/server/db/schema';
+import {
+  BASIC_ORDER, DEMO_ACCOUNTS, guest, loggedIn, newAccount, placeOrder, rows, storeSnapshot, createTestApp, type Answer, type OrderRequest, type TestApp,
+} from './helper';
+
+/** The amount stored for an order's invoice, in cents. */
+const invoiceCents = async (t: TestApp, invoiceid: number) => (await rows<{ amount_cents: number }>(t.db, sql`select amount_cents from invoices where id = ${invoiceid}`))[0]?.amount_cents;
+const usesOf = async (t: TestApp, code: string) => (await rows<{ uses: number }>(t.db, sql`select uses from promotions where code = ${code}`))[0]?.uses;
+
+describe('orders are priced on the server', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => t?.close());
+
+  // Each order comes from a new guest at its own address, so the fraud velocity rule stays out of the way.
+  const order = async (body: Partial<OrderRequest>) => (await guest(t.app)).call('order', { body: { ...BASIC_ORDER, ...body } });
+  const expectPriceChanged = (answer: Answer, amount: number, currency: string) => {
+    expect(answer.status, answer.text).toBe(409);
+    expect(answer.body).toEqual({ error: { code: 'price_changed', message: expect.stringContaining(amount.toFixed(2)), amount, currency } });
+  };
+
+  describe('a tampered amount', () => {
+    it.each([
+      ['lower', { amount: 0.01 }, 12.99, 'EUR'],
+      ['higher', { amount: 13 }, 12.99, 'EUR'],
+      ['zero', { amount: 0 }, 12.99, 'EUR'],
+      ['off by a cent', { amount: 12.98 }, 12.99, 'EUR'],
+      ['of the options left out', { amount: 12.99, configoptions: { '2': 1, '4': 1 } as const }, 19.49, 'EUR'],
+      ['of the promotion counted twice', { amount: 10.52, promocode: 'WELCOME10' }, 11.69, 'EUR'],
+      ['in EUR for a GBP order', { amount: 12.99, currency: 'GBP' as const }, 10.99, 'GBP'],
+      ['of another product', { pid: 3, amount: 12.99 }, 199, 'EUR'],
+    ])('%s is refused with 409 price_changed carrying the server\'s amount and currency, and nothing is written', async (_name, body, amount, currency) => {
+      const shopper = await guest(t.app);
+      const before = await storeSnapshot(t.db);
+      expectPriceChanged(await shopper.call('order', { body: { ...BASIC_ORDER, ...body } }), amount, currency);
+      expect(await storeSnapshot(t.db)).toEqual(before);
+    });
+
+    it('a reseller order with a tampered amount is refused the same way', async () => {
+      const reseller = await loggedIn(t.app, DEMO_ACCOUNTS.reseller);
+      const before = await storeSnapshot(t.db);
+      expectPriceChanged(await reseller.call('order', { body: { pid: [10, 11], paymentmethod: 'sandbox', amount: 300, currency: 'EUR' } }), 450, 'EUR');
+      expect(await storeSnapshot(t.db)).toEqual(before);
+    });
+  });
+
+  describe('the amount the server computes', () => {
+    it.each([
+      ['1 Month, EUR', { pid: 1 }, 12.99, 'EUR'],
+      ['1 Month, GBP', { pid: 1, currency: 'GBP' as const }, 10.99, 'GBP'],
+      ['1 Month with both options, EUR (4 + 2.50 monthly)', { pid: 1, configoptions: { '2': 1, '4': 1 } as const }, 19.49, 'EUR'],
+      ['1 Month with both options, GBP (3.50 + 2 monthly)', { pid: 1, currency: 'GBP' as const, configoptions: { '2': 1, '4': 1 } as const }, 16.49, 'GBP'],
+      ['options sent as 0 are not bought', { pid: 1, configoptions: { '2': 0, '4': 0 } as const }, 12.99, 'EUR'],
+      ['6 Months with the options priced semi-annually (20 + 13)', { pid: 2, configoptions: { '2': 1, '4': 1 } as const }, 92.99, 'EUR'],
+      ['6 Months with an extra connection, GBP (17 semi-annually)', { pid: 2, currency: 'GBP' as const, configoptions: { '2': 1 } as const }, 66.99, 'GBP'],
+      ['Lifetime (One Time) priced as monthly', { pid: 3 }, 199, 'EUR'],
+      ['Lifetime (One Time) with options priced monthly (4 + 2.50)', { pid: 3, configoptions: { '2': 1, '4': 1 } as const }, 205.5, 'EUR'],
+      ['Lifetime (One Time), GBP, with an extra connection (3.50)', { pid: 3, currency: 'GBP' as const, configoptions: { '2': 1 } as const }, 172.5, 'GBP'],
+      ['WELCOME10 (10 %) on 1 Month with both options: 19.49 - 1.95', { pid: 1, promocode: 'WELCOME10', configoptions: { '2': 1, '4': 1 } as const }, 17.54, 'EUR'],
+      ['WELCOME10 typed in lower case', { pid: 1, promocode: 'welcome10' }, 11.69, 'EUR'],
+      ['SAVE5 (5 off) on 1 Month', { pid: 1, promocode: 'SAVE5' }, 7.99, 'EUR'],
+      ['SAVE5 (5 off) on 1 Month, GBP', { pid: 1, promocode: 'SAVE5', currency: 'GBP' as const }, 5.99, 'GBP'],
+      ['HALFYEAR20 (20 %, 6 Months only) on 6 Months', { pid: 2, promocode: 'HALFYEAR20' }, 47.99, 'EUR'],
+    ])('%s: %j costs %d %s, stored on the order and its invoice', async (_name, body, amount, currency) => {
+      const answer = await order({ ...body, amount });
+      expect(answer.status, answer.text).toBe(200);
+      expect(answer.body).toMatchObject({ amount, currency, status: 'Pending', fraud: false });
+      expect(await invoiceCents(t, answer.body.invoiceid)).toBe(Math.round(amount * 100));
+    });
+
+    it('a reseller order of two products is the sum of their prices (150 + 300 EUR; 129 + 259 GBP)', async () => {
+      const reseller = await loggedIn(t.app, DEMO_ACCOUNTS.reseller);
+      const eur = await reseller.call('order', { body: { pid: [10, 11], paymentmethod: 'sandbox', amount: 450, currency: 'EUR' } });
+      expect(eur.status, eur.text).toBe(200);
+      expect(eur.body).toMatchObject({ amount: 450, currency: 'EUR', serviceids: [expect.any(Number), expect.any(Number)] });
+      const gbp = await reseller.call('order', { body: { pid: [10, 11], paymentmethod: 'sandbox', amount: 388, currency: 'GBP' } });
+      expect(gbp.body).toMatchObject({ amount: 388, currency: 'GBP' });
+    });
+
+    it('a reseller order takes no promotion or options, and needs a login', async () => {
+      const reseller = await loggedIn(t.app, DEMO_ACCOUNTS.reseller);
+      const promo = await reseller.call('order', { body: { pid: [10], paymentmethod: 'sandbox', amount: 135, currency: 'EUR', promocode: 'WELCOME10' } });
+      expect(promo.status).toBe(400);
+      expect(promo.body).toEqual({ error: { code: 'bad_request', message: 'Reseller orders take no promotion or options.' } });
+      const asGuest = await (await guest(t.app)).call('order', { body: { pid: [10], paymentmethod: 'sandbox', amount: 150, currency: 'EUR' } });
+      expect(asGuest.status).toBe(401);
+      expect(asGuest.body).toEqual({ error: { code: 'unauthenticated', message: expect.any(String) } });
+    });
+
+    it('a retail product is not sold as a reseller product, nor the other way round', async () => {
+      const reseller = await loggedIn(t.app, DEMO_ACCOUNTS.reseller);
+      const retailAsReseller = await reseller.call('order', { body: { pid: [1], paymentmethod: 'sandbox', amount: 12.99, currency: 'EUR' } });
+      expect(retailAsReseller.status).toBe(404);
+      const resellerAsRetail = await order({ pid: 10, amount: 150 });
+      expect(resellerAsRetail.status).toBe(404);
+      expect(resellerAsRetail.body).toEqual({ error: { code: 'not_found', message: 'Product 10 is not sold here.' } });
+    });
+  });
+
+  describe('promotion rules on order', () => {
+    it.each([
+      ['expired', 'EXPIRED15', 1, 'This Coupon has expired.'],
+      ['not started yet', 'FUTURE25', 1, 'This Coupon is not valid yet.'],
+      ['for another product', 'HALFYEAR20', 1, 'This Coupon is not available for this product.'],
+      ['used up', 'USEDUP50', 1, 'This Coupon has been used up.'],
+      ['unknown', 'NOSUCHCODE', 1, 'Promotion code not found.'],
+    ])('a code that is %s (%s) is refused with 422 promotion_invalid and nothing is written', async (_name, promocode, pid, message) => {
+      const shopper = await guest(t.app);
+      const before = await storeSnapshot(t.db);
+      const answer = await shopper.call('order', { body: { ...BASIC_ORDER, pid, promocode } });
+      expect(answer.status, answer.text).toBe(422);
+      expect(answer.body).toEqual({ error: { code: 'promotion_invalid', message } });
+      expect(await storeSnapshot(t.db)).toEqual(before);
+    });
+
+    it('an order with a code counts one use of it', async () => {
+      const before = await usesOf(t, 'SAVE5');
+      await placeOrder(await guest(t.app), { promocode: 'SAVE5', amount: 7.99 });
+      expect(await usesOf(t, 'SAVE5')).toBe((before ?? 0) + 1);
+    });
+
+    it('a code with one use left is used up by the first order; the next is refused', async () => {
+      await t.db.insert(promotions).values({ code: 'ONCE30', type: 'Percentage', value: 30, appliesto: '1', startdate: '0000-00-00', expirationdate: '0000-00-00', maxuses: 1, uses: 0 });
+      const first = await order({ promocode: 'ONCE30', amount: 9.09 });
+      expect(first.status, first.text).toBe(200);
+      const second = await order({ promocode: 'ONCE30', amount: 9.09 });
+      expect(second.status).toBe(422);
+      expect(second.body).toEqual({ error: { code: 'promotion_invalid', message: 'This Coupon has been used up.' } });
+      expect(await usesOf(t, 'ONCE30')).toBe(1);
+    });
+
+    it('a code with one use left, raced by three shoppers at once, is used once', async () => {
+      await t.db.insert(promotions).values({ code: 'RACE30', type: 'Percentage', value: 30, appliesto: '1', startdate: '0000-00-00', expirationdate: '0000-00-00', maxuses: 1, uses: 0 });
+      const shoppers = await Promise.all([guest(t.app), guest(t.app), guest(t.app)]);
+      const answers = await Promise.all(shoppers.map((shopper) => shopper.call('order', { body: { ...BASIC_ORDER, promocode: 'RACE30', amount: 9.09 } })));
+      expect(answers.map((answer) => answer.status).sort()).toEqual([200, 422, 422]);
+      expect(await usesOf(t, 'RACE30')).toBe(1);
+    });
+
+    it('a logged-in client is priced the same way', async () => {
+      const account = await newAccount(t.app);
+      expect((await account.call('order', { body: { ...BASIC_ORDER, promocode: 'WELCOME10', amount: 11.69 } })).status).toBe(200);
+    });
+  });
+});
