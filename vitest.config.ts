@@ -2,6 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // This machine has 2 cores, and every API test file holds a PGlite (~750 MB): two workers at most.
+    maxWorkers: 2,
     projects: [
       {
         test: {
@@ -18,8 +20,6 @@ export default defineConfig({
           globalSetup: ['tests/api/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          // PGlite is memory-hungry and this machine has 2 cores: keep the API files to two workers.
-          maxWorkers: 2,
         },
       },
     ],
