@@ -22,6 +22,19 @@ export default defineConfig({
           hookTimeout: 120_000,
         },
       },
+      {
+        // The SPA rendered in happy-dom: routes, translations and (tests/model) the machine paths walked through the views.
+        test: {
+          name: 'dom',
+          include: ['tests/routes/**/*.test.tsx', 'tests/model/**/*.test.tsx', 'src/app/**/*.test.tsx'],
+          environment: 'happy-dom',
+          // The page lives under /checkout, so the app's cookies (Path=/checkout) are visible to it.
+          environmentOptions: { happyDOM: { url: 'http://localhost/checkout/' } },
+          setupFiles: ['tests/support/dom-setup.ts'],
+          // A whole app renders per test; leave room for a machine busy with other work.
+          testTimeout: 20_000,
+        },
+      },
     ],
   },
 });

@@ -5,7 +5,7 @@ import { currencyForCountry, DEFAULT_COUNTRY } from './currency';
 import { isMacAddress, normaliseMacAddress } from './device';
 import { isValidEmail } from './email';
 import { gatewayIcon, parseGatewayList } from './gateway';
-import { pickLocale } from './locale';
+import { pickLocale, visitorCurrency } from './locale';
 import { roundMoney, sameAmount, sumMoney, toCents } from './money';
 import { statusTone } from './order-status';
 import { isSafeRedirectTarget } from './redirect';
@@ -125,5 +125,10 @@ describe('locale', () => {
   it('defaults to en-en', () => {
     expect(pickLocale({})).toBe('en-en');
     expect(pickLocale({ cookie: 'xx-yy', browserLanguages: ['ja'] })).toBe('en-en');
+  });
+  it('shows GBP in en-gb, else the currency of the country', () => {
+    expect(visitorCurrency('en-gb', 'FR')).toBe('GBP');
+    expect(visitorCurrency('de-de', 'GB')).toBe('GBP');
+    expect(visitorCurrency('en-en', 'ES')).toBe('EUR');
   });
 });

@@ -1,3 +1,5 @@
+import { currencyForCountry, type Currency } from './currency';
+
 /** The six locales; en-en is the default and has no URL prefix. */
 export const LOCALES = ['en-en', 'de-de', 'en-gb', 'es-es', 'nl-nl', 'pt-pt'] as const;
 export type Locale = (typeof LOCALES)[number];
@@ -24,4 +26,12 @@ export function pickLocale(input: { cookie?: string | null; country?: string | n
     if (match) return match;
   }
   return DEFAULT_LOCALE;
+}
+
+/** Locales with a currency of their own (the "translated currency setting"): en-gb shows GBP. */
+const LOCALE_CURRENCY: Partial<Record<Locale, Currency>> = { 'en-gb': 'GBP' };
+
+/** The currency a visitor pays in: the locale's own, else GBP for GB and EUR for everyone else. */
+export function visitorCurrency(locale: Locale, country: string | null | undefined): Currency {
+  return LOCALE_CURRENCY[locale] ?? currencyForCountry(country);
 }

@@ -1,0 +1,136 @@
+/** The checkout machine with the app's actors (typed-client calls) and actions (navigation, saved state). */
+import { fromPromise } from 'xstate';
+import {
+  checkoutMachine,
+  type CheckoutContext,
+  type CheckoutGateway,
+  type CheckoutProduct,
+  type CheckoutUser,
+  type CreatedOrder,
+  type OrderRequest,
+} from '../../../machines/checkout.machine';
+import { currencyForCountry, type Currency } from '../../domain/currency';
+import { isLocale, visitorCurrency } from '../../domain/locale';
+import { sameAmount } from '../../domain/money';
+import type { PromotionLookup } from '../../domain/promotion';
+import { ApiFailure, unwrap } from '../api';
+import type { SavedChoices } from '../persistence';
+import type { AppServices } from '../services';
+import { savePayment } from './payment';
+
+/** A total the server priced differently (409 price_changed): what was sent and what it asks. */
+export interface PriceChange {
+  previous: number;
+  amount: number;
+  currency: Currency;
+}
+
+/**
+ * Holds a price change until the shopper confirms it; the confirmed amount is then sent for an
+ * order of that same total. The server still prices every order itself.
+ */
+export function createPriceChange() {
+  let pending: PriceChange | null = null;
+  let confirmed: PriceChange | null = null;
+  const listeners = new Set<() => void>();
+  const emit = () => listeners.forEach((listener) => listener());
+  return {
+    get: () => pending,
+    subscribe(listener: () => void) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    report(change: PriceChange) {
+      pending = change;
+      emit();
+    },
+    confirm() {
+      confirmed = pending;
+      pending = null;
+      emit();
+    },
+    amountFor(amount: number, currency: Currency) {
+      return confirmed && confirmed.currency === currency && sameAmount(confirmed.previous, amount) ? confirmed.amount : amount;
+    },
+  };
+}
+
+export type PriceChangeStore = ReturnType<typeof createPriceChange>;
+
+const PROMO_CODE = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** The checkout machine wired to the typed client. */
+export function checkoutLogic(app: AppServices, hooks: { priceChange: PriceChangeStore; goToWaiting: () => void }) {
+  const { client } = app;
+  return checkoutMachine.provide({
+    actors: {
+      loadProducts: fromPromise<CheckoutProduct[]>(async () => (await unwrap(client.GET('/checkout/api/getProducts'))).products),
+      loadGateways: fromPromise<{ gateways: CheckoutGateway[]; defaultGateway: string }>(() => app.loadGateways()),
+      loadCurrency: fromPromise<{ country: string }>(async () => {
+        const { country } = await app.session.visitor.currencyAnswer;
+        // The machine prices by country; a locale with its own currency (en-gb: GBP) stands in for GB.
+        const locale = isLocale(app.i18n.language) ? app.i18n.language : 'en-en';
+        return { country: visitorCurrency(locale, country) === currencyForCountry(country) ? country : 'GB' };
+      }),
+      checkFraud: fromPromise<{ valid: boolean }>(() => unwrap(client.GET('/checkout/api/checkFraud'))),
+      lookupPromotion: fromPromise<PromotionLookup, { code: string }>(async ({ input }) => {
+        if (!PROMO_CODE.test(input.code)) throw new ApiFailure('api.promotion_not_found', 404, 'promotion_not_found');
+        const lookup = await unwrap(client.GET('/checkout/api/getPromotion', { params: { query: { code: input.code } } }));
+        return { totalresults: lookup.totalresults, promotions: lookup.promotions.promotion };
+      }),
+      identifyGuest: fromPromise<CheckoutUser, { email: string }>(({ input }) => unwrap(client.POST('/checkout/api/authMiddleware', { body: input }))),
+      loadProduct: fromPromise<CheckoutProduct | null, { pid: number }>(async ({ input }) => {
+        try {
+          return await unwrap(client.GET('/checkout/api/getProduct', { params: { query: { pid: String(input.pid) } } }));
+        } catch (error) {
+          if (error instanceof ApiFailure && error.status === 404) return null;
+          throw error;
+        }
+      }),
+      createOrder: fromPromise<CreatedOrder, OrderRequest>(async ({ input }) => {
+        const { idempotencyKey, email: _email, userid: _userid, ...body } = input;
+        const amount = hooks.priceChange.amountFor(body.amount, body.currency);
+        try {
+          const order = await unwrap(client.POST('/checkout/api/order', { params: { header: { 'Idempotency-Key': idempotencyKey } }, body: { ...body, amount } }));
+          return { orderid: order.orderid, invoiceid: order.invoiceid, serviceids: order.serviceids, fraud: order.fraud, link: order.link };
+        } catch (error) {
+          if (error instanceof ApiFailure && error.serverPrice) hooks.priceChange.report({ previous: amount, ...error.serverPrice });
+          throw error;
+        }
+      }),
+    },
+    actions: {
+      // The new order replaces the previous one the success page was about.
+      clearClientProduct: () => app.store.update({ payment: undefined }),
+      redirectToPayment: ({ context }, { link }) => {
+        savePayment(app, 'order', handoverOf(context));
+        app.leave(link);
+      },
+      goToWaiting: ({ context }) => {
+        savePayment(app, 'order', handoverOf(context));
+        hooks.goToWaiting();
+      },
+    },
+  });
+}
+
+function handoverOf(context: CheckoutContext) {
+  return {
+    order: context.order ?? { orderid: null, invoiceid: null, serviceid: null, fraud: false },
+    link: context.payment?.link ?? null,
+    gateway: context.payment?.gateway ?? context.selectedGateway ?? '',
+    lastDate: context.payment ? Date.parse(context.payment.deadline) : null,
+  };
+}
+
+/** The form as the shopper left it, saved so a return resumes it (only what was chosen). */
+export function choicesOf(context: CheckoutContext): SavedChoices {
+  const email = context.email.trim();
+  return {
+    ...(context.selectedPid !== null ? { pid: String(context.selectedPid) } : {}),
+    ...(context.extraConnection ? { extraconnect: 'true' } : {}),
+    ...(context.proxyProtection ? { proxyprotect: 'true' } : {}),
+    ...(context.promotion ? { promocode: context.promotion.code } : {}),
+    ...(email ? { email } : {}),
+  };
+}

@@ -1,0 +1,53 @@
+/** The reseller machine with the app's actors and its hand-over to the payment page or the reseller waiting step. */
+import { fromPromise } from 'xstate';
+import {
+  resellerMachine,
+  type CreateResellerOrderInput,
+  type CreateResellerOrderOutput,
+  type LoadResellerProductInput,
+  type ResellerAuthInput,
+  type ResellerAuthOutput,
+  type ResellerContext,
+  type ResellerProductsOutput,
+  type ResellerService,
+} from '../../../machines/reseller.machine';
+import { ApiFailure, unwrap } from '../api';
+import type { AppServices } from '../services';
+import { savePayment } from './payment';
+
+export interface ResellerHooks {
+  /** The reseller products, answered from the route's first load when it has one. */
+  loadProducts: () => Promise<ResellerProductsOutput>;
+  goToWaiting: () => void;
+  goToResellers: () => void;
+}
+
+export function resellerLogic(app: AppServices, hooks: ResellerHooks) {
+  const { client } = app;
+  const handOver = (context: ResellerContext) =>
+    savePayment(app, 'reseller', { order: context.order, link: context.paymentLink, gateway: context.selectedGateway, lastDate: context.lastDate, duration: context.duration });
+  return resellerMachine.provide({
+    actors: {
+      loadResellerProducts: fromPromise<ResellerProductsOutput>(() => hooks.loadProducts()),
+      resellerAuth: fromPromise<ResellerAuthOutput, ResellerAuthInput>(({ input }) => unwrap(client.POST('/checkout/api/resellerAuth', { body: input }))),
+      createOrder: fromPromise<CreateResellerOrderOutput, CreateResellerOrderInput>(({ input }) =>
+        unwrap(client.POST('/checkout/api/order', { params: { header: { 'Idempotency-Key': crypto.randomUUID() } }, body: input })),
+      ),
+      loadResellerProduct: fromPromise<ResellerService, LoadResellerProductInput>(({ input }) => {
+        if (input.serviceid === null) return Promise.reject(new ApiFailure('api.not_found', 404, 'not_found'));
+        return unwrap(client.GET('/checkout/api/getResellerProducts', { params: { query: { serviceid: String(input.serviceid) } } }));
+      }),
+    },
+    actions: {
+      redirectToPayment: ({ context }, { link }) => {
+        handOver(context);
+        app.leave(link);
+      },
+      goToWaiting: ({ context }) => {
+        handOver(context);
+        hooks.goToWaiting();
+      },
+      redirectToResellers: () => hooks.goToResellers(),
+    },
+  });
+}

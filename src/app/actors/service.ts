@@ -1,0 +1,32 @@
+/** The service machine (success page) with the app's actors and the clipboard and download actions. */
+import { fromPromise } from 'xstate';
+import {
+  serviceMachine,
+  type ClientProduct,
+  type LoadClientProductInput,
+  type SaveDeviceAddressInput,
+  type SaveDeviceAddressOutput,
+} from '../../../machines/service.machine';
+import { unwrap } from '../api';
+import type { AppServices } from '../services';
+
+export function serviceLogic(app: AppServices) {
+  const { client } = app;
+  return serviceMachine.provide({
+    actors: {
+      loadClientProduct: fromPromise<ClientProduct, LoadClientProductInput>(({ input }) =>
+        unwrap(client.GET('/checkout/api/getClientProducts', { params: { query: { serviceid: String(input.serviceid) } } })),
+      ),
+      saveDeviceAddress: fromPromise<SaveDeviceAddressOutput, SaveDeviceAddressInput>(({ input }) => unwrap(client.POST('/checkout/api/updateMacAddress', { body: input }))),
+    },
+    actions: {
+      // A refused clipboard (permissions) leaves the value on screen to copy by hand.
+      writeClipboard: (_, { text }) => void (app.copy ?? ((value) => navigator.clipboard.writeText(value)))(text).catch(() => {}),
+      downloadPlaylist: (_, { url }) => (app.download ?? downloadFile)(url),
+    },
+  });
+}
+
+function downloadFile(url: string): void {
+  Object.assign(document.createElement('a'), { href: url, download: 'playlist.m3u', rel: 'noopener' }).click();
+}

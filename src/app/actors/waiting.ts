@@ -1,0 +1,57 @@
+/** The waiting machine with the app's actors (status polling, cancel, new payment link) and navigation. */
+import { assign, fromPromise } from 'xstate';
+import {
+  waitingMachine,
+  type CancelOrderInput,
+  type CancelOrderOutput,
+  type CreatePaymentLinkInput,
+  type CreatePaymentLinkOutput,
+  type FetchOrderStatusInput,
+  type OrderStatusResult,
+} from '../../../machines/waiting.machine';
+import { isCryptoGateway } from '../../domain/gateway';
+import { ApiFailure, unwrap } from '../api';
+import type { AppServices } from '../services';
+
+/** An upsell has no order: its paid invoice counts as an Active order. */
+const INVOICE_AS_ORDER_STATUS = { Paid: 'Active', Unpaid: 'Pending', Cancelled: 'Cancelled' } as const;
+
+const missing = (what: string) => new ApiFailure('request.failed', 0, `no_${what}`);
+
+export function waitingLogic(app: AppServices, hooks: { goToSuccess: (serviceid: number | null) => void; goHome: () => void }) {
+  const { client } = app;
+  const invoiceStatus = (invoiceid: number) => unwrap(client.GET('/checkout/api/invoiceStatus', { params: { query: { invoiceid: String(invoiceid) } } }));
+  return waitingMachine.provide({
+    actors: {
+      fetchOrderStatus: fromPromise<OrderStatusResult, FetchOrderStatusInput>(async ({ input }) => {
+        if (input.orderid !== null) {
+          const order = await unwrap(client.GET('/checkout/api/orderStatus', { params: { query: { orderid: String(input.orderid) } } }));
+          return { orderid: order.orderid, status: order.status, fraud: order.fraud, serviceids: order.serviceids };
+        }
+        if (input.invoiceid === null) throw missing('order');
+        const invoice = await invoiceStatus(input.invoiceid);
+        return { orderid: invoice.orderid ?? 0, status: INVOICE_AS_ORDER_STATUS[invoice.status], fraud: false, serviceids: invoice.serviceid ? [invoice.serviceid] : [] };
+      }),
+      cancelOrder: fromPromise<CancelOrderOutput, CancelOrderInput>(({ input }) => {
+        if (input.orderid === null) return Promise.reject(missing('order'));
+        return unwrap(client.POST('/checkout/api/cancelOrder', { body: { orderid: input.orderid } }));
+      }),
+      createPaymentLink: fromPromise<CreatePaymentLinkOutput, CreatePaymentLinkInput>(async ({ input }) => {
+        if (input.invoiceid === null) throw missing('invoice');
+        // The same invoice on the new gateway, for the amount the server holds.
+        const { amount, currency } = await invoiceStatus(input.invoiceid);
+        const body = { invoiceid: input.invoiceid, paymentmethod: input.gateway.module, amount, currency };
+        const { link } = await unwrap(
+          isCryptoGateway(input.gateway.type) ? client.POST('/checkout/api/coinbase', { body }) : client.POST('/checkout/api/offshore', { body }),
+        );
+        return { link };
+      }),
+    },
+    actions: {
+      readClock: assign({ now: () => app.now() }),
+      openPaymentLink: (_, { link }) => app.leave(link),
+      goToSuccess: (_, { serviceid }) => hooks.goToSuccess(serviceid),
+      goHome: () => hooks.goHome(),
+    },
+  });
+}

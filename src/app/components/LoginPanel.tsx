@@ -1,0 +1,35 @@
+import { useSelector } from '@xstate/react';
+import { useId, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useApp, useMessage } from '../hooks';
+import { Field } from './Field';
+import { Alert } from './Feedback';
+
+/** The login panel: e-mail and password, sent to the auth actor; without a title it sits in a disclosure. */
+export function LoginPanel({ title }: { title?: string }) {
+  const { t } = useTranslation();
+  const message = useMessage();
+  const { auth } = useApp().session;
+  const loggingIn = useSelector(auth, (snapshot) => snapshot.matches('loggingIn'));
+  const error = useSelector(auth, (snapshot) => snapshot.context.loginError);
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const titleId = useId();
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    auth.send({ type: 'auth.login', email, password });
+  };
+
+  return (
+    <form className="login" aria-labelledby={title ? titleId : undefined} aria-label={title ? undefined : t('login.submit')} onSubmit={submit}>
+      {title && <h2 id={titleId}>{title}</h2>}
+      <Field label={t('login.email')} type="email" name="email" autoComplete="username" required value={email} onChange={(event) => setEmail(event.target.value)} />
+      <Field label={t('login.password')} type="password" name="password" autoComplete="current-password" required value={password} onChange={(event) => setPassword(event.target.value)} />
+      {error && <Alert>{message(error)}</Alert>}
+      <button type="submit" className="button" aria-disabled={loggingIn || undefined}>
+        {loggingIn ? t('login.submitting') : t('login.submit')}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,143 @@
+/** The route tree: thin routes under basepath /checkout with an optional locale prefix. */
+import { createRootRouteWithContext, createRoute, createRouter, type RouterHistory } from '@tanstack/react-router';
+import { settle, unwrap } from './api';
+import { rememberAffiliate } from './cookies';
+import { Layout } from './components/Layout';
+import { lazyComponent, lazyView } from './lazy';
+import { applyLocale, likelyLocale, parseLocalePrefix } from './locale';
+import { entrySearch, parseSearch, serviceSearch, stringifySearch } from './search';
+import type { AppServices } from './services';
+import { CheckoutView } from './views/CheckoutView';
+import { PendingView, StartingView } from './views/PendingView';
+
+export interface RouterContext {
+  app: AppServices;
+}
+
+const rootRoute = createRootRouteWithContext<RouterContext>()({
+  validateSearch: entrySearch,
+  // autoLogin and affiliates: the session starts with the `email` query; a new aff_id is recorded.
+  beforeLoad: async ({ context: { app }, search, location }) => {
+    app.locales.prefetch(likelyLocale(app, location.pathname));
+    await app.start({ email: search.email });
+    const affId = search.aff_id;
+    if (affId && rememberAffiliate(affId)) void import('./affiliate').then(({ recordAffiliateClick }) => recordAffiliateClick(app, affId));
+  },
+  component: Layout,
+  // While the session and translations load, the shell of index.html stays on screen.
+  pendingComponent: StartingView,
+  pendingMs: 0,
+  pendingMinMs: 0,
+});
+
+const localeRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '{-$locale}',
+  params: { parse: ({ locale }) => ({ locale: parseLocalePrefix(locale) }), stringify: ({ locale }) => ({ locale }) },
+  beforeLoad: ({ context: { app }, params, location }) => applyLocale(app, params.locale, location),
+});
+
+const gatewaysOrNone = (app: AppServices) => app.loadGateways().catch(() => ({ gateways: [], defaultGateway: '' }));
+
+const indexRoute = createRoute({ getParentRoute: () => localeRoute, path: '/', component: CheckoutView });
+
+const creatingOrderRoute = createRoute({
+  getParentRoute: () => localeRoute,
+  path: 'creatingOrder',
+  component: lazyView(() => import('./views/CreatingOrderView'), 'CreatingOrderView'),
+});
+
+const waitingRoute = createRoute({
+  getParentRoute: () => localeRoute,
+  path: 'waiting',
+  loader: ({ context: { app } }) => gatewaysOrNone(app),
+  component: lazyView(() => import('./views/WaitingView'), 'WaitingView'),
+});
+
+const successRoute = createRoute({
+  getParentRoute: () => localeRoute,
+  path: 'success',
+  validateSearch: serviceSearch,
+  component: lazyView(() => import('./views/SuccessView'), 'SuccessView'),
+});
+
+const upsellRoute = createRoute({
+  getParentRoute: () => localeRoute,
+  path: 'upsell',
+  loader: ({ context: { app } }) => gatewaysOrNone(app),
+  component: lazyView(() => import('./views/UpsellView'), 'UpsellView'),
+});
+
+const resellersRoute = createRoute({
+  getParentRoute: () => localeRoute,
+  path: 'resellers',
+  loader: async ({ context: { app } }) => {
+    const [gateways, catalogue] = await Promise.all([gatewaysOrNone(app), settle(unwrap(app.client.GET('/checkout/api/getResellersProducts')))]);
+    return { ...gateways, catalogue };
+  },
+  component: lazyView(() => import('./views/ResellersView'), 'ResellersView'),
+});
+
+const resellersWaitingRoute = createRoute({
+  getParentRoute: () => localeRoute,
+  path: 'resellers/waiting',
+  loader: ({ context: { app } }) => gatewaysOrNone(app),
+  component: lazyView(() => import('./views/WaitingView'), 'ResellerWaitingView'),
+});
+
+const resellersSuccessRoute = createRoute({
+  getParentRoute: () => localeRoute,
+  path: 'resellers/success',
+  validateSearch: serviceSearch,
+  // resellerSuccess: the session is read fresh, as a reseller signs in on the reseller page.
+  loader: async ({ context: { app } }) => {
+    const session = await unwrap(app.client.GET('/checkout/api/session')).catch(() => null);
+    return { loggedIn: session?.loggedIn ?? false };
+  },
+  component: lazyView(() => import('./views/ResellersView'), 'ResellerSuccessView'),
+});
+
+const routeTree = rootRoute.addChildren([
+  localeRoute.addChildren([
+    indexRoute,
+    creatingOrderRoute,
+    waitingRoute,
+    successRoute,
+    upsellRoute,
+    resellersRoute,
+    resellersWaitingRoute,
+    resellersSuccessRoute,
+  ]),
+]);
+
+/** The router of the app: history mode under /checkout (memory history in tests). */
+export function createAppRouter(app: AppServices, history?: RouterHistory) {
+  const router = createRouter({
+    routeTree,
+    basepath: '/checkout',
+    history,
+    context: { app },
+    parseSearch,
+    stringifySearch,
+    // Not on the first screen: the error pages load when needed.
+    defaultNotFoundComponent: lazyComponent(() => import('./views/ErrorViews').then((views) => views.NotFoundView)),
+    defaultErrorComponent: lazyComponent(() => import('./views/ErrorViews').then((views) => views.ErrorView)),
+    defaultPendingComponent: PendingView,
+    defaultPendingMs: app.minLoadingMs,
+    defaultPendingMinMs: app.minLoadingMs,
+    scrollRestoration: true,
+  });
+  // After a navigation the new page's h1 takes the focus, so screen readers start there.
+  router.subscribe('onRendered', ({ fromLocation, pathChanged }) => {
+    if (fromLocation && pathChanged) document.querySelector<HTMLElement>('main h1')?.focus();
+  });
+  return router;
+}
+
+export type AppRouter = ReturnType<typeof createAppRouter>;
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: AppRouter;
+  }
+}

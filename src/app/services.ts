@@ -1,0 +1,132 @@
+/**
+ * What every route and view shares, carried by the router context: the typed client, i18next,
+ * the saved state, the visitor's session and the auth actor, and the few browser effects
+ * (leaving for a payment page, clipboard, download) that tests replace.
+ */
+import type { i18n as I18n } from 'i18next';
+import { createActor, fromPromise, type Actor, type InspectionEvent, type Observer } from 'xstate';
+import { authMachine, type AuthResult, type AuthSession } from '../../machines/auth.machine';
+import { createCheckoutClient, type CheckoutClient, type Gateway, type VisitorCurrency } from '../api/client';
+import { MIN_LOADING_MS } from '../domain/constants';
+import { DEFAULT_COUNTRY } from '../domain/currency';
+import { createI18n, type AppI18n, type I18nOptions } from '../i18n';
+import { unwrap } from './api';
+import { cookieStore, type SavedStateStore } from './persistence';
+
+/** Receives the inspection events of every actor the app starts (the model tests measure coverage with it). */
+export type Inspector = Observer<InspectionEvent> | ((event: InspectionEvent) => void);
+
+export interface AppOptions extends I18nOptions {
+  /** The fetch the typed client uses; tests pass a fake one. */
+  fetch?: typeof fetch;
+  /** Origin the API paths are resolved against; same origin by default. */
+  baseUrl?: string;
+  store?: SavedStateStore;
+  /** Leaves the SPA for a payment page. */
+  leave?: (url: string) => void;
+  copy?: (text: string) => Promise<void>;
+  download?: (url: string) => void;
+  now?: () => number;
+  /** The shortest time a loading state stays on screen, so nothing flickers. */
+  minLoadingMs?: number;
+  browserLanguages?: () => readonly string[];
+  inspect?: Inspector;
+}
+
+/** The visitor as the server sees them when the app starts. */
+export interface Visitor {
+  /** Country of the connection (default MA). */
+  country: string;
+  /** The currency call itself: the checkout's loadCurrency actor follows its success or failure. */
+  currencyAnswer: Promise<VisitorCurrency>;
+}
+
+/** What the app knows once started. */
+export interface AppSession {
+  visitor: Visitor;
+  auth: Actor<typeof authMachine>;
+}
+
+/** A payment gateway list and its default, as the machines take them. */
+export interface Gateways {
+  gateways: Gateway[];
+  defaultGateway: string;
+}
+
+export interface AppServices {
+  client: CheckoutClient;
+  i18n: I18n;
+  /** Loads locales on demand and switches the language. */
+  locales: Omit<AppI18n, 'i18n'>;
+  store: SavedStateStore;
+  now: () => number;
+  leave: (url: string) => void;
+  /** Clipboard and download; the success page's browser defaults when absent. */
+  copy?: (text: string) => Promise<void>;
+  download?: (url: string) => void;
+  minLoadingMs: number;
+  browserLanguages: () => readonly string[];
+  inspect?: Inspector;
+  /** Loads the session and the visitor's country and starts the auth actor, once. */
+  start(query: { email?: string }): Promise<AppSession>;
+  /** The started session; routes run only after the root route awaited `start`. */
+  readonly session: AppSession;
+  /** The payment gateways (GET /api/getGateway). */
+  loadGateways(): Promise<Gateways>;
+}
+
+/** Creates the app's services; `goHome` is the router's way home, used when signing out. */
+export function createServices(options: AppOptions, goHome: () => void): AppServices {
+  const client = createCheckoutClient({ fetch: options.fetch, baseUrl: options.baseUrl });
+  const store = options.store ?? cookieStore();
+  let started: Promise<AppSession> | null = null;
+  let session: AppSession | null = null;
+
+  const authLogic = authMachine.provide({
+    actors: {
+      login: fromPromise<AuthResult, { email: string; password: string }>(({ input }) => unwrap(client.POST('/checkout/api/auth', { body: input }))),
+      identifyGuest: fromPromise<AuthResult, { email: string }>(({ input }) => unwrap(client.POST('/checkout/api/authMiddleware', { body: input }))),
+      signOut: fromPromise<{ loggedIn: false }>(() => unwrap(client.POST('/checkout/api/signOut', { body: {} }))),
+    },
+    actions: {
+      clearSession: () => store.clear(),
+      goHome,
+    },
+  });
+
+  async function start(query: { email?: string }): Promise<AppSession> {
+    const currencyAnswer = unwrap(client.GET('/checkout/api/currency'));
+    const [serverSession, currency] = await Promise.all([
+      unwrap(client.GET('/checkout/api/session')).catch((): AuthSession | null => null),
+      currencyAnswer.catch(() => null),
+    ]);
+    const auth = createActor(authLogic, { input: { session: serverSession, query }, inspect: options.inspect });
+    auth.start();
+    session = { visitor: { country: currency?.country ?? DEFAULT_COUNTRY, currencyAnswer }, auth };
+    return session;
+  }
+
+  const { i18n, ...locales } = createI18n(options);
+  return {
+    client,
+    i18n,
+    locales,
+    store,
+    now: options.now ?? (() => Date.now()),
+    leave: options.leave ?? ((url) => window.location.assign(url)),
+    copy: options.copy,
+    download: options.download,
+    minLoadingMs: options.minLoadingMs ?? MIN_LOADING_MS,
+    browserLanguages: options.browserLanguages ?? (() => navigator.languages),
+    inspect: options.inspect,
+    start: (query) => (started ??= start(query)),
+    get session() {
+      if (!session) throw new Error('App not started');
+      return session;
+    },
+    async loadGateways() {
+      const list = await unwrap(client.GET('/checkout/api/getGateway'));
+      return { gateways: list.paymentmethods.paymentmethod, defaultGateway: list.defaultGateway };
+    },
+  };
+}

@@ -1,0 +1,295 @@
+import { getRouteApi, Link } from '@tanstack/react-router';
+import { useSelector } from '@xstate/react';
+import { Suspense, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Actor, SnapshotFrom } from 'xstate';
+import { checkoutMachine, selectedProduct, type CheckoutOption, type CheckoutUser } from '../../../machines/checkout.machine';
+import { EXTRA_CONNECTION_OPTION_ID, PROXY_PROTECTION_OPTION_ID } from '../../domain/constants';
+import { priceFor } from '../../domain/pricing';
+import type { PriceChangeStore } from '../actors/checkout';
+import { GatewayPicker, PlanPicker } from '../components/Choices';
+import { Alert, Loading } from '../components/Feedback';
+import { Field } from '../components/Field';
+import { PageTitle } from '../components/PageTitle';
+import { cycleKey, useFormat } from '../format';
+import { useApp, useMessage, useMinimumDuration } from '../hooks';
+import { lazyComponent } from '../lazy';
+import { localeParam, useLocale } from '../locale';
+import type { EntrySearch } from '../search';
+import { useCheckoutActor, useCheckoutUser } from './checkout-actor';
+
+const route = getRouteApi('/{-$locale}/');
+
+// Parts most shoppers never see load when they are needed.
+const LoginPanel = lazyComponent(() => import('../components/LoginPanel').then((module) => module.LoginPanel));
+const PriceChanged = lazyComponent(() => import('../components/PriceChanged').then((module) => module.PriceChanged));
+const OrderNotice = lazyComponent(() => import('../components/OrderNotice').then((module) => module.OrderNotice));
+
+type CheckoutActor = Actor<typeof checkoutMachine>;
+type CheckoutSnapshot = SnapshotFrom<typeof checkoutMachine>;
+
+/** The index: plan, add-ons, discount, e-mail, payment method, total and the validate button. */
+export function CheckoutView() {
+  const { t } = useTranslation();
+  const search = route.useSearch();
+  const user = useCheckoutUser();
+  const locale = useLocale();
+  const [attempt, setAttempt] = useState(0);
+  const { auth } = useApp().session;
+  const canLogIn = useSelector(auth, (snapshot) => snapshot.matches('loggedOut') || snapshot.matches('loggingIn'));
+  const isClient = useSelector(auth, (snapshot) => snapshot.matches('loggedIn') && snapshot.context.user?.guest === false);
+  return (
+    <section className="page checkout">
+      <PageTitle>{t('checkout.title')}</PageTitle>
+      <p className="lead">{t('checkout.intro')}</p>
+      {canLogIn && <LoginDisclosure />}
+      {user === undefined ? (
+        <Loading lines={5} />
+      ) : (
+        // A new user, locale or retry starts a new order (the saved choices carry the form over).
+        <Checkout key={`${locale}:${user?.userid ?? 'guest'}:${attempt}`} search={search} user={user} onRetry={() => setAttempt(attempt + 1)} />
+      )}
+      <p className="links">
+        {isClient && (
+          <Link to="/{-$locale}/upsell" params={{ locale: localeParam(locale) }}>
+            {t('checkout.upsellLink')}
+          </Link>
+        )}
+        <Link to="/{-$locale}/resellers" params={{ locale: localeParam(locale) }}>
+          {t('checkout.resellerLink')}
+        </Link>
+      </p>
+    </section>
+  );
+}
+
+function LoginDisclosure() {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  return (
+    <details className="panel login-disclosure" onToggle={(event) => setOpen(event.currentTarget.open)}>
+      <summary>{t('login.title')}</summary>
+      {open && (
+        <Suspense fallback={<Loading lines={2} />}>
+          <LoginPanel />
+        </Suspense>
+      )}
+    </details>
+  );
+}
+
+function Checkout({ search, user, onRetry }: { search: EntrySearch; user: CheckoutUser | null; onRetry: () => void }) {
+  const { t } = useTranslation();
+  const { minLoadingMs } = useApp();
+  const { actor, priceChange } = useCheckoutActor(search, user);
+  const snapshot = useSelector(actor, (current) => current);
+  const loading = useMinimumDuration(snapshot.matches('loading'), minLoadingMs);
+
+  if (loading) return <Loading lines={5} />;
+  if (snapshot.matches('notFound')) {
+    return (
+      <div className="panel">
+        <p>{t('checkout.noProducts')}</p>
+        <button type="button" className="button" onClick={onRetry}>
+          {t('app.tryAgain')}
+        </button>
+      </div>
+    );
+  }
+  if (snapshot.matches('autoOrder') || snapshot.status === 'done') {
+    return (
+      <Suspense fallback={<Loading lines={1} />}>
+        <OrderNotice link={snapshot.context.payment?.link ?? null} />
+      </Suspense>
+    );
+  }
+  return <OrderForm actor={actor} snapshot={snapshot} priceChange={priceChange} user={user} />;
+}
+
+interface FormProps {
+  actor: CheckoutActor;
+  snapshot: CheckoutSnapshot;
+  priceChange: PriceChangeStore;
+  user: CheckoutUser | null;
+}
+
+function OrderForm({ actor, snapshot, priceChange, user }: FormProps) {
+  const { t } = useTranslation();
+  const message = useMessage();
+  const { context } = snapshot;
+  const product = selectedProduct(context);
+  const submitting = snapshot.matches('submitting');
+  // An e-mail error shows once the field was left or a submit was refused, not while typing.
+  const [touched, setTouched] = useState(false);
+  const emailInput = useRef<HTMLInputElement>(null);
+  const optionPrice = (option: CheckoutOption | undefined) => (product && option ? priceFor(option.pricing, product.billingcycle, context.currency) : null);
+  const extraConnection = product?.configoptions.find((option) => option.id === EXTRA_CONNECTION_OPTION_ID);
+  const proxyProtection = product?.configoptions.find((option) => option.id === PROXY_PROTECTION_OPTION_ID);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    actor.send({ type: 'order.submit' });
+    if (actor.getSnapshot().matches('submitting')) return;
+    setTouched(true);
+    if (!user && !context.emailValid) emailInput.current?.focus();
+  };
+
+  return (
+    <form className="checkout-form" noValidate onSubmit={submit}>
+      <PlanPicker
+        legend={t('checkout.plans')}
+        plans={context.products.map((plan) => ({ ...plan, price: priceFor(plan.pricing, plan.billingcycle, context.currency) }))}
+        selected={context.selectedPid}
+        currency={context.currency}
+        onSelect={(pid) => actor.send({ type: 'plan.select', pid })}
+      />
+      {(optionPrice(extraConnection) !== null || optionPrice(proxyProtection) !== null) && (
+        <fieldset className="addons">
+          <legend>{t('checkout.addons')}</legend>
+          <AddOn
+            label={t('checkout.extraConnection')}
+            hint={t('checkout.extraConnectionHint')}
+            price={optionPrice(extraConnection)}
+            checked={context.extraConnection}
+            snapshot={snapshot}
+            onToggle={() => actor.send({ type: 'extraConnection.toggle' })}
+          />
+          <AddOn
+            label={t('checkout.proxyProtection')}
+            hint={t('checkout.proxyProtectionHint')}
+            price={optionPrice(proxyProtection)}
+            checked={context.proxyProtection}
+            snapshot={snapshot}
+            onToggle={() => actor.send({ type: 'proxyProtection.toggle' })}
+          />
+        </fieldset>
+      )}
+      <DiscountBox actor={actor} snapshot={snapshot} />
+      {user ? (
+        <p className="hint">{t('checkout.orderingAs', { email: user.email })}</p>
+      ) : (
+        <Field
+          ref={emailInput}
+          label={t('checkout.email')}
+          hint={t('checkout.emailHint')}
+          type="email"
+          name="email"
+          autoComplete="email"
+          inputMode="email"
+          required
+          value={context.email}
+          onChange={(event) => actor.send({ type: 'email.change', email: event.target.value })}
+          onBlur={() => setTouched(true)}
+          error={touched && context.emailError ? t(`messages.${context.emailError}`) : null}
+        />
+      )}
+      <GatewayPicker gateways={context.gateways} selected={context.selectedGateway} onSelect={(module) => actor.send({ type: 'gateway.select', module })} />
+      <Summary snapshot={snapshot} />
+      {context.submitError === 'api.price_changed' ? (
+        <Suspense fallback={<Alert>{message(context.submitError)}</Alert>}>
+          <PriceChanged priceChange={priceChange} onConfirm={() => actor.send({ type: 'order.submit' })} />
+        </Suspense>
+      ) : (
+        context.submitError && <Alert>{message(context.submitError)}</Alert>
+      )}
+      <button type="submit" className="button primary wide" aria-disabled={submitting || undefined}>
+        {submitting ? t('checkout.submitting') : t('checkout.submit')}
+      </button>
+      <p className="visually-hidden" role="status">
+        {submitting ? t('checkout.submitting') : ''}
+      </p>
+    </form>
+  );
+}
+
+/** An add-on switch with its price for the plan's cycle; absent when the plan does not offer it. */
+function AddOn({ label, hint, price, checked, snapshot, onToggle }: { label: string; hint: string; price: number | null; checked: boolean; snapshot: CheckoutSnapshot; onToggle: () => void }) {
+  const id = useId();
+  const { money } = useFormat();
+  if (price === null) return null;
+  return (
+    <div className="addon">
+      <input type="checkbox" role="switch" id={id} checked={checked} onChange={onToggle} aria-describedby={`${id}-hint`} />
+      <label htmlFor={id}>
+        {label} <span className="addon-price">+{money(price, snapshot.context.currency)}</span>
+      </label>
+      <p className="hint" id={`${id}-hint`}>
+        {hint}
+      </p>
+    </div>
+  );
+}
+
+/** The discount box: type a code, apply it; the code applied or the reason it is refused. */
+function DiscountBox({ actor, snapshot }: { actor: CheckoutActor; snapshot: CheckoutSnapshot }) {
+  const { t } = useTranslation();
+  const message = useMessage();
+  const { promoCode, promotion, promoError } = snapshot.context;
+  const checking = snapshot.matches({ ready: { promo: 'checking' } });
+  const apply = () => actor.send({ type: 'promo.apply' });
+  // Enter applies the code instead of submitting the order.
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key !== 'Enter') return;
+    event.preventDefault();
+    apply();
+  };
+  const error = promoError && ('key' in promoError ? t(`messages.${promoError.key}`) : message(promoError.serverMessage));
+  return (
+    <div className="discount">
+      <Field
+        label={t('checkout.discount')}
+        name="promocode"
+        autoComplete="off"
+        autoCapitalize="characters"
+        spellCheck={false}
+        value={promoCode}
+        readOnly={checking}
+        onChange={(event) => actor.send({ type: 'promo.change', code: event.target.value })}
+        onKeyDown={onKeyDown}
+        error={error}
+        action={
+          <button type="button" className="button secondary" aria-disabled={checking || promotion !== null || undefined} onClick={apply}>
+            {checking ? t('checkout.checkingDiscount') : t('checkout.applyDiscount')}
+          </button>
+        }
+      />
+      <p className="success-text" role="status">
+        {promotion ? t('checkout.discountApplied', { code: promotion.code }) : ''}
+      </p>
+    </div>
+  );
+}
+
+/** The order summary; the total is announced as it changes. */
+function Summary({ snapshot }: { snapshot: CheckoutSnapshot }) {
+  const { t } = useTranslation();
+  const { money } = useFormat();
+  const titleId = useId();
+  const { context } = snapshot;
+  const product = selectedProduct(context);
+  const quote = context.quote;
+  if (!product || !quote) return null;
+  const line = (label: string, amount: number) => (
+    <div className="line">
+      <dt>{label}</dt>
+      <dd>{money(amount, quote.currency)}</dd>
+    </div>
+  );
+  return (
+    <section className="summary" aria-labelledby={titleId}>
+      <h2 id={titleId}>{t('checkout.summary')}</h2>
+      <dl>
+        {line(product.name, quote.price)}
+        {quote.extraConnection > 0 && line(t('checkout.extraConnection'), quote.extraConnection)}
+        {quote.proxyProtection > 0 && line(t('checkout.proxyProtection'), quote.proxyProtection)}
+        {quote.discount > 0 && line(`${t('checkout.discountLine')} (${context.promotion?.code ?? ''})`, -quote.discount)}
+        <div className="line total">
+          <dt>{t('checkout.total')}</dt>
+          <dd>
+            <output aria-live="polite">{money(quote.total, quote.currency)}</output> <span className="hint">{t(`cycle.${cycleKey(product.billingcycle)}`)}</span>
+          </dd>
+        </div>
+      </dl>
+    </section>
+  );
+}

@@ -1,0 +1,30 @@
+import { Logo } from '../components/Icons';
+
+/** Shown while a route loads for longer than the minimum loading time (translations may not be loaded yet: no text). */
+export function PendingView() {
+  return (
+    <section className="page" aria-busy="true">
+      <div className="skeleton-title" />
+      <div className="skeleton-block tall" />
+    </section>
+  );
+}
+
+/** The page while the app starts: the same header index.html shows, so nothing flickers or moves. */
+export function StartingView() {
+  return (
+    <>
+      <header className="site-header">
+        <div className="bar">
+          <span className="brand">
+            <Logo />
+            <span>TV Checkout</span>
+          </span>
+        </div>
+      </header>
+      <main id="main">
+        <PendingView />
+      </main>
+    </>
+  );
+}

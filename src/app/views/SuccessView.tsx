@@ -1,0 +1,211 @@
+import { getRouteApi, Link } from '@tanstack/react-router';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Actor, SnapshotFrom } from 'xstate';
+import type { CopyField, serviceMachine } from '../../../machines/service.machine';
+import { serviceLogic } from '../actors/service';
+import { Alert, Loading } from '../components/Feedback';
+import { Field } from '../components/Field';
+import { LoginPanel } from '../components/LoginPanel';
+import { PageTitle } from '../components/PageTitle';
+import { statusKey } from '../status';
+import { useApp, useMessage, useMinimumDuration } from '../hooks';
+import { localeParam, useLocale } from '../locale';
+import { readPayment } from '../saved-payment';
+
+type ServiceActor = Actor<typeof serviceMachine>;
+type ServiceSnapshot = SnapshotFrom<typeof serviceMachine>;
+
+const route = getRouteApi('/{-$locale}/success');
+
+const COPY_EVENTS = { username: 'copy.username', password: 'copy.password', host: 'copy.host', playlist: 'copy.playlist' } as const;
+
+/** Players that read the credentials or the playlist (names are the same in every language). */
+const APPS = [
+  { name: 'TiviMate', platforms: 'Android TV, Fire TV' },
+  { name: 'IPTV Smarters Pro', platforms: 'Android, iOS, Windows, macOS' },
+  { name: 'GSE Smart IPTV', platforms: 'iOS, Apple TV' },
+  { name: 'Kodi', platforms: 'Android, Windows, macOS, Linux' },
+  { name: 'VLC', platforms: 'Windows, macOS, Linux' },
+];
+
+/** Success: the service's credentials with copy buttons, playlist, apps and the device address. */
+export function SuccessView() {
+  const { t } = useTranslation();
+  const app = useApp();
+  const locale = useLocale();
+  const { serviceid } = route.useSearch();
+  // Without a serviceid in the URL, the service of the order paid in this browser.
+  const [savedServiceId] = useState(() => readPayment(app.store)?.order.serviceid ?? null);
+  const id = serviceid ?? savedServiceId;
+  return (
+    <section className="page success">
+      <PageTitle>{t('success.title')}</PageTitle>
+      {id ? (
+        <Service key={id} serviceid={id} />
+      ) : (
+        <>
+          <p>{t('success.none')}</p>
+          <p>
+            <Link to="/{-$locale}" params={{ locale: localeParam(locale) }} className="button">
+              {t('app.backHome')}
+            </Link>
+          </p>
+        </>
+      )}
+    </section>
+  );
+}
+
+function Service({ serviceid }: { serviceid: number }) {
+  const { t } = useTranslation();
+  const message = useMessage();
+  const app = useApp();
+  const locale = useLocale();
+  const [logic] = useState(() => serviceLogic(app));
+  const actor = useActorRef(logic, { input: { serviceid }, inspect: app.inspect });
+  const snapshot = useSelector(actor, (current) => current);
+  const loading = useMinimumDuration(snapshot.matches('loading'), app.minLoadingMs);
+  const loggedIn = useSelector(app.session.auth, (auth) => auth.matches('loggedIn'));
+  const isClient = useSelector(app.session.auth, (auth) => auth.matches('loggedIn') && auth.context.user?.guest === false);
+  const { product, error } = snapshot.context;
+
+  if (loading) return <Loading lines={6} />;
+  if (snapshot.matches('failed') || !product) {
+    return (
+      <>
+        {error && <Alert>{message(error)}</Alert>}
+        <p>
+          <button type="button" className="button" onClick={() => actor.send({ type: 'service.retry' })}>
+            {t('app.tryAgain')}
+          </button>
+        </p>
+        {!loggedIn && <LoginPanel title={t('login.serviceTitle')} />}
+      </>
+    );
+  }
+  const status = statusKey(product.status);
+  return (
+    <>
+      <p className="lead">
+        {product.name} <span className={`badge ${product.status === 'Active' ? 'success' : 'warning'}`}>{status ? t(`status.${status}`) : product.status}</span>
+      </p>
+      {product.username === null || product.password === null ? (
+        <p className="banner">{t('success.pending')}</p>
+      ) : (
+        <>
+          <p>{t('success.intro')}</p>
+          <dl className="credentials">
+            <Credential actor={actor} snapshot={snapshot} field="username" label={t('success.username')} value={product.username} />
+            <Credential actor={actor} snapshot={snapshot} field="password" label={t('success.password')} value={product.password} />
+            <Credential actor={actor} snapshot={snapshot} field="host" label={t('success.host')} value={product.serverhostname} />
+            {product.playlistUrl && (
+              <div className="credential">
+                <dt>{t('success.playlist')}</dt>
+                <dd>
+                  <button type="button" className="button" onClick={() => actor.send({ type: 'playlist.download' })}>
+                    {t('success.download')}
+                  </button>
+                  <CopyButton actor={actor} snapshot={snapshot} field="playlist" label={t('success.playlist')} />
+                </dd>
+              </div>
+            )}
+          </dl>
+        </>
+      )}
+      <DeviceForm actor={actor} snapshot={snapshot} />
+      <section className="apps" aria-labelledby="apps-title">
+        <h2 id="apps-title">{t('success.apps')}</h2>
+        <p className="hint">{t('success.appsIntro')}</p>
+        <ul>
+          {APPS.map((player) => (
+            <li key={player.name}>
+              <strong>{player.name}</strong> <span className="hint">{player.platforms}</span>
+            </li>
+          ))}
+        </ul>
+      </section>
+      {isClient && (
+        <p>
+          <Link to="/{-$locale}/upsell" params={{ locale: localeParam(locale) }}>
+            {t('success.upsellLink')}
+          </Link>
+        </p>
+      )}
+    </>
+  );
+}
+
+interface CopyProps {
+  actor: ServiceActor;
+  snapshot: ServiceSnapshot;
+  field: CopyField;
+  label: string;
+}
+
+function Credential({ value, ...copy }: CopyProps & { value: string }) {
+  return (
+    <div className="credential">
+      <dt>{copy.label}</dt>
+      <dd>
+        <code>{value}</code>
+        <CopyButton {...copy} />
+      </dd>
+    </div>
+  );
+}
+
+/** Copies one value; 'Copied!' shows beside it for 2.5 s and is announced. */
+function CopyButton({ actor, snapshot, field, label }: CopyProps) {
+  const { t } = useTranslation();
+  const copied = snapshot.context.copied === field && snapshot.context.copyHint !== null;
+  return (
+    <>
+      <button type="button" className="button small secondary" onClick={() => actor.send({ type: COPY_EVENTS[field] })}>
+        {t('success.copy')}
+        <span className="visually-hidden"> {label}</span>
+      </button>
+      <span className="copied" role="status">
+        {copied && snapshot.context.copyHint ? t(`messages.${snapshot.context.copyHint}`) : ''}
+      </span>
+    </>
+  );
+}
+
+/** The device (MAC) address field and its Add button. */
+function DeviceForm({ actor, snapshot }: { actor: ServiceActor; snapshot: ServiceSnapshot }) {
+  const { t } = useTranslation();
+  const message = useMessage();
+  const { deviceAddress, deviceError } = snapshot.context;
+  const saving = snapshot.matches({ ready: { device: 'saving' } });
+  const saved = snapshot.matches({ ready: { device: 'saved' } });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    actor.send({ type: 'device.save' });
+  };
+  return (
+    <form className="device" noValidate onSubmit={submit}>
+      <Field
+        label={t('success.device')}
+        hint={t('success.deviceHint')}
+        name="macAddress"
+        autoComplete="off"
+        autoCapitalize="characters"
+        spellCheck={false}
+        value={deviceAddress}
+        readOnly={saving}
+        onChange={(event) => actor.send({ type: 'device.change', value: event.target.value })}
+        error={deviceError ? message(deviceError) : null}
+        action={
+          <button type="submit" className="button" aria-disabled={saving || undefined}>
+            {saving ? t('success.savingDevice') : t('success.addDevice')}
+          </button>
+        }
+      />
+      <p className="success-text" role="status">
+        {saved ? t('success.deviceSaved') : ''}
+      </p>
+    </form>
+  );
+}

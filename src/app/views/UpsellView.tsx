@@ -1,0 +1,141 @@
+import { getRouteApi, Link } from '@tanstack/react-router';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useId, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Actor, SnapshotFrom } from 'xstate';
+import type { upsellMachine } from '../../../machines/upsell.machine';
+import { UPSELL_MAX_QUANTITY, UPSELL_MIN_QUANTITY } from '../../domain/constants';
+import { visitorCurrency } from '../../domain/locale';
+import { upsellLogic } from '../actors/upsell';
+import { GatewayPicker } from '../components/Choices';
+import { Alert, Loading } from '../components/Feedback';
+import { LoginPanel } from '../components/LoginPanel';
+import { OrderNotice } from '../components/OrderNotice';
+import { PageTitle } from '../components/PageTitle';
+import { cycleKey, useFormat } from '../format';
+import { useApp, useMessage, useMinimumDuration } from '../hooks';
+import { localeParam, useLocale } from '../locale';
+import type { Gateways } from '../services';
+
+type UpsellActor = Actor<typeof upsellMachine>;
+type UpsellSnapshot = SnapshotFrom<typeof upsellMachine>;
+
+const route = getRouteApi('/{-$locale}/upsell');
+
+/** Upsell: extra connections for one of the logged-in client's active services. */
+export function UpsellView() {
+  const { t } = useTranslation();
+  const gateways = route.useLoaderData();
+  const locale = useLocale();
+  const { auth } = useApp().session;
+  // Only a client (not a guest identified by e-mail) has services to extend.
+  const clientId = useSelector(auth, (snapshot) => (snapshot.matches('loggedIn') && snapshot.context.user?.guest === false ? snapshot.context.user.userid : null));
+  const guestEmail = useSelector(auth, (snapshot) => (snapshot.matches('loggedIn') && snapshot.context.user?.guest ? snapshot.context.user.email : null));
+  return (
+    <section className="page upsell">
+      <PageTitle>{t('upsell.title')}</PageTitle>
+      <p className="lead">{t('upsell.intro')}</p>
+      {clientId !== null ? (
+        <Upsell key={`${clientId}:${locale}`} {...gateways} />
+      ) : guestEmail !== null ? (
+        // A guest session cannot log in over itself: the header's Sign Out comes first.
+        <p className="banner">{t('login.signOutFirst', { email: guestEmail })}</p>
+      ) : (
+        <LoginPanel title={t('login.upsellTitle')} />
+      )}
+    </section>
+  );
+}
+
+function Upsell({ gateways, defaultGateway }: Gateways) {
+  const { t } = useTranslation();
+  const message = useMessage();
+  const app = useApp();
+  const locale = useLocale();
+  const [logic] = useState(() => upsellLogic(app));
+  const [input] = useState(() => ({ currency: visitorCurrency(locale, app.session.visitor.country), gateways, selectedGateway: defaultGateway }));
+  const actor = useActorRef(logic, { input, inspect: app.inspect });
+  const snapshot = useSelector(actor, (current) => current);
+  const loading = useMinimumDuration(snapshot.matches('loading'), app.minLoadingMs);
+
+  if (loading) return <Loading lines={4} />;
+  if (snapshot.matches('failed')) {
+    return (
+      <>
+        <Alert>{message(snapshot.context.error ?? 'request.failed')}</Alert>
+        <button type="button" className="button" onClick={() => actor.send({ type: 'services.retry' })}>
+          {t('app.tryAgain')}
+        </button>
+      </>
+    );
+  }
+  if (snapshot.matches('empty')) {
+    return (
+      <>
+        <p>{t('upsell.empty')}</p>
+        <p>
+          <Link to="/{-$locale}" params={{ locale: localeParam(locale) }} className="button">
+            {t('upsell.toCheckout')}
+          </Link>
+        </p>
+      </>
+    );
+  }
+  if (snapshot.matches('redirecting')) return <OrderNotice link={snapshot.context.paymentLink} />;
+  return <UpsellForm actor={actor} snapshot={snapshot} />;
+}
+
+function UpsellForm({ actor, snapshot }: { actor: UpsellActor; snapshot: UpsellSnapshot }) {
+  const { t } = useTranslation();
+  const message = useMessage();
+  const { money } = useFormat();
+  const ids = useId();
+  const { services, selectedServiceId, quantity, gateways, selectedGateway, price, currency, error } = snapshot.context;
+  const service = services.find((candidate) => candidate.serviceid === selectedServiceId);
+  const submitting = snapshot.matches('submitting');
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    actor.send({ type: 'order.submit' });
+  };
+  return (
+    <form className="upsell-form" onSubmit={submit}>
+      <div className="field">
+        <label htmlFor={`${ids}-service`}>{t('upsell.service')}</label>
+        <select id={`${ids}-service`} value={selectedServiceId ?? ''} onChange={(event) => actor.send({ type: 'service.select', serviceid: Number(event.target.value) })}>
+          {services.map((candidate) => (
+            <option key={candidate.serviceid} value={candidate.serviceid}>
+              {t('upsell.serviceOption', { name: candidate.name, id: candidate.serviceid })}
+            </option>
+          ))}
+        </select>
+        {service && <p className="hint">{t('upsell.current', { count: service.extraConnections })}</p>}
+      </div>
+      <div className="field">
+        <label htmlFor={`${ids}-quantity`}>{t('upsell.quantity')}</label>
+        <div className="range">
+          <input
+            id={`${ids}-quantity`}
+            type="range"
+            min={UPSELL_MIN_QUANTITY}
+            max={UPSELL_MAX_QUANTITY}
+            step={1}
+            value={quantity}
+            onChange={(event) => actor.send({ type: 'quantity.change', quantity: Number(event.target.value) })}
+          />
+          <output htmlFor={`${ids}-quantity`}>{quantity}</output>
+        </div>
+      </div>
+      <GatewayPicker gateways={gateways} selected={selectedGateway} onSelect={(gateway) => actor.send({ type: 'gateway.select', gateway })} />
+      <p className="total">
+        <span>{t('upsell.price')}</span>{' '}
+        <output aria-live="polite">
+          {price === null ? t('upsell.notSold', { currency }) : `${money(price, currency)} ${service ? t(`cycle.${cycleKey(service.billingcycle)}`) : ''}`}
+        </output>
+      </p>
+      {error && <Alert>{message(error)}</Alert>}
+      <button type="submit" className="button primary wide" aria-disabled={submitting || price === null || undefined}>
+        {submitting ? t('upsell.submitting') : t('upsell.submit', { amount: price === null ? '' : money(price, currency) })}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,288 @@
+import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Actor, SnapshotFrom } from 'xstate';
+import { waitingMachine, type WaitingGateway } from '../../../machines/waiting.machine';
+import { waitingLogic } from '../actors/waiting';
+import { Alert } from '../components/Feedback';
+import { Notice } from '../components/Notice';
+import { GatewayIcon } from '../components/Icons';
+import { PageTitle } from '../components/PageTitle';
+import { useLocaleTag } from '../format';
+import { useApp, useMessage } from '../hooks';
+import { localeParam, useLocale } from '../locale';
+import type { PaymentFlow, SavedPayment } from '../persistence';
+import { readPayment } from '../saved-payment';
+import type { Gateways } from '../services';
+import { statusKey } from '../status';
+
+type WaitingActor = Actor<typeof waitingMachine>;
+type WaitingSnapshot = SnapshotFrom<typeof waitingMachine>;
+
+const waitingRoute = getRouteApi('/{-$locale}/waiting');
+const resellerWaitingRoute = getRouteApi('/{-$locale}/resellers/waiting');
+
+/** /waiting: the payment of an order or an upsell, resumed from the checkout cookie. */
+export function WaitingView() {
+  return <WaitingPage {...waitingRoute.useLoaderData()} />;
+}
+
+/** /resellers/waiting: the same step for a reseller order. */
+export function ResellerWaitingView() {
+  return <WaitingPage {...resellerWaitingRoute.useLoaderData()} />;
+}
+
+function WaitingPage({ gateways }: Gateways) {
+  const { t } = useTranslation();
+  const app = useApp();
+  const locale = useLocale();
+  const [saved] = useState(() => readPayment(app.store));
+  const pending = saved && (saved.order.orderid !== null || saved.order.invoiceid !== null);
+  return (
+    <section className="page waiting">
+      <PageTitle>{t('waiting.title')}</PageTitle>
+      {pending ? (
+        <Waiting saved={saved} gateways={gateways} />
+      ) : (
+        <>
+          <p>{t('waiting.none')}</p>
+          <p>
+            <Link to="/{-$locale}" params={{ locale: localeParam(locale) }} className="button">
+              {t('app.backHome')}
+            </Link>
+          </p>
+        </>
+      )}
+    </section>
+  );
+}
+
+function Waiting({ saved, gateways }: { saved: SavedPayment; gateways: WaitingGateway[] }) {
+  const { t } = useTranslation();
+  const message = useMessage();
+  const app = useApp();
+  const navigate = useNavigate();
+  const locale = useLocale();
+  const params = { locale: localeParam(locale) };
+  const [logic] = useState(() =>
+    waitingLogic(app, {
+      goToSuccess: (serviceid) => {
+        const search = serviceid ? { serviceid } : {};
+        void (saved.flow === 'reseller' ? navigate({ to: '/{-$locale}/resellers/success', params, search }) : navigate({ to: '/{-$locale}/success', params, search }));
+      },
+      goHome: () => void navigate({ to: '/{-$locale}', params }),
+    }),
+  );
+  const [input] = useState(() => ({
+    order: saved.order,
+    paymentLink: saved.link,
+    lastDate: saved.lastDate,
+    duration: saved.duration,
+    gateways,
+    selectedGateway: saved.gateway,
+    now: app.now(),
+  }));
+  const actor = useActorRef(logic, { input, inspect: app.inspect });
+  useSavedPayment(actor, saved.flow);
+  const snapshot = useSelector(actor, (current) => current);
+  const { context } = snapshot;
+
+  if (snapshot.matches('success')) {
+    return (
+      <Notice>
+        <p>{t('waiting.paid')}</p>
+      </Notice>
+    );
+  }
+  if (snapshot.matches('cancelled')) {
+    return (
+      <>
+        <p role="status">{t('waiting.cancelled')}</p>
+        <p>
+          <Link to="/{-$locale}" params={params} className="button">
+            {t('app.backHome')}
+          </Link>
+        </p>
+      </>
+    );
+  }
+  if (snapshot.matches('fraud')) {
+    return (
+      <>
+        <p className="banner danger" role="alert">
+          {t('waiting.fraud')}
+        </p>
+        <OrderInfo snapshot={snapshot} />
+      </>
+    );
+  }
+
+  const expired = snapshot.matches({ watching: { countdown: 'expired' } });
+  const changing = snapshot.matches({ watching: { page: 'choosingGateway' } }) || snapshot.matches({ watching: { page: 'creatingLink' } });
+  const cancelling = snapshot.matches({ watching: { page: 'cancelling' } });
+  return (
+    <>
+      <OrderInfo snapshot={snapshot} />
+      {expired ? (
+        <p className="banner warning" role="alert">
+          {t('waiting.expired')}
+        </p>
+      ) : (
+        <Countdown remainingMs={context.remainingMs} progress={context.progress} lastDate={context.lastDate} />
+      )}
+      {!expired && context.paymentLink && (
+        <p>
+          <a className="button primary wide" href={context.paymentLink}>
+            {t('waiting.pay')}
+          </a>
+        </p>
+      )}
+      <p className="hint">{t('waiting.polling')}</p>
+      {changing ? (
+        <GatewayChange actor={actor} snapshot={snapshot} />
+      ) : cancelling ? (
+        <Notice>
+          <p>{t('waiting.cancelling')}</p>
+        </Notice>
+      ) : (
+        <>
+          {context.error && <Alert>{message(context.error)}</Alert>}
+          <div className="actions">
+            <button type="button" className="button secondary" onClick={() => actor.send({ type: 'gateway.change' })}>
+              {t('waiting.changeGateway')}
+            </button>
+            {context.order.orderid !== null && (
+              <button type="button" className="button link danger" onClick={() => actor.send({ type: 'order.cancel' })}>
+                {t('waiting.cancel')}
+              </button>
+            )}
+          </div>
+        </>
+      )}
+    </>
+  );
+}
+
+/** Keeps the checkout cookie in step with the waiting actor, so a reload resumes the same countdown. */
+function useSavedPayment(actor: WaitingActor, flow: PaymentFlow) {
+  const { store } = useApp();
+  useEffect(() => {
+    let saved = '';
+    const subscription = actor.subscribe((snapshot) => {
+      const { order, paymentLink, selectedGateway, lastDate, duration } = snapshot.context;
+      const payment = snapshot.matches('success') || snapshot.matches('cancelled') ? undefined : { flow, order, link: paymentLink, gateway: selectedGateway, lastDate, duration };
+      const json = JSON.stringify(payment ?? null);
+      if (json === saved) return;
+      saved = json;
+      store.update({ payment });
+    });
+    return () => subscription.unsubscribe();
+  }, [actor, flow, store]);
+}
+
+function OrderInfo({ snapshot }: { snapshot: WaitingSnapshot }) {
+  const { t } = useTranslation();
+  const { order, gateways, selectedGateway, status, statusTone } = snapshot.context;
+  const gateway = gateways.find((candidate) => candidate.module === selectedGateway);
+  const key = statusKey(status);
+  return (
+    <dl className="facts">
+      {order.orderid !== null && (
+        <div>
+          <dt>{t('waiting.order')}</dt>
+          <dd>#{order.orderid}</dd>
+        </div>
+      )}
+      {order.invoiceid !== null && (
+        <div>
+          <dt>{t('waiting.invoice')}</dt>
+          <dd>#{order.invoiceid}</dd>
+        </div>
+      )}
+      <div>
+        <dt>{t('waiting.paymentMethod')}</dt>
+        <dd>{gateway?.displayname ?? selectedGateway}</dd>
+      </div>
+      <div>
+        <dt>{t('waiting.status')}</dt>
+        <dd aria-live="polite">
+          <span className={`badge ${statusTone}`}>{key ? t(`status.${key}`) : status}</span>
+        </dd>
+      </div>
+    </dl>
+  );
+}
+
+/** Time left, as digits and a bar; screen readers hear it at coarse steps, not every second. */
+function Countdown({ remainingMs, progress, lastDate }: { remainingMs: number; progress: number; lastDate: number }) {
+  const { t } = useTranslation();
+  const tag = useLocaleTag();
+  const labelId = useId();
+  const minutes = Math.ceil(remainingMs / 60_000);
+  const step = minutes > 60 ? 60 : minutes > 10 ? 5 : 1;
+  const spoken = Math.ceil(minutes / step) * step;
+  return (
+    <div className="countdown">
+      <p className="label" id={labelId}>
+        {t('waiting.timeLeft')}
+      </p>
+      <p className="timer" role="timer" aria-labelledby={labelId}>
+        {formatCountdown(remainingMs)}
+      </p>
+      <progress max={1} value={progress} aria-labelledby={labelId} />
+      <p className="hint">{t('waiting.deadline', { date: new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeStyle: 'short' }).format(lastDate) })}</p>
+      <p className="visually-hidden" aria-live="polite">
+        {t('waiting.announce', { hours: Math.floor(spoken / 60), minutes: spoken % 60 })}
+      </p>
+    </div>
+  );
+}
+
+/** The gateway-change view: one button per other gateway; picking one asks for a new link. */
+function GatewayChange({ actor, snapshot }: { actor: WaitingActor; snapshot: WaitingSnapshot }) {
+  const { t } = useTranslation();
+  const message = useMessage();
+  const heading = useRef<HTMLHeadingElement>(null);
+  const headingId = useId();
+  const { gateways, selectedGateway, error } = snapshot.context;
+  const creating = snapshot.matches({ watching: { page: 'creatingLink' } });
+  useEffect(() => heading.current?.focus(), []);
+  return (
+    <section className="panel" aria-labelledby={headingId}>
+      <h2 id={headingId} ref={heading} tabIndex={-1}>
+        {t('waiting.chooseGateway')}
+      </h2>
+      <ul className="gateway-buttons">
+        {gateways
+          .filter((gateway) => gateway.module !== selectedGateway)
+          .map((gateway) => (
+            <li key={gateway.module}>
+              <button type="button" className="button choice" aria-disabled={creating || undefined} onClick={() => actor.send({ type: 'gateway.select', gateway: gateway.module })}>
+                <GatewayIcon type={gateway.type} />
+                {t('waiting.payWith', { name: gateway.displayname })}
+              </button>
+            </li>
+          ))}
+      </ul>
+      {creating && (
+        <Notice>
+          <p>{t('waiting.creatingLink')}</p>
+        </Notice>
+      )}
+      {error && <Alert>{message(error)}</Alert>}
+      {!creating && (
+        <button type="button" className="button secondary" onClick={() => actor.send({ type: 'gateway.dismiss' })}>
+          {t('waiting.keepGateway')}
+        </button>
+      )}
+    </section>
+  );
+}
+
+/** Time left as H:MM:SS (digits read the same in every locale). */
+function formatCountdown(ms: number): string {
+  const seconds = Math.max(0, Math.floor(ms / 1000));
+  const pad = (value: number) => String(value).padStart(2, '0');
+  return `${Math.floor(seconds / 3600)}:${pad(Math.floor(seconds / 60) % 60)}:${pad(seconds % 60)}`;
+}

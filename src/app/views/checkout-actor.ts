@@ -1,0 +1,60 @@
+import { useNavigate } from '@tanstack/react-router';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useEffect, useState } from 'react';
+import type { CheckoutInput, CheckoutUser } from '../../../machines/checkout.machine';
+import { checkoutLogic, choicesOf, createPriceChange } from '../actors/checkout';
+import { AFFILIATE_COOKIE, readCookie } from '../cookies';
+import { useApp } from '../hooks';
+import { readChoices } from '../persistence';
+import { localeParam, useLocale } from '../locale';
+import type { EntrySearch } from '../search';
+import type { AppServices } from '../services';
+
+/**
+ * Who orders: undefined while the session settles (e.g. the automatic login of an `email` link),
+ * null for a guest, else the logged-in user (a client, or a guest identified by e-mail).
+ */
+export function useCheckoutUser(): CheckoutUser | null | undefined {
+  const { auth } = useApp().session;
+  const settled = useSelector(auth, (snapshot) => !snapshot.matches('starting') && !snapshot.matches('identifyingGuest'));
+  const userid = useSelector(auth, (snapshot) => (snapshot.matches('loggedIn') || snapshot.matches('signingOut') ? (snapshot.context.user?.userid ?? null) : null));
+  const email = useSelector(auth, (snapshot) => snapshot.context.user?.email ?? '');
+  if (!settled) return undefined;
+  return userid === null ? null : { userid, email };
+}
+
+/** The checkout actor of a view: the real machine with the app's actors, its form choices saved as they change. */
+export function useCheckoutActor(search: EntrySearch, user: CheckoutUser | null) {
+  const app = useApp();
+  const navigate = useNavigate();
+  const locale = useLocale();
+  const [priceChange] = useState(createPriceChange);
+  const [logic] = useState(() =>
+    checkoutLogic(app, { priceChange, goToWaiting: () => void navigate({ to: '/{-$locale}/waiting', params: { locale: localeParam(locale) } }) }),
+  );
+  const [input] = useState(() => checkoutInput(app, search, user));
+  const actor = useActorRef(logic, { input, inspect: app.inspect });
+
+  useEffect(() => {
+    let saved = '';
+    const subscription = actor.subscribe((snapshot) => {
+      if (!snapshot.matches('ready')) return;
+      const choices = choicesOf(snapshot.context);
+      const json = JSON.stringify(choices);
+      if (json === saved) return;
+      saved = json;
+      app.store.update({ choices: json === '{}' ? undefined : choices });
+    });
+    return () => subscription.unsubscribe();
+  }, [actor, app]);
+
+  return { actor, priceChange };
+}
+
+/** The URL's entry parameters over the saved choices (not for an automatic order, which uses the URL alone). */
+function checkoutInput(app: AppServices, search: EntrySearch, user: CheckoutUser | null): CheckoutInput {
+  const saved = search.auto_redirect === 'true' ? {} : (readChoices(app.store) ?? {});
+  // The affiliate of the URL, else the one that brought this browser within 90 days.
+  const affId = search.aff_id ?? readCookie(AFFILIATE_COOKIE);
+  return { query: { ...saved, ...search, ...(affId ? { aff_id: affId } : {}) }, user, now: app.now };
+}

@@ -1,0 +1,237 @@
+/** The app's own behaviour around the machines: language, affiliates, session, saved state, price change. */
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { renderApp } from '../../src/app/testing';
+import { apiError, clientSession, fakeApi } from '../support/fake-api';
+import { TEXTS, waitingCookie } from './screens';
+
+const en = TEXTS['en-en'];
+
+const cookie = (name: string) => document.cookie.split('; ').find((pair) => pair.startsWith(`${name}=`))?.slice(name.length + 1);
+const saved = () => JSON.parse(decodeURIComponent(cookie('checkout') ?? '%7B%7D')) as Record<string, unknown>;
+const bodyOf = async (request: Request) => JSON.parse(await request.clone().text()) as Record<string, unknown>;
+const callsTo = (calls: Request[], operation: string) => calls.filter((request) => new URL(request.url).pathname.endsWith(`/${operation}`));
+
+afterEach(() => vi.useRealTimers());
+
+describe('language', () => {
+  it('follows the browserLang cookie on an unprefixed URL', async () => {
+    const { app } = await renderApp({ url: '/checkout/', fetch: fakeApi().fetch, cookies: { browserLang: 'de-de' } });
+
+    expect(await screen.findByRole('heading', { level: 1, name: TEXTS['de-de'].checkout.title })).toBeTruthy();
+    expect(app.router.state.location.pathname).toMatch(/^\/de-de\/?$/);
+  });
+
+  it('is Spanish for a visitor from ES, and remembers the locale of the URL', async () => {
+    await renderApp({ url: '/checkout/?pid=2', fetch: fakeApi({ currency: { country: 'ES', currency: 'EUR' } }).fetch });
+
+    expect(await screen.findByRole('heading', { level: 1, name: TEXTS['es-es'].checkout.title })).toBeTruthy();
+    expect(cookie('browserLang')).toBe('es-es');
+  });
+
+  it('follows the browser languages, and a language link switches for good', async () => {
+    const user = userEvent.setup();
+    await renderApp({ url: '/checkout/', fetch: fakeApi().fetch, browserLanguages: () => ['nl-NL', 'en'] });
+    await screen.findByRole('heading', { level: 1, name: TEXTS['nl-nl'].checkout.title });
+
+    await user.click(screen.getByRole('link', { name: 'English' }));
+
+    expect(await screen.findByRole('heading', { level: 1, name: en.checkout.title })).toBeTruthy();
+    expect(cookie('browserLang')).toBe('en-en');
+  });
+
+  it('shows GBP in en-gb', async () => {
+    await renderApp({ url: '/checkout/en-gb/', fetch: fakeApi().fetch });
+
+    expect(await screen.findByRole('radio', { name: /TV Monthly.*£13\.00/ })).toBeTruthy();
+  });
+});
+
+describe('starting', () => {
+  it('keeps the header of index.html on screen while the session loads', async () => {
+    let answer: (value: unknown) => void = () => {};
+    const session = new Promise((resolve) => (answer = resolve));
+    const rendering = renderApp({ url: '/checkout/', fetch: fakeApi({ session: () => session }).fetch });
+
+    expect(await screen.findByText('TV Checkout')).toBeTruthy();
+    expect(document.querySelector('main [aria-busy="true"]')).toBeTruthy();
+
+    answer({ loggedIn: false, guest: false, userid: null, email: null });
+    await rendering;
+    expect(await screen.findByRole('heading', { level: 1, name: en.checkout.title })).toBeTruthy();
+  });
+});
+
+describe('affiliates', () => {
+  it('keeps a new aff_id for 90 days, records the click once and credits the order', async () => {
+    const user = userEvent.setup();
+    const api = fakeApi();
+    const rendered = await renderApp({ url: '/checkout/?aff_id=partner_42', fetch: api.fetch });
+    await screen.findByRole('heading', { level: 1, name: en.checkout.title });
+    await waitFor(() => expect(callsTo(api.calls, 'new_click')).toHaveLength(1));
+    expect(await bodyOf(callsTo(api.calls, 'new_click')[0]!)).toMatchObject({ aff_id: 'partner_42' });
+    expect(cookie('affiliate')).toBe('partner_42');
+
+    await user.type(screen.getByRole('textbox', { name: en.checkout.email }), 'ann@mail.test');
+    await user.click(screen.getByRole('button', { name: en.checkout.submit }));
+    await waitFor(() => expect(rendered.left).toHaveLength(1));
+    expect(await bodyOf(callsTo(api.calls, 'order')[0]!)).toMatchObject({ affid: 'partner_42' });
+
+    rendered.unmount();
+    const again = fakeApi();
+    await renderApp({ url: '/checkout/?aff_id=partner_42', fetch: again.fetch, cookies: { affiliate: 'partner_42' } });
+    await screen.findByRole('heading', { level: 1, name: en.checkout.title });
+    expect(callsTo(again.calls, 'new_click')).toHaveLength(0);
+  });
+});
+
+describe('the header', () => {
+  it('offers Sign Out only to a logged-in user, and signing out clears the saved state and goes home', async () => {
+    const user = userEvent.setup();
+    const api = fakeApi({ session: clientSession });
+    const { app } = await renderApp({ url: '/checkout/success?serviceid=3001', fetch: api.fetch, cookies: { checkout: waitingCookie() } });
+    await screen.findByRole('heading', { level: 1, name: en.success.title });
+
+    await user.click(screen.getByRole('button', { name: en.app.signOut }));
+
+    expect(await screen.findByRole('heading', { level: 1, name: en.checkout.title })).toBeTruthy();
+    expect(app.router.state.location.pathname).toBe('/');
+    expect(callsTo(api.calls, 'signOut')).toHaveLength(1);
+    expect(saved().payment).toBeUndefined();
+    expect(screen.queryByRole('button', { name: en.app.signOut })).toBeNull();
+  });
+
+  it('has no Sign Out for a visitor', async () => {
+    await renderApp({ url: '/checkout/', fetch: fakeApi().fetch });
+    await screen.findByRole('heading', { level: 1, name: en.checkout.title });
+
+    expect(screen.queryByRole('button', { name: en.app.signOut })).toBeNull();
+  });
+});
+
+describe('a guest buys with the keyboard only', () => {
+  it('orders with the total shown, leaves for the payment page and saves no secret', async () => {
+    const user = userEvent.setup();
+    const api = fakeApi();
+    const { left } = await renderApp({ url: '/checkout/', fetch: api.fetch });
+    const plans = await screen.findByRole('group', { name: en.checkout.plans });
+
+    // Arrow keys move through the plans, space toggles an add-on, Enter submits.
+    await user.click(within(plans).getByRole('radio', { name: /TV Monthly/ }));
+    await user.keyboard('{ArrowDown}');
+    expect(within(plans).getByRole('radio', { name: /TV Yearly/ })).toHaveProperty('checked', true);
+    await user.tab();
+    await user.keyboard(' ');
+    expect(screen.getByRole('switch', { name: /Extra connection/ })).toHaveProperty('checked', true);
+    screen.getByRole('textbox', { name: en.checkout.email }).focus();
+    await user.keyboard('ann@mail.test{Enter}');
+
+    await waitFor(() => expect(left).toEqual(['http://localhost/checkout/sandbox/pay/pay_demo']));
+    const order = callsTo(api.calls, 'order')[0]!;
+    expect(order.headers.get('Idempotency-Key')).toBeTruthy();
+    expect(await bodyOf(order)).toEqual({ pid: 2, paymentmethod: 'sandbox', amount: 170, currency: 'EUR', configoptions: { '2': 1, '4': 0 } });
+    expect(callsTo(api.calls, 'authMiddleware')).toHaveLength(1);
+    expect(saved()).toMatchObject({ payment: { flow: 'order', order: { orderid: 1001, invoiceid: 2001, serviceid: 3001 }, gateway: 'sandbox' } });
+    expect(cookie('checkout')).not.toMatch(/password/i);
+  });
+
+  it('shows the invalid e-mail once the field is left', async () => {
+    const user = userEvent.setup();
+    await renderApp({ url: '/checkout/', fetch: fakeApi().fetch });
+    const email = await screen.findByRole('textbox', { name: en.checkout.email });
+
+    await user.type(email, 'ann@mail');
+    expect(screen.queryByText(en.messages.email.invalid)).toBeNull();
+    await user.tab();
+
+    expect(screen.getByRole('alert').textContent).toBe(en.messages.email.invalid);
+    expect(email.getAttribute('aria-invalid')).toBe('true');
+  });
+});
+
+describe('the discount box', () => {
+  it('applies a code to the total, and explains a refused one', async () => {
+    const user = userEvent.setup();
+    await renderApp({ url: '/checkout/', fetch: fakeApi({ getPromotion: apiError(404, 'promotion_not_found', 'Promotion code not found.') }).fetch });
+    const code = await screen.findByRole('textbox', { name: en.checkout.discount });
+
+    await user.type(code, 'NOPE{Enter}');
+
+    expect((await screen.findByRole('alert')).textContent).toBe(en.messages.api.promotion_not_found);
+  });
+
+  it('takes the discount off the total', async () => {
+    const user = userEvent.setup();
+    await renderApp({ url: '/checkout/?promocode=WELCOME10', fetch: fakeApi().fetch });
+
+    expect(await screen.findByText(en.checkout.discountApplied.replace('{{code}}', 'WELCOME10'))).toBeTruthy();
+    const total = () => within(screen.getByRole('region', { name: en.checkout.summary })).getByRole('status').textContent;
+    expect(total()).toBe('€13.50');
+    await user.clear(screen.getByRole('textbox', { name: en.checkout.discount }));
+    expect(total()).toBe('€15.00');
+  });
+});
+
+describe('a price changed on the server (409)', () => {
+  it('shows the new total and orders it once the shopper confirms', async () => {
+    const user = userEvent.setup();
+    const orders: Record<string, unknown>[] = [];
+    const api = fakeApi({
+      order: async (request: Request) => {
+        orders.push(await bodyOf(request));
+        return orders.length === 1
+          ? apiError(409, 'price_changed', 'The price has changed.', { amount: 16.5, currency: 'EUR' })
+          : { orderid: 1001, invoiceid: 2001, serviceids: [3001], fraud: false, status: 'Pending', amount: 16.5, currency: 'EUR', link: 'http://localhost/checkout/sandbox/pay/pay_new', deadline: '2030-01-02T12:00:00.000Z' };
+      },
+    });
+    const { left } = await renderApp({ url: '/checkout/?email=ann%40mail.test', fetch: api.fetch });
+    await user.click(await screen.findByRole('button', { name: en.checkout.submit }));
+
+    const confirm = await screen.findByRole('button', { name: en.checkout.confirmPrice.replace('{{amount}}', '€16.50') });
+    expect(screen.getByRole('alert').textContent).toContain(en.checkout.priceChanged.replace('{{amount}}', '€16.50').replace('{{previous}}', '€15.00'));
+    await user.click(confirm);
+
+    await waitFor(() => expect(left).toEqual(['http://localhost/checkout/sandbox/pay/pay_new']));
+    expect(orders.map((order) => order.amount)).toEqual([15, 16.5]);
+  });
+});
+
+describe('saved state', () => {
+  it('brings the form back as the shopper left it', async () => {
+    const user = userEvent.setup();
+    const first = await renderApp({ url: '/checkout/', fetch: fakeApi().fetch });
+    await user.click(await screen.findByRole('radio', { name: /TV Day Pass/ }));
+    await user.click(screen.getByRole('switch', { name: /Proxy protection/ }));
+    const kept = cookie('checkout')!;
+    first.unmount();
+
+    await renderApp({ url: '/checkout/', fetch: fakeApi().fetch, cookies: { checkout: decodeURIComponent(kept) } });
+
+    expect(await screen.findByRole('radio', { name: /TV Day Pass/ })).toHaveProperty('checked', true);
+    expect(screen.getByRole('switch', { name: /Proxy protection/ })).toHaveProperty('checked', true);
+  });
+
+  it('resumes the waiting countdown from the saved deadline and opens the service once paid', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let status = 'Pending';
+    const api = fakeApi({ session: clientSession, orderStatus: () => ({ orderid: 1001, status, invoiceid: 2001, invoiceStatus: 'Unpaid', serviceids: [3001], fraud: false, amount: 15, currency: 'EUR' }) });
+    const { app } = await renderApp({ url: '/checkout/waiting', fetch: api.fetch, cookies: { checkout: waitingCookie() } });
+
+    const timer = await screen.findByRole('timer', { name: en.waiting.timeLeft });
+    expect(timer.textContent).toMatch(/^0:59:\d\d$/);
+
+    status = 'Active';
+    await act(() => vi.advanceTimersByTimeAsync(5_000));
+
+    expect(await screen.findByRole('heading', { level: 1, name: en.success.title })).toBeTruthy();
+    expect(app.router.state.location.href).toBe('/success?serviceid=3001');
+    expect(saved().payment).toBeUndefined();
+  });
+
+  it('ignores a tampered cookie', async () => {
+    await renderApp({ url: '/checkout/waiting', fetch: fakeApi().fetch, cookies: { checkout: '{"payment":{"flow":"order","order":{"orderid":"1 OR 1"}}}' } });
+
+    expect(await screen.findByText(en.waiting.none)).toBeTruthy();
+  });
+});
