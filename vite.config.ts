@@ -1,5 +1,29 @@
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+
+/** Writes .br and .gz beside every text asset once, so the server sends them compressed at no cost per request. */
+function precompress(): Plugin {
+  let outDir = 'dist';
+  return {
+    name: 'tvc:precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = config.build.outDir;
+    },
+    closeBundle() {
+      const files = readdirSync(outDir, { recursive: true, encoding: 'utf8' }).filter((file) => /\.(js|css|json|html|svg)$/.test(file));
+      for (const file of files) {
+        const path = join(outDir, file);
+        const content = readFileSync(path);
+        writeFileSync(`${path}.br`, brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY } }));
+        writeFileSync(`${path}.gz`, gzipSync(content, { level: 9 }));
+      }
+    },
+  };
+}
 
 /**
  * The machines describe every state and transition for their diagrams and docs (scripts/statecharts);
@@ -40,7 +64,7 @@ function stripMachineDescriptions(): Plugin {
 /** The SPA is served under /checkout/ by the Fastify server. */
 export default defineConfig({
   base: '/checkout/',
-  plugins: [react(), stripMachineDescriptions()],
+  plugins: [react(), stripMachineDescriptions(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -42,6 +42,8 @@ export type ConfigOption = Schemas['ConfigOption'];
 export type Product = Schemas['Product'];
 /** A list of catalogue products. */
 export type ProductList = Schemas['ProductList'];
+/** The reseller products, with the product a new reseller's order adds. */
+export type ResellerProductList = Schemas['ResellerProductList'];
 /** A promotion as the billing system describes it. */
 export type Promotion = Schemas['Promotion'];
 /** The answer of a promotion lookup. */
@@ -62,6 +64,8 @@ export type OrderRequest = Schemas['OrderRequest'];
 export type OrderResponse = Schemas['OrderResponse'];
 /** An order's status as polled while waiting for payment. */
 export type OrderStatusResponse = Schemas['OrderStatusResponse'];
+/** The status of an invoice (an upsell has an invoice and no order). */
+export type InvoiceStatusResponse = Schemas['InvoiceStatusResponse'];
 /** The body of an upsell invoice. */
 export type AddInvoiceRequest = Schemas['AddInvoiceRequest'];
 /** A created upsell invoice with its payment link. */

@@ -139,6 +139,8 @@ async function serveSpa(app: FastifyInstance, distDir: string): Promise<void> {
       prefix: '/checkout/',
       wildcard: false,
       index: false,
+      // The build writes .br and .gz beside each asset (vite.config.ts); they are sent when the browser accepts them.
+      preCompressed: true,
       setHeaders: (response, path) => {
         response.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
