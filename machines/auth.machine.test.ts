@@ -116,6 +116,17 @@ describe('auth machine: behaviour', () => {
     expect(identifyGuest).not.toHaveBeenCalled();
   });
 
+  it('restores a guest this browser identified by e-mail as a guest user, after a reload', () => {
+    const { actor } = startAuth({ session: { loggedIn: false, guest: true, userid: 7, email: 'ann@example.com' } });
+    expect(actor.getSnapshot().value).toBe('loggedIn');
+    expect(actor.getSnapshot().context.user).toEqual({ userid: 7, email: 'ann@example.com', guest: true });
+  });
+
+  it('starts logged out when the server knows no one', () => {
+    const { actor } = startAuth({ session: { loggedIn: false, guest: false, userid: null, email: null } });
+    expect(actor.getSnapshot().value).toBe('loggedOut');
+  });
+
   it('signs out: clears the session data, forgets the user and goes home', async () => {
     const { actor, clearSession, goHome } = startAuth({ session: { loggedIn: true, guest: false, userid: 42, email: 'client@example.com' }, redirectTarget: '/upsell' });
     actor.send({ type: 'auth.signOut' });

@@ -101,8 +101,9 @@ export const authMachineDocs = {
   },
 } as const;
 
+/** The user a restored session stands for: a login, or a guest this browser identified by e-mail. */
 function userOfSession(session: AuthSession | null | undefined): AuthUser | null {
-  if (!session?.loggedIn || session.userid === null || session.userid <= 0) return null;
+  if (!session || !(session.loggedIn || session.guest) || session.userid === null || session.userid <= 0) return null;
   return { userid: session.userid, email: session.email ?? '', guest: session.guest };
 }
 
