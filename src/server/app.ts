@@ -55,7 +55,7 @@ export async function buildApp({ config, store, seed = true, logger = false }: A
 
   const secrets = await loadSecrets(store.db, config);
   if (seed) await seedDemo(store.db, secrets, config.serverHostname);
-  const billing = createLocalBilling(store.db, { encryptionKey: secrets.encryptionKey, serverHostname: config.serverHostname });
+  const billing = createLocalBilling(store.db, { encryptionKey: secrets.encryptionKey, serverHostname: config.serverHostname, catalogueTtlMs: config.catalogueTtlMs });
   const gateways = configuredGateways(config, secrets);
   const deps: RouteDeps = { config, billing, gateways, fraud: localFraudRules(config.fraud, billing), secrets, storeEngine: store.engine };
 

@@ -22,6 +22,8 @@ export interface ServerConfig {
   encryptionKey: string | null;
   distDir: string;
   logLevel: string;
+  /** How long catalogue reads are served from memory. */
+  catalogueTtlMs: number;
 }
 
 const list = (value: string | undefined) => (value ?? '').split(',').map((item) => item.trim()).filter(Boolean);
@@ -51,5 +53,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     encryptionKey: env.ENCRYPTION_KEY || null,
     distDir: resolve(env.DIST_DIR ?? './dist'),
     logLevel: env.LOG_LEVEL ?? 'info',
+    catalogueTtlMs: Number(env.CATALOGUE_CACHE_MS ?? 30_000),
   };
 }

@@ -18,7 +18,7 @@ const newPaymentId = () => `pay_${randomBytes(18).toString('base64url')}`;
 const cents = (amountCents: number) => amountCents / 100;
 
 /** The billing port over the local store (PGlite or PostgreSQL through Drizzle). */
-export function createLocalBilling(db: Database, options: { encryptionKey: Buffer; serverHostname: string }): BillingPort {
+export function createLocalBilling(db: Database, options: { encryptionKey: Buffer; serverHostname: string; catalogueTtlMs: number }): BillingPort {
   const toProduct = (row: typeof products.$inferSelect, optionRows: (typeof configOptions.$inferSelect)[]): CatalogueProduct => ({
     pid: row.pid,
     name: row.name,
@@ -34,12 +34,23 @@ export function createLocalBilling(db: Database, options: { encryptionKey: Buffe
     customFields: { username: row.usernameFieldId, password: row.passwordFieldId },
   });
 
-  const readProducts = async (where?: ReturnType<typeof eq>) => {
+  const readCatalogue = async () => {
     const [rows, optionRows] = await Promise.all([
-      db.select().from(products).where(where).orderBy(asc(products.sortOrder), asc(products.pid)),
+      db.select().from(products).orderBy(asc(products.group), asc(products.sortOrder), asc(products.pid)),
       db.select().from(configOptions),
     ]);
     return rows.map((row) => toProduct(row, optionRows));
+  };
+
+  // The catalogue is read on every page and changes rarely: kept for a short while, one load at a time.
+  let catalogue: { loaded: Promise<CatalogueProduct[]>; expires: number } | null = null;
+  const cachedCatalogue = () => {
+    if (!catalogue || catalogue.expires <= Date.now()) {
+      const loaded = readCatalogue();
+      catalogue = { loaded, expires: Date.now() + options.catalogueTtlMs };
+      loaded.catch(() => { catalogue = null; });
+    }
+    return catalogue.loaded;
   };
 
   const toClient = (row: typeof clients.$inferSelect): Client => ({ id: row.id, email: row.email, passwordHash: row.passwordHash, reseller: row.reseller });
@@ -121,12 +132,9 @@ export function createLocalBilling(db: Database, options: { encryptionKey: Buffe
   }
 
   return {
-    products: (group) => readProducts(eq(products.group, group)),
+    products: async (group) => (await cachedCatalogue()).filter((product) => product.group === group),
 
-    async product(pid) {
-      const [found] = await readProducts(eq(products.pid, pid));
-      return found ?? null;
-    },
+    product: async (pid) => (await cachedCatalogue()).find((product) => product.pid === pid) ?? null,
 
     async promotion(code) {
       const [row] = await db.select().from(promotions).where(sql`lower(${promotions.code}) = lower(${code})`);
