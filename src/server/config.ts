@@ -1,5 +1,6 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseGatewayList } from '../domain/gateway';
+import { projectRoot } from './project-root';
 
 /** Server configuration, read from environment variables with working defaults. */
 export interface ServerConfig {
@@ -51,7 +52,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     },
     sessionSecret: env.SESSION_SECRET || null,
     encryptionKey: env.ENCRYPTION_KEY || null,
-    distDir: resolve(env.DIST_DIR ?? './dist'),
+    distDir: env.DIST_DIR ? resolve(env.DIST_DIR) : join(projectRoot, 'dist'),
     logLevel: env.LOG_LEVEL ?? 'info',
     catalogueTtlMs: Number(env.CATALOGUE_CACHE_MS ?? 30_000),
   };

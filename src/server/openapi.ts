@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parse } from 'yaml';
+import { projectRoot } from './project-root';
 
 type JsonObject = { [key: string]: unknown };
 const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -24,7 +26,7 @@ export interface SpecOperation {
 }
 
 /** Reads and parses openapi.yaml. */
-export function readSpec(file = new URL('../../openapi.yaml', import.meta.url)): JsonObject {
+export function readSpec(file = join(projectRoot, 'openapi.yaml')): JsonObject {
   return parse(readFileSync(file, 'utf8')) as JsonObject;
 }
 
