@@ -31,6 +31,8 @@ export default defineConfig({
           // The page lives under /checkout, so the app's cookies (Path=/checkout) are visible to it.
           environmentOptions: { happyDOM: { url: 'http://localhost/checkout/' } },
           setupFiles: ['tests/support/dom-setup.ts'],
+          // Prints the coverage of every machine's transitions through the views once the model walks ran.
+          globalSetup: ['tests/model/coverage-report.ts'],
           // A whole app renders per test; leave room for a machine busy with other work.
           testTimeout: 20_000,
         },

@@ -3,6 +3,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Actor, SnapshotFrom } from 'xstate';
+import type { authMachine } from '../../../machines/auth.machine';
 import type { upsellMachine } from '../../../machines/upsell.machine';
 import { UPSELL_MAX_QUANTITY, UPSELL_MIN_QUANTITY } from '../../domain/constants';
 import { visitorCurrency } from '../../domain/locale';
@@ -28,9 +29,10 @@ export function UpsellView() {
   const gateways = route.useLoaderData();
   const locale = useLocale();
   const { auth } = useApp().session;
-  // Only a client (not a guest identified by e-mail) has services to extend.
-  const clientId = useSelector(auth, (snapshot) => (snapshot.matches('loggedIn') && snapshot.context.user?.guest === false ? snapshot.context.user.userid : null));
-  const guestEmail = useSelector(auth, (snapshot) => (snapshot.matches('loggedIn') && snapshot.context.user?.guest ? snapshot.context.user.email : null));
+  // Only a client (not a guest identified by e-mail) has services to extend; signing out may fail, so the form stays until it is done.
+  const signedIn = (snapshot: SnapshotFrom<typeof authMachine>) => snapshot.matches('loggedIn') || snapshot.matches('signingOut');
+  const clientId = useSelector(auth, (snapshot) => (signedIn(snapshot) && snapshot.context.user?.guest === false ? snapshot.context.user.userid : null));
+  const guestEmail = useSelector(auth, (snapshot) => (signedIn(snapshot) && snapshot.context.user?.guest ? snapshot.context.user.email : null));
   return (
     <section className="page upsell">
       <PageTitle>{t('upsell.title')}</PageTitle>

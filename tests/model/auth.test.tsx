@@ -1,0 +1,127 @@
+/** The auth machine's paths walked through the header and the login panel of the checkout page. */
+import { screen, within } from '@testing-library/react';
+import { expect } from 'vitest';
+import type { AnyEventObject, StateValue } from 'xstate';
+import type { AuthContext, AuthInput, AuthResult } from '../../machines/auth.machine';
+import { authModel } from '../../scripts/statecharts/models/auth.model';
+import { apiError } from '../support/fake-api';
+import { en, fill } from './texts';
+import { describeViewWalk, shown, type Page } from './walk';
+
+const anonymous = { loggedIn: false, guest: false, userid: null, email: null };
+
+/** A returning client opens the upsell (a page for clients only), so signing out visibly goes home. */
+interface AuthPage extends Page {
+  input: AuthInput;
+}
+
+const pageOf = (input: AuthInput) => (input.session?.loggedIn ? '/upsell' : '/');
+
+const loginForm = () => screen.getByRole('form', { name: en.login.submit });
+const signOutButton = () => screen.queryByRole('button', { name: new RegExp(`^(${en.app.signOut}|${en.app.signingOut})$`) });
+
+async function perform(event: AnyEventObject, page: Page): Promise<void> {
+  const { api, user } = page;
+  switch (event.type) {
+    case 'auth.login': {
+      // The login panel sits in a disclosure of the checkout page.
+      await user.click(screen.getByText(en.login.title));
+      const form = await shown(loginForm, 'the login panel');
+      await user.type(within(form).getByRole('textbox', { name: en.login.email }), String(event.email));
+      await user.type(within(form).getByLabelText(en.login.password), String(event.password));
+      return user.click(within(form).getByRole('button', { name: en.login.submit }));
+    }
+    case 'xstate.done.actor.login': {
+      const { userid, email } = event.output as AuthResult;
+      await api.respond('auth', { userid, email, loggedIn: true });
+      return;
+    }
+    case 'xstate.error.actor.login':
+      await api.respond('auth', apiError(401, 'invalid_credentials', 'Email or Password Invalid'));
+      return;
+    case 'xstate.done.actor.identifyGuest': {
+      const output = event.output as AuthResult;
+      await api.respond('authMiddleware', output, output.userid > 0 ? {} : { offContract: 'userid 0 (the contract says ≥ 1): the branch for a server that answers without a user id' });
+      return;
+    }
+    case 'xstate.error.actor.identifyGuest':
+      await api.respond('authMiddleware', apiError(502, 'bad_gateway', 'Bad gateway'));
+      return;
+    case 'auth.signOut':
+      return user.click(screen.getByRole('button', { name: en.app.signOut }));
+    case 'xstate.done.actor.signOut':
+      await api.respond('signOut', { loggedIn: false });
+      return;
+    case 'xstate.error.actor.signOut':
+      await api.respond('signOut', apiError(502, 'bad_gateway', 'Bad gateway'));
+      return;
+    default:
+      throw new Error(`No way to perform ${event.type} in the header or the login panel`);
+  }
+}
+
+async function see(value: StateValue, context: AuthContext, page: AuthPage): Promise<void> {
+  // Signing out goes home; until then the page stays where the visitor opened it.
+  const where = value === 'loggedIn' || value === 'signingOut' ? pageOf(page.input) : '/';
+  await shown(() => screen.getByRole('heading', { level: 1, name: where === '/' ? en.checkout.title : en.upsell.title }), `the page at ${where}`);
+  expect(page.rendered.app.router.state.location.pathname).toBe(where);
+  const header = screen.getByRole('banner');
+  switch (value) {
+    case 'identifyingGuest':
+      // Who orders is not known yet: the order form waits.
+      expect(within(screen.getByRole('main')).getByText(en.app.loading)).toBeTruthy();
+      expect(screen.queryByText(en.login.title)).toBeNull();
+      expect(signOutButton()).toBeNull();
+      return;
+    case 'loggedOut':
+    case 'loggingIn': {
+      expect(signOutButton()).toBeNull();
+      expect(screen.getByText(en.login.title)).toBeTruthy();
+      if (value === 'loggingIn') {
+        expect(within(loginForm()).getByRole('button', { name: en.login.submitting }).getAttribute('aria-disabled')).toBe('true');
+      } else if (context.loginError) {
+        expect(within(loginForm()).getByRole('alert').textContent).toBe(en.messages.api.invalid_credentials);
+      }
+      // The order form is for a guest: it asks for an e-mail.
+      await shown(() => screen.getByRole('textbox', { name: en.checkout.email, description: en.checkout.emailHint }), 'the guest e-mail field');
+      return;
+    }
+    case 'loggedIn':
+    case 'signingOut': {
+      const user = context.user!;
+      const button = await shown(() => within(header).getByRole('button', { name: value === 'signingOut' ? en.app.signingOut : en.app.signOut }), 'Sign Out');
+      expect(button.getAttribute('aria-disabled')).toBe(value === 'signingOut' ? 'true' : null);
+      expect(screen.queryByText(en.login.title)).toBeNull();
+      if (context.signOutError) expect(within(header).getByRole('alert').textContent).toBe(en.messages.request.failed);
+      else expect(within(header).queryByRole('alert')).toBeNull();
+      if (where === '/') await shown(() => screen.getByText(fill(en.checkout.orderingAs, { email: user.email })), 'the order placed for the user');
+      else await shown(() => screen.getByRole('slider', { name: en.upsell.quantity }), "the client's upsell form");
+      return;
+    }
+    default:
+      throw new Error(`No screen known for auth state ${JSON.stringify(value)}`);
+  }
+}
+
+describeViewWalk<AuthPage>({
+  model: authModel,
+  open: async (path, base) => {
+    const input = path.input as AuthInput;
+    const email = input.query?.email;
+    const page = await base({
+      url: `/checkout${pageOf(input)}${email ? `?email=${encodeURIComponent(email)}` : ''}`,
+      api: { answers: { session: input.session ?? anonymous }, hold: { auth: Infinity, authMiddleware: Infinity, signOut: Infinity } },
+    });
+    return { ...page, input };
+  },
+  perform: (step, page) => perform(step.event, page),
+  see: (state, page) => see(state.value, state.context as AuthContext, page),
+  project: (_value, context) => {
+    const { loginError, signOutError, ...rest } = context as AuthContext;
+    // A server's message is the API's code in the app and a made-up text in the model: only its presence is compared.
+    return { ...rest, loginError: loginError !== null, signOutError: signOutError !== null };
+  },
+  noUi: {
+    'redirect.save': "no view saves a redirect target (spec sections 4 and 5: targets are saved and checked, the redirect itself is disabled); sent to the app's auth actor",
+  },
+});

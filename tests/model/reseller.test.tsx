@@ -1,0 +1,218 @@
+/** The reseller machine's paths walked through /resellers (plans, account, payment) and /resellers/success (its guard). */
+import { screen, within } from '@testing-library/react';
+import { expect } from 'vitest';
+import type { AnyEventObject, StateValue } from 'xstate';
+import type {
+  CreateResellerOrderOutput,
+  ResellerAuthOutput,
+  ResellerContext,
+  ResellerProduct,
+  ResellerProductsOutput,
+  ResellerService,
+} from '../../machines/reseller.machine';
+import type { ModelPath } from '../../scripts/statecharts/graph';
+import { resellerModel, resellerModelInput, resellerModelProducts } from '../../scripts/statecharts/models/reseller.model';
+import { MIN_LOADING_MS } from '../../src/domain/constants';
+import { apiError } from '../support/fake-api';
+import { contractGateways, contractPricing } from './api';
+import { advance } from './settle';
+import { en, fill, money } from './texts';
+import { describeViewWalk, enter, shown, type Page } from './walk';
+
+const anonymous = { loggedIn: false, guest: false, userid: null, email: null };
+const reseller = { loggedIn: true, guest: false, userid: 7, email: 'reseller@example.com' };
+
+const LOADED = 'xstate.done.actor.loadResellerProducts';
+const LOAD_FAILED = 'xstate.error.actor.loadResellerProducts';
+
+const catalogue = (output: ResellerProductsOutput) => ({
+  totalresults: output.totalresults,
+  products: output.products.map((product: ResellerProduct) => ({
+    pid: product.pid,
+    name: product.name,
+    description: product.name,
+    group: 'reseller',
+    paytype: product.billingcycle === 'One Time' ? 'onetime' : 'recurring',
+    billingcycle: product.billingcycle,
+    pricing: contractPricing(product.pricing),
+    configoptions: [],
+  })),
+  newResellerPid: resellerModelInput.newResellerPid,
+});
+const loadFailure = () => apiError(502, 'bad_gateway', 'Network error');
+
+/** The reseller page's first product load is its route loader's call, answered as the page opens. */
+function firstLoad(path: ModelPath) {
+  const event = path.steps.find((step) => step.event.type === LOADED || step.event.type === LOAD_FAILED)?.event;
+  if (!event) return [];
+  return [event.type === LOADED ? catalogue(event.output as ResellerProductsOutput) : loadFailure()];
+}
+
+const gatewayName = (module: string) => resellerModelInput.gateways.find((gateway) => gateway.module === module)!.displayname;
+const planName = (pid: number) => resellerModelProducts.find((product) => product.pid === pid)!.name;
+const emailField = () => screen.getByRole('textbox', { name: en.reseller.email });
+
+async function perform(event: AnyEventObject, page: Page): Promise<void> {
+  const { api, user } = page;
+  switch (event.type) {
+    case 'products.load':
+    case 'success.check':
+      // Sent by the page as it opens (the walk opened it).
+      return;
+    case LOADED:
+    case LOAD_FAILED:
+      if (api.waiting('getResellersProducts')) await api.respond('getResellersProducts', event.type === LOADED ? catalogue(event.output as ResellerProductsOutput) : loadFailure());
+      else page.note('loadResellerProducts: the first load is the route loader\'s call, answered as the page opens (the actor takes it right after products.load)');
+      // The plans stay behind the loading state for its minimum time.
+      return advance(MIN_LOADING_MS);
+    case 'products.retry':
+      return user.click(screen.getByRole('button', { name: en.app.tryAgain }));
+    case 'plan.select':
+      return user.click(screen.getByRole('radio', { name: new RegExp(`^${planName(Number(event.pid))} `) }));
+    case 'reseller.choose': {
+      const group = screen.getByRole('group', { name: en.reseller.existing });
+      return user.click(within(group).getByRole('radio', { name: event.existing ? en.reseller.yes : en.reseller.no }));
+    }
+    case 'email.change':
+      return enter(page, emailField(), String(event.email));
+    case 'password.change':
+      return enter(page, screen.getByLabelText(en.reseller.password), String(event.password));
+    case 'confirmation.change':
+      return enter(page, screen.getByLabelText(en.reseller.confirmPassword), String(event.password));
+    case 'gateway.select':
+      return user.click(screen.getByRole('radio', { name: gatewayName(String(event.gateway)) }));
+    case 'order.submit':
+      return user.click(screen.getByRole('button', { name: en.reseller.submit }));
+    case 'xstate.done.actor.resellerAuth':
+      await api.respond('resellerAuth', event.output as ResellerAuthOutput);
+      return;
+    case 'xstate.error.actor.resellerAuth':
+      await api.respond('resellerAuth', apiError(409, 'email_taken', 'A user already exists with that email address'));
+      return;
+    case 'xstate.done.actor.createOrder':
+      await api.respond('order', event.output as CreateResellerOrderOutput);
+      return;
+    case 'xstate.error.actor.createOrder':
+      await api.respond('order', apiError(409, 'price_changed', 'The price has changed.', { amount: 155, currency: 'EUR' }));
+      return;
+    case 'xstate.done.actor.loadResellerProduct':
+      await api.respond('getResellerProducts', event.output as ResellerService);
+      return;
+    case 'xstate.error.actor.loadResellerProduct':
+      await api.respond('getResellerProducts', apiError(403, 'forbidden', 'Forbidden'));
+      return;
+    default:
+      throw new Error(`No way to perform ${event.type} on the reseller pages`);
+  }
+}
+
+async function seeSuccessGuard(state: string, context: ResellerContext, page: Page): Promise<void> {
+  const location = () => page.rendered.app.router.state.location;
+  if (state === 'denied') {
+    // Anyone without an Active reseller service goes to the reseller page.
+    await shown(() => screen.getByRole('heading', { level: 1, name: en.reseller.title }), 'the reseller page');
+    expect(location().pathname).toBe('/resellers');
+    return;
+  }
+  await shown(() => screen.getByRole('heading', { level: 1, name: en.reseller.successTitle }), 'the reseller success page');
+  if (state === 'checking') {
+    expect(screen.getByText(en.app.loading)).toBeTruthy();
+    return;
+  }
+  const service = context.resellerService!;
+  await shown(() => screen.getByText(fill(en.reseller.successText, { name: service.reseller.name, status: en.status.Active })), 'the reseller panel');
+  expect(screen.getByText(fill(en.reseller.service, { id: service.serviceid, name: service.name }))).toBeTruthy();
+}
+
+async function see(value: StateValue, context: ResellerContext, page: Page, event: AnyEventObject): Promise<void> {
+  if (typeof value === 'object' && 'successGuard' in value) return seeSuccessGuard(String(value.successGuard), context, page);
+  if (value === 'placed') {
+    // No payment link yet: the reseller waiting page takes over (it can make one).
+    await shown(() => screen.getByRole('heading', { level: 1, name: en.waiting.title }), 'the reseller waiting page');
+    expect(page.rendered.app.router.state.location.pathname).toBe('/resellers/waiting');
+    expect(screen.getByText(`#${context.order.orderid}`)).toBeTruthy();
+    return;
+  }
+  await shown(() => screen.getByRole('heading', { level: 1, name: en.reseller.title }), 'the reseller page');
+  switch (value) {
+    case 'loading':
+      await shown(() => screen.getByText(en.app.loading), 'the loading placeholder');
+      return;
+    case 'failed':
+      expect((await shown(() => screen.getByRole('alert'), 'the error')).textContent).toBe(en.messages.request.failed);
+      expect(screen.getByRole('button', { name: en.app.tryAgain })).toBeTruthy();
+      return;
+    case 'empty':
+      await shown(() => screen.getByText(en.reseller.empty), 'no reseller plan');
+      return;
+    case 'redirecting':
+      await shown(() => screen.getByText(en.creatingOrder.redirecting), 'the hand-over to the payment page');
+      expect(screen.getByRole('link', { name: en.creatingOrder.manualLink }).getAttribute('href')).toBe(context.paymentLink);
+      expect(page.rendered.left).toEqual([context.paymentLink]);
+      return;
+  }
+  // ready, authenticating, ordering: the form as the visitor filled it.
+  const plans = await shown(() => screen.getByRole('group', { name: en.reseller.plans }), 'the reseller plans');
+  // The new-reseller product is no plan to pick: a new reseller's order adds it.
+  expect(within(plans).getAllByRole('radio')).toHaveLength(2);
+  expect(within(plans).getByRole('radio', { name: new RegExp(`^${planName(context.selectedPid!)} `) })).toHaveProperty('checked', true);
+  const existing = within(screen.getByRole('group', { name: en.reseller.existing }));
+  expect(existing.getByRole('radio', { name: en.reseller.yes })).toHaveProperty('checked', context.existingReseller);
+  expect(existing.getByRole('radio', { name: en.reseller.no })).toHaveProperty('checked', !context.existingReseller);
+  expect((emailField() as HTMLInputElement).value).toBe(context.email);
+  expect((screen.getByLabelText(en.reseller.password) as HTMLInputElement).value).toBe(context.password);
+  const confirmation = screen.queryByLabelText(en.reseller.confirmPassword) as HTMLInputElement | null;
+  if (context.existingReseller) expect(confirmation).toBeNull();
+  else expect(confirmation?.value).toBe(context.confirmPassword);
+  expect(screen.getByRole('radio', { name: gatewayName(context.selectedGateway) })).toHaveProperty('checked', true);
+  expect(screen.getByText(en.reseller.total).parentElement!.querySelector('output')!.textContent).toBe(money(context.price!, context.currency));
+  // Field errors show once a submit was refused (or the field was left), never for a good value.
+  const emailError = within(emailField().closest('.field')!).queryByRole('alert');
+  if (context.emailError === null) expect(emailError).toBeNull();
+  else if (event.type === 'order.submit') expect(emailError?.textContent).toBe(en.messages.email.invalid);
+  if (context.passwordError === null) expect(screen.queryByText(en.messages.reseller.passwordMismatch)).toBeNull();
+  const busy = value === 'authenticating' || value === 'ordering';
+  const submit = screen.getByRole('button', { name: busy ? en.reseller.submitting : en.reseller.submit });
+  expect(submit.getAttribute('aria-disabled')).toBe(busy ? 'true' : null);
+  const serverError = [en.messages.api.email_taken, en.messages.api.price_changed].find((text) => screen.queryByText(text));
+  expect(serverError ?? null).toBe(context.error === null ? null : value === 'ready' && context.userid === null ? en.messages.api.email_taken : en.messages.api.price_changed);
+}
+
+describeViewWalk({
+  model: resellerModel,
+  open: (path, base) => {
+    const success = path.steps[0]!.event.type === 'success.check';
+    const serviceid = path.steps[0]!.event.serviceid as number | null | undefined;
+    return base({
+      url: success ? `/checkout/resellers/success${serviceid ? `?serviceid=${serviceid}` : ''}` : '/checkout/resellers',
+      minLoadingMs: MIN_LOADING_MS,
+      api: {
+        answers: {
+          session: success ? reseller : anonymous,
+          currency: { country: 'FR', currency: 'EUR' },
+          getGateway: contractGateways(resellerModelInput.gateways, resellerModelInput.selectedGateway),
+          getResellersProducts: catalogue({ totalresults: 3, products: resellerModelProducts }),
+        },
+        first: success ? {} : { getResellersProducts: firstLoad(path) },
+        hold: { getResellersProducts: success ? 0 : Infinity, resellerAuth: Infinity, order: Infinity, getResellerProducts: Infinity },
+      },
+    });
+  },
+  perform: (step, page) => perform(step.event, page),
+  see: (state, page, step) => see(state.value, state.context as ResellerContext, page, step.event),
+  project: (value, context) => {
+    const { products, gateways, error, resellerService, serviceid, currency, newResellerPid, ...form } = context as ResellerContext;
+    // The success page's guard runs in an actor of its own (no plans, no gateways): only its part is compared.
+    if (typeof value === 'object' && 'successGuard' in value) return { serviceid, resellerService: resellerService && { serviceid: resellerService.serviceid, status: resellerService.status } };
+    // A server's message is the API's code in the app and a made-up text in the model: only its presence is compared.
+    // The app learns the new-reseller product with the catalogue (the model's input has it from the start): compared once plans are loaded.
+    return {
+      ...form,
+      currency,
+      ...(products.length ? { newResellerPid } : {}),
+      products: products.map((product) => product.pid),
+      gateways: gateways.map((gateway) => gateway.module),
+      error: error !== null,
+    };
+  },
+});

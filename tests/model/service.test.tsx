@@ -1,0 +1,118 @@
+/** The service machine's paths walked through /success: credentials, copy buttons, playlist, device address. */
+import { screen, within } from '@testing-library/react';
+import { expect } from 'vitest';
+import type { AnyEventObject, StateValue } from 'xstate';
+import type { ClientProduct, CopyField, SaveDeviceAddressOutput, ServiceContext } from '../../machines/service.machine';
+import { serviceModel, serviceModelInput } from '../../scripts/statecharts/models/service.model';
+import { COPIED_HINT_MS, MIN_LOADING_MS } from '../../src/domain/constants';
+import { apiError } from '../support/fake-api';
+import { en } from './texts';
+import { advance } from './settle';
+import { describeViewWalk, enter, shown, type Page } from './walk';
+
+const session = { loggedIn: true, guest: false, userid: 42, email: 'client@example.com' };
+
+const LABELS: Record<CopyField, string> = { username: en.success.username, password: en.success.password, host: en.success.host, playlist: en.success.playlist };
+const COPIES: Record<string, CopyField> = { 'copy.username': 'username', 'copy.password': 'password', 'copy.host': 'host', 'copy.playlist': 'playlist' };
+
+const copyButton = (field: CopyField) => screen.getByRole('button', { name: `${en.success.copy} ${LABELS[field]}` });
+const deviceField = () => screen.getByRole('textbox', { name: en.success.device });
+
+async function perform(event: AnyEventObject, page: Page): Promise<void> {
+  const { api, user } = page;
+  const copy = COPIES[event.type];
+  if (copy) return user.click(copyButton(copy));
+  switch (event.type) {
+    case 'xstate.done.actor.loadClientProduct':
+      await api.respond('getClientProducts', event.output as ClientProduct);
+      // The service stays behind the loading state for its minimum time.
+      return advance(MIN_LOADING_MS);
+    case 'xstate.error.actor.loadClientProduct':
+      await api.respond('getClientProducts', apiError(404, 'not_found', 'Service not found.'));
+      return advance(MIN_LOADING_MS);
+    case 'service.retry':
+      return user.click(screen.getByRole('button', { name: en.app.tryAgain }));
+    case `xstate.after.${COPIED_HINT_MS}.serviceCopied`:
+      return advance(COPIED_HINT_MS);
+    case 'device.change':
+      return enter(page, deviceField(), String(event.value));
+    case 'device.save':
+      return user.click(screen.getByRole('button', { name: en.success.addDevice }));
+    case 'xstate.done.actor.saveDeviceAddress':
+      await api.respond('updateMacAddress', event.output as SaveDeviceAddressOutput);
+      return;
+    case 'xstate.error.actor.saveDeviceAddress':
+      await api.respond('updateMacAddress', apiError(403, 'forbidden', 'This service is not yours.'));
+      return;
+    case 'playlist.download':
+      return user.click(screen.getByRole('button', { name: en.success.download }));
+    default:
+      throw new Error(`No way to perform ${event.type} on /success`);
+  }
+}
+
+const deviceState = (value: StateValue) => ((value as { ready: { device: string } }).ready.device);
+
+async function see(value: StateValue, context: ServiceContext, page: Page, event: AnyEventObject): Promise<void> {
+  await shown(() => screen.getByRole('heading', { level: 1, name: en.success.title }), 'the success page');
+  if (value === 'loading') {
+    await shown(() => screen.getByText(en.app.loading), 'the loading placeholder');
+    return;
+  }
+  if (value === 'failed') {
+    const alert = await shown(() => screen.getByRole('alert'), 'the error');
+    expect(alert.textContent).toBe(en.messages.api.not_found);
+    expect(screen.getByRole('button', { name: en.app.tryAgain })).toBeTruthy();
+    return;
+  }
+  const product = context.product!;
+  await shown(() => screen.getByText(product.username!), 'the credentials');
+  expect(screen.getByText(product.password!)).toBeTruthy();
+  expect(screen.getByText(product.serverhostname)).toBeTruthy();
+  expect(screen.getByText(en.status.Active)).toBeTruthy();
+  // 'Copied!' shows beside the value copied last, and only there.
+  for (const field of Object.keys(LABELS) as CopyField[]) {
+    const hint = within(copyButton(field).parentElement!).getByRole('status');
+    expect(hint.textContent, `the hint beside ${field}`).toBe(context.copied === field ? en.messages.copy.done : '');
+  }
+  if (COPIES[event.type]) {
+    const copied = { username: product.username, password: product.password, host: product.serverhostname, playlist: product.playlistUrl }[COPIES[event.type]!];
+    expect(page.rendered.copied.at(-1)).toBe(copied);
+  }
+  if (event.type === 'playlist.download') expect(page.rendered.downloaded).toEqual([product.playlistUrl]);
+  // The device address form.
+  const device = deviceState(value);
+  const field = deviceField() as HTMLInputElement;
+  expect(field.value).toBe(context.deviceAddress);
+  const form = field.closest('form')!;
+  const add = within(form).getByRole('button', { name: device === 'saving' ? en.success.savingDevice : en.success.addDevice });
+  expect(add.getAttribute('aria-disabled')).toBe(device === 'saving' ? 'true' : null);
+  expect(field.readOnly).toBe(device === 'saving');
+  const error = within(form).queryByRole('alert');
+  // The machine keeps a refusal's message while the same address is saved again (failed → saving).
+  if (context.deviceError === null) expect(error).toBeNull();
+  else expect(error?.textContent).toBe(context.deviceError === 'device.invalid' ? en.messages.device.invalid : en.messages.api.forbidden);
+  expect(within(form).getByRole('status').textContent).toBe(device === 'saved' ? en.success.deviceSaved : '');
+}
+
+describeViewWalk({
+  model: serviceModel,
+  open: (_path, base) =>
+    base({
+      url: `/checkout/success?serviceid=${serviceModelInput.serviceid}`,
+      minLoadingMs: MIN_LOADING_MS,
+      api: { answers: { session }, hold: { getClientProducts: Infinity, updateMacAddress: Infinity } },
+    }),
+  perform: (step, page) => perform(step.event, page),
+  see: (state, page, step) => see(state.value, state.context as ServiceContext, page, step.event),
+  project: (_value, context) => {
+    const { product, deviceError, error, ...rest } = context as ServiceContext;
+    return {
+      ...rest,
+      product: product && { serviceid: product.serviceid, username: product.username, macAddress: product.macAddress },
+      // A server's message is the API's code in the app and a made-up text in the model: only its presence is compared.
+      deviceError: deviceError === 'device.invalid' ? deviceError : deviceError !== null,
+      error: error !== null,
+    };
+  },
+});

@@ -1,0 +1,121 @@
+/** The upsell machine's paths walked through /upsell: a logged-in client buys extra connections. */
+import { fireEvent, screen, within } from '@testing-library/react';
+import { expect } from 'vitest';
+import type { AnyEventObject } from 'xstate';
+import type { ActiveService, ActiveServicesOutput, CreateInvoiceOutput, UpsellContext } from '../../machines/upsell.machine';
+import { upsellModel, upsellModelInput } from '../../scripts/statecharts/models/upsell.model';
+import { MIN_LOADING_MS } from '../../src/domain/constants';
+import { apiError } from '../support/fake-api';
+import { contractGateways, contractPricing } from './api';
+import { advance } from './settle';
+import { describeViewWalk, shown, type Page } from './walk';
+import { cycleText, en, fill, money } from './texts';
+
+const session = { loggedIn: true, guest: false, userid: 42, email: 'client@example.com' };
+
+const activeProducts = (output: ActiveServicesOutput) => ({
+  totalresults: output.totalresults,
+  products: output.products.map((service: ActiveService) => ({ ...service, pricing: contractPricing(service.pricing) })),
+});
+
+async function perform(event: AnyEventObject, page: Page): Promise<void> {
+  const { api, user } = page;
+  switch (event.type) {
+    case 'xstate.done.actor.loadActiveServices':
+      await api.respond('getActiveProducts', activeProducts(event.output as ActiveServicesOutput));
+      // The services stay hidden behind the loading state for its minimum time.
+      return advance(MIN_LOADING_MS);
+    case 'xstate.error.actor.loadActiveServices':
+      await api.respond('getActiveProducts', apiError(502, 'bad_gateway', 'Network error'));
+      return advance(MIN_LOADING_MS);
+    case 'services.retry':
+      return user.click(screen.getByRole('button', { name: en.app.tryAgain }));
+    case 'service.select':
+      return user.selectOptions(screen.getByRole('combobox', { name: en.upsell.service }), String(event.serviceid));
+    case 'quantity.change': {
+      const slider = screen.getByRole('slider', { name: en.upsell.quantity });
+      const steps = Number(event.quantity) - Number((slider as HTMLInputElement).value);
+      await user.click(slider);
+      await user.keyboard(steps > 0 ? '{ArrowRight}'.repeat(steps) : '{ArrowLeft}'.repeat(-steps));
+      // user-event and happy-dom have no default action for arrow keys on a range input: the browser's step is applied here.
+      fireEvent.change(slider, { target: { value: String(event.quantity) } });
+      page.note('quantity.change: the arrow key is pressed on the slider; its step is applied with fireEvent (no range-input default action in user-event/happy-dom)');
+      return;
+    }
+    case 'gateway.select':
+      return user.click(screen.getByRole('radio', { name: gatewayName(String(event.gateway)) }));
+    case 'order.submit':
+      return user.click(screen.getByRole('button', { name: /^Pay\b/ }));
+    case 'xstate.done.actor.createInvoice':
+      await api.respond('addInvoice', event.output as CreateInvoiceOutput);
+      return;
+    case 'xstate.error.actor.createInvoice':
+      await api.respond('addInvoice', apiError(409, 'price_changed', 'The price has changed.', { amount: 9.5, currency: 'EUR' }));
+      return;
+    default:
+      throw new Error(`No way to perform ${event.type} on /upsell`);
+  }
+}
+
+const gatewayName = (module: string) => upsellModelInput.gateways.find((gateway) => gateway.module === module)!.displayname;
+
+async function see(value: unknown, context: UpsellContext, page: Page): Promise<void> {
+  const state = typeof value === 'string' ? value : Object.keys(value as object)[0];
+  await shown(() => screen.getByRole('heading', { level: 1, name: en.upsell.title }), 'the upsell page');
+  switch (state) {
+    case 'loading':
+      await shown(() => screen.getByText(en.app.loading), 'the loading placeholder');
+      return;
+    case 'failed':
+      await shown(() => screen.getByRole('alert'), 'the error');
+      expect(screen.getByRole('alert').textContent).toBe(en.messages.request.failed);
+      expect(screen.getByRole('button', { name: en.app.tryAgain })).toBeTruthy();
+      return;
+    case 'empty':
+      await shown(() => screen.getByText(en.upsell.empty), 'no service to extend');
+      expect(screen.getByRole('link', { name: en.upsell.toCheckout })).toBeTruthy();
+      return;
+    case 'redirecting':
+      await shown(() => screen.getByText(en.creatingOrder.redirecting), 'the hand-over to the payment page');
+      expect(screen.getByRole('link', { name: en.creatingOrder.manualLink }).getAttribute('href')).toBe(context.paymentLink);
+      expect(page.rendered.left).toEqual([context.paymentLink]);
+      return;
+  }
+  // ready or submitting: the form as the client left it.
+  const service = await shown(() => screen.getByRole('combobox', { name: en.upsell.service }), 'the service picker');
+  expect((service as HTMLSelectElement).value).toBe(String(context.selectedServiceId));
+  expect((screen.getByRole('slider', { name: en.upsell.quantity }) as HTMLInputElement).value).toBe(String(context.quantity));
+  expect(screen.getByRole('radio', { name: gatewayName(context.selectedGateway) })).toHaveProperty('checked', true);
+  const selected = context.services.find((candidate) => candidate.serviceid === context.selectedServiceId)!;
+  const price = screen.getByText(en.upsell.price).parentElement!.querySelector('output')!;
+  expect(price.textContent).toBe(
+    context.price === null ? fill(en.upsell.notSold, { currency: context.currency }) : `${money(context.price, context.currency)} ${cycleText(selected.billingcycle)}`,
+  );
+  const submit = state === 'submitting' ? screen.getByRole('button', { name: en.upsell.submitting }) : screen.getByRole('button', { name: /^Pay\b/ });
+  expect(submit.getAttribute('aria-disabled')).toBe(state === 'submitting' || context.price === null ? 'true' : null);
+  if (context.error) expect(within(submit.closest('form')!).getByRole('alert').textContent).toBe(en.messages.api.price_changed);
+  else expect(screen.queryByRole('alert')).toBeNull();
+}
+
+describeViewWalk({
+  model: upsellModel,
+  open: (_path, base) =>
+    base({
+      url: '/checkout/upsell',
+      minLoadingMs: MIN_LOADING_MS,
+      api: {
+        answers: {
+          session,
+          currency: { country: 'FR', currency: 'EUR' },
+          getGateway: contractGateways(upsellModelInput.gateways, upsellModelInput.selectedGateway),
+        },
+        hold: { getActiveProducts: Infinity, addInvoice: Infinity },
+      },
+    }),
+  perform: (step, page) => perform(step.event, page),
+  see: (state, page) => see(state.value, state.context as UpsellContext, page),
+  project: (_value, context) => {
+    const { services, error, ...rest } = context as UpsellContext;
+    return { ...rest, services: services.map((service) => service.serviceid), error: error !== null };
+  },
+});
