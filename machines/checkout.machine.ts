@@ -837,7 +837,7 @@ export const checkoutMachine = setup({
                 description: 'The guest has a user id: create the order.',
                 actions: assign({ user: ({ event }) => ({ userid: event.output.userid, email: event.output.email }) }),
               },
-              { target: '#checkout.ready', description: 'No user id came back: back to the form.', actions: assign({ submitError: 'No user id' }) },
+              { target: '#checkout.ready', description: 'No user id came back: back to the form.', actions: assign({ submitError: 'request.failed' }) },
             ],
             onError: {
               target: '#checkout.ready',

@@ -227,8 +227,7 @@ async function see(value: StateValue, context: CheckoutContext, page: CheckoutPa
 /** What the form says for the model's refusals of a submit (the walk answers them as above). */
 const SUBMIT_ERRORS: Record<string, string> = {
   'Bad gateway': en.messages.request.failed,
-  // The machine's own text, not a message key: shown untranslated in every locale (reported).
-  'No user id': 'No user id',
+  'request.failed': en.messages.request.failed,
 };
 
 /** The order form: every choice as the machine holds it, the total, the messages. */
