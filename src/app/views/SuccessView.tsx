@@ -8,6 +8,7 @@ import { serviceLogic } from '../actors/service';
 import { Alert, Loading } from '../components/Feedback';
 import { Field } from '../components/Field';
 import { LoginPanel } from '../components/LoginPanel';
+import { NothingToShow } from '../components/NothingToShow';
 import { PageTitle } from '../components/PageTitle';
 import { statusKey } from '../status';
 import { useApp, useMessage, useMinimumDuration } from '../hooks';
@@ -34,7 +35,6 @@ const APPS = [
 export function SuccessView() {
   const { t } = useTranslation();
   const app = useApp();
-  const locale = useLocale();
   const { serviceid } = route.useSearch();
   // Without a serviceid in the URL, the service of the order paid in this browser.
   const [savedServiceId] = useState(() => readPayment(app.store)?.order.serviceid ?? null);
@@ -45,14 +45,7 @@ export function SuccessView() {
       {id ? (
         <Service key={id} serviceid={id} />
       ) : (
-        <>
-          <p>{t('success.none')}</p>
-          <p>
-            <Link to="/{-$locale}" params={{ locale: localeParam(locale) }} className="button">
-              {t('app.backHome')}
-            </Link>
-          </p>
-        </>
+        <NothingToShow message={t('success.none')} />
       )}
     </section>
   );

@@ -8,6 +8,7 @@ import { waitingLogic } from '../actors/waiting';
 import { Alert } from '../components/Feedback';
 import { Notice } from '../components/Notice';
 import { GatewayIcon } from '../components/Icons';
+import { NothingToShow } from '../components/NothingToShow';
 import { PageTitle } from '../components/PageTitle';
 import { useLocaleTag } from '../format';
 import { useApp, useMessage } from '../hooks';
@@ -36,7 +37,6 @@ export function ResellerWaitingView() {
 function WaitingPage({ gateways }: Gateways) {
   const { t } = useTranslation();
   const app = useApp();
-  const locale = useLocale();
   const [saved] = useState(() => readPayment(app.store));
   const pending = saved && (saved.order.orderid !== null || saved.order.invoiceid !== null);
   return (
@@ -45,14 +45,7 @@ function WaitingPage({ gateways }: Gateways) {
       {pending ? (
         <Waiting saved={saved} gateways={gateways} />
       ) : (
-        <>
-          <p>{t('waiting.none')}</p>
-          <p>
-            <Link to="/{-$locale}" params={{ locale: localeParam(locale) }} className="button">
-              {t('app.backHome')}
-            </Link>
-          </p>
-        </>
+        <NothingToShow message={t('waiting.none')} />
       )}
     </section>
   );
