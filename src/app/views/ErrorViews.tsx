@@ -1,14 +1,47 @@
-import { Link, type ErrorComponentProps } from '@tanstack/react-router';
-import { Component, type ReactNode } from 'react';
+import { Link, useLocation, type ErrorComponentProps } from '@tanstack/react-router';
+import { Component, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { LOCALE_TAGS } from '../../i18n';
 import { ApiFailure } from '../api';
 import { PageTitle } from '../components/PageTitle';
-import { useMessage } from '../hooks';
-import { localeParam, useLocale } from '../locale';
+import { useApp, useMessage } from '../hooks';
+import { likelyLocale, localeParam, useLocale } from '../locale';
+import { PendingView } from './PendingView';
+
+/**
+ * An unknown first segment (/checkout/nope, /checkout/fr-fr/…) is refused while the locale route
+ * parses its params, before its guard loads a locale: the error pages then load the visitor's
+ * likely locale themselves, instead of showing translation keys.
+ */
+function useTranslationsReady(): boolean {
+  const app = useApp();
+  const { i18n } = useTranslation();
+  const { pathname } = useLocation();
+  const [ready, setReady] = useState(() => i18n.hasResourceBundle(i18n.language, 'translation'));
+  useEffect(() => {
+    if (ready) return undefined;
+    let current = true;
+    const locale = likelyLocale(app, pathname);
+    app.locales.switchTo(locale).then(
+      () => {
+        if (!current) return;
+        document.documentElement.lang = LOCALE_TAGS[locale];
+        setReady(true);
+      },
+      () => {},
+    );
+    return () => {
+      current = false;
+    };
+  }, [app, pathname, ready]);
+  return ready;
+}
 
 /** 404: 'This page could not be found', with a link home. */
 export function NotFoundView() {
   const { t } = useTranslation();
+  const ready = useTranslationsReady();
+  if (!ready) return <PendingView />;
   return (
     <section className="page error-page">
       <PageTitle>{t('errors.notFound')}</PageTitle>
@@ -20,6 +53,8 @@ export function NotFoundView() {
 
 /** Any other error: its message and status (default 500, 'Error'); a failure here shows a plain fallback. */
 export function ErrorView({ error }: ErrorComponentProps) {
+  const ready = useTranslationsReady();
+  if (!ready) return <PendingView />;
   return (
     <ErrorPageBoundary>
       <ErrorContent error={error} />

@@ -31,6 +31,7 @@ main{max-width:26rem;padding:2rem;border:1px solid GrayText;border-radius:12px}
 button{font:inherit;padding:.75rem 1.25rem;border-radius:8px;border:2px solid currentColor;cursor:pointer}
 button.pay{background:#0a6b2b;color:#fff;border-color:#0a6b2b}
 button:focus-visible,a:focus-visible{outline:3px solid #1a73e8;outline-offset:2px}
+.visually-hidden{position:absolute;width:1px;height:1px;margin:-1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 </style></head><body><main>${body}</main></body></html>`;
 }
 
@@ -67,7 +68,7 @@ export async function sandboxPages(app: FastifyInstance, deps: SandboxDeps): Pro
     return reply.send(page(`Pay ${amount}`, `
 <h1>${escapeHtml(gateway.displayname)}</h1>
 <p>Invoice #${payment.invoiceId}</p>
-<p class="amount" aria-label="Amount to pay">${escapeHtml(amount)}</p>
+<p class="amount"><span class="visually-hidden">Amount to pay: </span>${escapeHtml(amount)}</p>
 <form method="post" action="/checkout/sandbox/pay/${escapeHtml(payment.id)}">
 <div class="actions">
 <button class="pay" type="submit" name="decision" value="pay" autofocus>Pay ${escapeHtml(amount)}</button>

@@ -1,0 +1,27 @@
+import { declineOnSandbox, expect, guestOrder, payOnSandbox, reachSuccess, test, uniqueEmail } from './support/fixtures';
+
+test('a declined card payment waits, then the shopper changes to Bitcoin, pays and reaches success', async ({ page }) => {
+  await guestOrder(page, { email: uniqueEmail('decline') });
+  await expect(page.getByRole('heading', { level: 1, name: 'Card (sandbox)' })).toBeVisible();
+  const invoice = (await page.getByText(/^Invoice #\d+$/).textContent()) ?? '';
+
+  await declineOnSandbox(page);
+  await expect(page).toHaveURL(/\/checkout\/waiting$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Waiting for your payment' })).toBeVisible();
+  await expect(page.getByRole('timer')).toHaveText(/^2[34]:\d\d:\d\d$/);
+  await expect(page.getByText('Pending', { exact: true })).toBeVisible();
+  await expect(page.getByRole('definition').filter({ hasText: 'Card (sandbox)' })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Change payment method' }).click();
+  await expect(page.getByRole('heading', { level: 2, name: 'Pay with another method' })).toBeFocused();
+  await page.getByRole('button', { name: 'Pay with Bitcoin (sandbox)' }).click();
+
+  // The same invoice, on the other gateway's page.
+  await expect(page.getByRole('heading', { level: 1, name: 'Bitcoin (sandbox)' })).toBeVisible();
+  await expect(page.getByText(invoice, { exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Pay €12.99' })).toBeVisible();
+  const backOnWaiting = page.waitForURL(/\/checkout\/waiting$/);
+  await payOnSandbox(page);
+  await backOnWaiting;
+  await reachSuccess(page);
+});

@@ -1,0 +1,120 @@
+/**
+ * What every journey shares: the server's address (started by global-setup.ts), a shopper's way
+ * through the checkout and the sandbox payment page, and calls to the API as another browser makes them.
+ */
+import { randomUUID } from 'node:crypto';
+import { test as base, expect, type APIRequestContext, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from '@playwright/test';
+
+/** The origin of the server of this run (also its PUBLIC_URL: payment links point to it). */
+export function serverUrl(): string {
+  const url = process.env.E2E_BASE_URL;
+  if (!url) throw new Error('E2E_BASE_URL is not set: run the journeys with `npx playwright test`, whose global setup starts the server.');
+  return url;
+}
+
+export const test = base.extend({
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a fixture needs from this pattern.
+  baseURL: async ({}, use) => {
+    await use(serverUrl());
+  },
+});
+
+export { expect };
+
+export const DEMO_CLIENT = { email: 'demo@tvcheckout.test', password: 'demo-password-1' } as const;
+export const DEMO_RESELLER = { email: 'reseller@tvcheckout.test', password: 'reseller-password-1' } as const;
+
+/** An e-mail no other test uses, so every journey starts as a new shopper. */
+export function uniqueEmail(label: string): string {
+  return `${label}-${randomUUID().slice(0, 8)}@example.com`;
+}
+
+/** A second, separate browser: its own cookies, as another person's. */
+export async function newShopper(browser: Browser, options: BrowserContextOptions = {}): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL: serverUrl(), locale: 'en-US', ...options });
+  const page = await context.newPage();
+  return { context, page };
+}
+
+/** The sandbox provider's hosted page: Pay or Decline, then back to the checkout. */
+export async function onSandboxPage(page: Page): Promise<void> {
+  await expect(page).toHaveURL(/\/checkout\/sandbox\/pay\/pay_/);
+  await expect(page.getByRole('button', { name: /^Pay / })).toBeVisible();
+}
+
+export async function payOnSandbox(page: Page): Promise<void> {
+  await onSandboxPage(page);
+  await page.getByRole('button', { name: /^Pay / }).click();
+}
+
+export async function declineOnSandbox(page: Page): Promise<void> {
+  await onSandboxPage(page);
+  await page.getByRole('button', { name: 'Decline' }).click();
+}
+
+/** The checkout form, loaded (the plan cards are there). */
+export async function openCheckout(page: Page, path = '/checkout/'): Promise<void> {
+  await page.goto(path);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(page.getByRole('radio').first()).toBeVisible();
+}
+
+/** A guest's order from the checkout form, up to the sandbox payment page. */
+export async function guestOrder(page: Page, { email, plan = '1 Month' }: { email: string; plan?: string }): Promise<void> {
+  await openCheckout(page);
+  await page.getByRole('radio', { name: new RegExp(`^${plan}`) }).check();
+  await page.getByRole('textbox', { name: 'E-mail' }).fill(email);
+  await page.getByRole('button', { name: 'Validate and pay' }).click();
+  await onSandboxPage(page);
+}
+
+/** The waiting page after the payment: it polls and moves on to the success page. */
+export async function reachSuccess(page: Page): Promise<void> {
+  await expect(page).toHaveURL(/\/checkout\/(.*\/)?success/, { timeout: 20_000 });
+  await expect(page.getByRole('heading', { level: 1, name: 'Your service' })).toBeVisible();
+  await expect(page.getByText(/^TV-\d{8}$/)).toBeVisible();
+}
+
+/** What POST /checkout/api/order answers. */
+export interface ApiOrder {
+  orderid: number;
+  invoiceid: number;
+  serviceids: number[];
+  fraud: boolean;
+  link: string | null;
+}
+
+/**
+ * A guest's order through the API, as another browser places it: authMiddleware, then the order; the
+ * amount is the one the server's 409 price_changed names, so the test never restates the price list.
+ */
+export async function apiGuestOrder(request: APIRequestContext, { email, pid = 1, paymentmethod = 'sandbox' }: { email: string; pid?: number; paymentmethod?: string }): Promise<ApiOrder> {
+  expect((await request.post('/checkout/api/authMiddleware', { data: { email } })).ok()).toBe(true);
+  const place = (amount: number) =>
+    request.post('/checkout/api/order', { data: { pid, paymentmethod, amount, currency: 'EUR' }, headers: { 'Idempotency-Key': randomUUID() } });
+  let answer = await place(0);
+  if (answer.status() === 409) {
+    const { error } = (await answer.json()) as { error: { code: string; amount: number } };
+    expect(error.code).toBe('price_changed');
+    answer = await place(error.amount);
+  }
+  expect(answer.status(), await answer.text()).toBe(200);
+  return (await answer.json()) as ApiOrder;
+}
+
+/** Pays a sandbox link the way its page does (a form post), without a browser. */
+export async function apiPay(request: APIRequestContext, link: string): Promise<void> {
+  const answer = await request.post(link, { form: { decision: 'pay' }, maxRedirects: 0 });
+  expect(answer.status()).toBe(303);
+}
+
+/** Signs a browser context in through the login panel of the checkout page. */
+export async function logIn(page: Page, account: { email: string; password: string }): Promise<void> {
+  await openCheckout(page);
+  await page.getByText('Already a client? Log in').click();
+  const form = page.getByRole('form', { name: 'Log in' });
+  await form.getByRole('textbox', { name: 'E-mail' }).fill(account.email);
+  await form.getByLabel('Password').fill(account.password);
+  await form.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+}

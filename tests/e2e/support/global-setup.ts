@@ -1,0 +1,142 @@
+/**
+ * Before the journeys: Chromium is there (or the run fails saying how to install it), the SPA is
+ * built if dist/ is missing or older than its sources, and the real server starts on a free port
+ * with a fresh data directory. The returned function stops it and removes the directory.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { copyFileSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { assertChromium } from './chromium';
+
+const ROOT = resolve(import.meta.dirname, '../../..');
+/** What the SPA bundle is built from (the server's code is not in it). */
+const SPA_SOURCES = ['src/app', 'src/i18n', 'src/domain', 'src/api', 'machines', 'index.html', 'vite.config.ts', 'package-lock.json'];
+
+function newestMtime(path: string): number {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of readdirSync(path, { withFileTypes: true })) newest = Math.max(newest, newestMtime(join(path, entry.name)));
+  return newest;
+}
+
+function buildIfStale(): void {
+  const built = join(ROOT, 'dist', 'index.html');
+  const builtAt = existsSync(built) ? statSync(built).mtimeMs : 0;
+  const changedAt = Math.max(...SPA_SOURCES.map((source) => newestMtime(join(ROOT, source))));
+  if (builtAt > changedAt) return;
+  console.log(builtAt ? '[e2e] dist/ is older than its sources: building the SPA' : '[e2e] no dist/: building the SPA');
+  const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  if (build.status !== 0) throw new Error(`[e2e] npm run build failed (exit ${build.status})`);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer();
+    probe.unref();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+interface Started {
+  child: ChildProcess;
+  baseUrl: string;
+}
+
+/** Starts `tsx src/server/main.ts` and resolves once it logs "ready in N ms". */
+async function startServer(dataDir: string, logPath: string): Promise<Started> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: baseUrl,
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      GATEWAYS: 'sandbox-sandboxcrypto',
+      // Every order and sign-in of the suite comes from 127.0.0.1.
+      RATE_LIMIT: 'off',
+      FRAUD_MAX_ORDERS_PER_IP_PER_HOUR: '100000',
+      FRAUD_BLOCKED_IPS: '',
+      FRAUD_BLOCKED_COUNTRIES: '',
+      LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'info',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const log = createWriteStream(logPath);
+  child.stdout?.pipe(log);
+  child.stderr?.pipe(log);
+  let output = '';
+  await new Promise<void>((ready, fail) => {
+    const timer = setTimeout(() => fail(new Error(`[e2e] the server did not log "ready in" within 60 s:\n${output.slice(-2000)}`)), 60_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (/ready in \d+ ms/.test(output)) {
+        clearTimeout(timer);
+        ready();
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      fail(new Error(`[e2e] the server exited (${code}) before it was ready:\n${output.slice(-2000)}`));
+    });
+  });
+  const health = await fetch(`${baseUrl}/checkout/api/health`);
+  if (!health.ok) throw new Error(`[e2e] GET /checkout/api/health answered ${health.status}`);
+  return { child, baseUrl };
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  assertChromium();
+  buildIfStale();
+  const workDir = mkdtempSync(join(tmpdir(), 'tvc-e2e-'));
+  const logPath = join(workDir, 'server.log');
+  let started: Started | null = null;
+  for (let attempt = 1; !started; attempt += 1) {
+    try {
+      started = await startServer(join(workDir, 'data'), logPath);
+    } catch (error) {
+      // A port taken between the probe and the listen: try another one.
+      if (attempt >= 3 || !String(error).includes('EADDRINUSE')) {
+        rmSync(workDir, { recursive: true, force: true });
+        throw error;
+      }
+    }
+  }
+  const { child, baseUrl } = started;
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  // Read by the fixtures in every worker (workers start after this and inherit the environment).
+  process.env.E2E_BASE_URL = baseUrl;
+  process.env.E2E_SERVER_LOG = logPath;
+  console.log(`[e2e] server ready on ${baseUrl} (data and log in ${workDir})`);
+  return async () => {
+    await stop(child);
+    process.off('exit', killOnExit);
+    // The server's log stays beside the test results (gitignored) for whoever reads a failure.
+    mkdirSync(join(ROOT, 'test-results'), { recursive: true });
+    copyFileSync(logPath, join(ROOT, 'test-results', 'e2e-server.log'));
+    rmSync(workDir, { recursive: true, force: true });
+  };
+}
