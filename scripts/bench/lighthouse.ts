@@ -1,0 +1,149 @@
+/** Measure 2: Lighthouse (mobile defaults, simulated throttling) in Debian's Chromium, median of N runs. */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { chromePath } from './lib/machine';
+import { median } from './lib/stats';
+
+/** The flags Chromium needs on this machine (closed network, root, no GPU); chrome-launcher adds its own defaults. */
+export const CHROME_FLAGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+
+/** The installed lighthouse package's version. */
+export const lighthouseVersion = (): string =>
+  (JSON.parse(readFileSync(fileURLToPath(new URL('../../node_modules/lighthouse/package.json', import.meta.url)), 'utf8')) as { version: string }).version;
+
+export interface LighthouseFigures {
+  performance: number;
+  accessibility: number;
+  bestPractices: number;
+  lcpMs: number;
+  cls: number;
+  tbtMs: number;
+  fcpMs: number;
+  speedIndexMs: number;
+}
+
+export interface LighthouseSummary {
+  url: string;
+  runs: LighthouseFigures[];
+  /** Each figure is the median of that figure over the runs. */
+  median: LighthouseFigures;
+  benchmarkIndex: number;
+  /** Runs taken again after Lighthouse gave up on them. */
+  retried: number;
+  /** From the run whose performance score is the median one. */
+  findings: { category: string; id: string; title: string; display: string; savingsMs: number }[];
+  scripts: { url: string; transferSize: number; resourceSize: number }[];
+  lcpElement: string;
+  reportFile: string;
+}
+
+type Result = NonNullable<Awaited<ReturnType<typeof lighthouse>>>['lhr'];
+type Audit = Result['audits'][string];
+
+const figuresOf = (lhr: Result): LighthouseFigures => ({
+  performance: lhr.categories.performance?.score ?? Number.NaN,
+  accessibility: lhr.categories.accessibility?.score ?? Number.NaN,
+  bestPractices: lhr.categories['best-practices']?.score ?? Number.NaN,
+  lcpMs: lhr.audits['largest-contentful-paint']?.numericValue ?? Number.NaN,
+  cls: lhr.audits['cumulative-layout-shift']?.numericValue ?? Number.NaN,
+  tbtMs: lhr.audits['total-blocking-time']?.numericValue ?? Number.NaN,
+  fcpMs: lhr.audits['first-contentful-paint']?.numericValue ?? Number.NaN,
+  speedIndexMs: lhr.audits['speed-index']?.numericValue ?? Number.NaN,
+});
+
+const savingsOf = (audit: Audit): number => {
+  const details = audit.details as { overallSavingsMs?: number } | undefined;
+  const metric = audit.metricSavings as Record<string, number | undefined> | undefined;
+  return Math.max(details?.overallSavingsMs ?? 0, metric?.LCP ?? 0, metric?.FCP ?? 0, metric?.TBT ?? 0);
+};
+
+/** What a run says could be better: failing audits of each category, the performance ones by savings. */
+function findingsOf(lhr: Result): LighthouseSummary['findings'] {
+  const findings: LighthouseSummary['findings'] = [];
+  for (const [category, entry] of Object.entries(lhr.categories)) {
+    for (const ref of entry.auditRefs) {
+      const audit = lhr.audits[ref.id];
+      if (!audit || ref.group === 'metrics' || audit.score === null || audit.scoreDisplayMode === 'informative' || audit.scoreDisplayMode === 'notApplicable' || audit.scoreDisplayMode === 'manual') continue;
+      const savingsMs = savingsOf(audit);
+      // Performance audits count when Lighthouse estimates a saving; the others when they fail.
+      if (category === 'performance' ? savingsMs === 0 : audit.score >= 1) continue;
+      findings.push({ category, id: audit.id, title: audit.title, display: audit.displayValue ?? '', savingsMs });
+    }
+  }
+  return findings.sort((a, b) => b.savingsMs - a.savingsMs);
+}
+
+/** One Lighthouse run in a fresh Chromium with a new, empty profile. */
+async function runOnce(url: string): Promise<Result> {
+  const userDataDir = mkdtempSync(join(tmpdir(), 'bench-chromium-'));
+  const chrome = await chromeLauncher.launch({ chromePath: chromePath(), chromeFlags: CHROME_FLAGS, userDataDir, logLevel: 'silent' });
+  try {
+    const result = await lighthouse(url, {
+      port: chrome.port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: ['performance', 'accessibility', 'best-practices'],
+    });
+    if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+    if (result.lhr.runtimeError) throw new Error(`Lighthouse on ${url}: ${result.lhr.runtimeError.code} ${result.lhr.runtimeError.message}`);
+    return result.lhr;
+  } finally {
+    chrome.kill();
+    rmSync(userDataDir, { recursive: true, force: true });
+  }
+}
+
+/** Runs Lighthouse `runs` times on a URL; writes the median run's report as JSON into `reportDir`. */
+export async function measurePage(url: string, runs: number, reportDir: string, label: string): Promise<LighthouseSummary> {
+  if (!existsSync(chromePath())) throw new Error(`no Chromium at ${chromePath()}: apt-get install -y chromium, or set CHROME_PATH`);
+  const results: Result[] = [];
+  let retried = 0;
+  for (let run = 0; run < runs; run += 1) {
+    // A run Lighthouse itself gives up on (NO_NAVSTART, NO_FCP and the like, more often on a busy machine) is taken again, twice at most.
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        results.push(await runOnce(url));
+        break;
+      } catch (error) {
+        if (attempt >= 3) throw error;
+        retried += 1;
+      }
+    }
+  }
+  const figures = results.map(figuresOf);
+  const med: LighthouseFigures = {
+    performance: median(figures.map((f) => f.performance)),
+    accessibility: median(figures.map((f) => f.accessibility)),
+    bestPractices: median(figures.map((f) => f.bestPractices)),
+    lcpMs: median(figures.map((f) => f.lcpMs)),
+    cls: median(figures.map((f) => f.cls)),
+    tbtMs: median(figures.map((f) => f.tbtMs)),
+    fcpMs: median(figures.map((f) => f.fcpMs)),
+    speedIndexMs: median(figures.map((f) => f.speedIndexMs)),
+  };
+  const byScore = results.map((lhr, index) => ({ lhr, score: figures[index]?.performance ?? 0 })).sort((a, b) => a.score - b.score);
+  const medianRun = (byScore[Math.floor(byScore.length / 2)] as { lhr: Result }).lhr;
+  const reportFile = join(reportDir, `lighthouse-${label}.json`);
+  writeFileSync(reportFile, JSON.stringify(medianRun));
+  const requests = ((medianRun.audits['network-requests']?.details as { items?: { url: string; resourceType?: string; transferSize?: number; resourceSize?: number }[] } | undefined)?.items ?? []);
+  const lcpItems = (medianRun.audits['largest-contentful-paint-element']?.details as { items?: { items?: { node?: { snippet?: string; nodeLabel?: string } }[] }[] } | undefined)?.items;
+  const lcpNode = lcpItems?.[0]?.items?.[0]?.node;
+  return {
+    url,
+    runs: figures,
+    median: med,
+    benchmarkIndex: median(results.map((lhr) => lhr.environment.benchmarkIndex)),
+    retried,
+    findings: findingsOf(medianRun),
+    scripts: requests.filter((item) => item.resourceType === 'Script').map((item) => ({ url: item.url, transferSize: item.transferSize ?? 0, resourceSize: item.resourceSize ?? 0 })),
+    lcpElement: lcpNode ? `${lcpNode.nodeLabel ?? ''} ${lcpNode.snippet ?? ''}`.trim() : 'none found',
+    reportFile,
+  };
+}

@@ -1,0 +1,312 @@
+/**
+ * `npm run bench`: builds what it needs, takes every measure of DESIGN.md section 9 side by side with the
+ * floor of the stack, prints a table and writes BENCHMARKS.md. Options:
+ *   --quick            fewer runs and shorter loads, to try it (the figures are then rough)
+ *   --only=a,b         some of: bundle, start, load, lighthouse, tests
+ *   --out=FILE         where to write the Markdown (BENCHMARKS.md at the repository's root by default)
+ * It exits 1 when a measure could not be taken; a missed budget is reported, not an error.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os, { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { analyseBuild, buildServerBundle, gzipOfUrl, viteBuild, type BuildAnalysis } from './bundle';
+import { CHROME_FLAGS, lighthouseVersion, measurePage, type LighthouseSummary } from './lighthouse';
+import { measureLoad, streamsFor, type LoadResult } from './load';
+import { describeMachine } from './lib/machine';
+import { killServers, request, ROOT, startServer, TSX_ENTRY, type ServerHandle } from './lib/proc';
+import { markdownTable, rowsToMarkdown, rowsToText, type Row } from './lib/report';
+import { kB, mib, ms, ratio, seconds } from './lib/stats';
+import { measureStart, type StartResult } from './start';
+import { measureSuites, type SuiteTiming } from './suites';
+
+const MEASURES = ['bundle', 'start', 'load', 'lighthouse', 'tests'] as const;
+type Measure = (typeof MEASURES)[number];
+
+const { values: flags } = parseArgs({
+  options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', default: false } },
+});
+if (flags.help) {
+  console.log('npm run bench [-- --quick] [-- --only=bundle,start,load,lighthouse,tests] [-- --out=FILE]');
+  process.exit(0);
+}
+const only = new Set((flags.only ?? MEASURES.join(',')).split(',').map((name) => name.trim()).filter(Boolean));
+for (const name of only) if (!(MEASURES as readonly string[]).includes(name)) throw new Error(`unknown measure ${name}; known: ${MEASURES.join(', ')}`);
+const wants = (measure: Measure) => only.has(measure);
+const quick = flags.quick ?? false;
+const settings = quick
+  ? { lighthouseRuns: 1, loadSeconds: 3, rates: [100, 500], orders: 200, orderConnections: 10, startRuns: 1, wholeSuite: false }
+  : { lighthouseRuns: 3, loadSeconds: 15, rates: [100, 500], orders: 2000, orderConnections: 10, startRuns: 3, wholeSuite: true };
+const outFile = resolve(ROOT, flags.out ?? 'BENCHMARKS.md');
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    killServers();
+    process.exit(130);
+  });
+}
+
+const log = (line: string) => console.log(line);
+const workDir = mkdtempSync(join(tmpdir(), 'tv-checkout-bench-'));
+const dataRoot = join(workDir, 'data');
+mkdirSync(dataRoot);
+const failures: string[] = [];
+const rows: Row[] = [];
+/** What holds for every row of a section, said once above its table. */
+const notes: Record<string, string[]> = {};
+const note = (section: string, text: string) => (notes[section] ??= []).push(text);
+
+async function step<T>(name: string, work: () => Promise<T>): Promise<T | null> {
+  log(`▸ ${name}`);
+  const startedAt = performance.now();
+  try {
+    const result = await work();
+    log(`  done in ${seconds(performance.now() - startedAt)}`);
+    return result;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    failures.push(`**${name}** failed: ${message.split('\n')[0]}`);
+    log(`  FAILED: ${message}`);
+    return null;
+  }
+}
+
+const machine = describeMachine();
+const loadAtStart = os.loadavg()[0] ?? 0;
+log(`TV Checkout bench${quick ? ' (--quick)' : ''}: ${machine.cpu}, ${machine.cores} cores, ${machine.ramGiB} GiB, Node ${machine.node}; work files in ${workDir}`);
+if (loadAtStart > 1) log(`  note: load average ${loadAtStart.toFixed(2)} on ${machine.cores} cores: something else is running, and every timing will show it`);
+
+// 1. Builds: the floor app and the checkout, each into a temporary directory, with a manifest and hidden source maps.
+let floor: BuildAnalysis | null = null;
+let app: BuildAnalysis | null = null;
+if (wants('bundle') || wants('lighthouse')) {
+  floor = await step('build the floor app (scripts/bench/floor)', async () => {
+    const outDir = join(workDir, 'floor-dist');
+    return analyseBuild(outDir, await viteBuild({ outDir, logFile: join(workDir, 'build-floor.log'), config: 'scripts/bench/floor/vite.config.ts' }));
+  });
+  app = await step('build the checkout (vite build)', async () => {
+    const outDir = join(workDir, 'app-dist');
+    return analyseBuild(outDir, await viteBuild({ outDir, logFile: join(workDir, 'build-app.log') }));
+  });
+}
+
+// The server as `npm start` runs it (an esbuild bundle), for every measure that starts one.
+let server = { entry: TSX_ENTRY, label: `node ${TSX_ENTRY.join(' ')}` };
+if (wants('start') || wants('load') || wants('lighthouse')) {
+  const bundled = await step('bundle the server (package.json build:server)', () => buildServerBundle(join(workDir, 'build-server.log')));
+  if (bundled) server = bundled;
+}
+
+const BUNDLE = '1. Bundle (gzip)';
+if (wants('bundle')) {
+  note(BUNDLE, 'Sizes are zlib gzip at its default level (6), 1 kB = 1000 bytes. Both apps are built in this run by `vite build --manifest --sourcemap hidden` into temporary directories, both with the checkout\'s vite.config.ts (for the floor, its root moved to scripts/bench/floor by scripts/bench/floor/vite.config.ts).');
+  if (app) {
+    rows.push({
+      section: BUNDLE, measure: 'first screen JS (index route, default locale)', value: kB(app.firstScreen.jsGzip), budget: '≤ 140 kB',
+      within: app.firstScreen.jsGzip <= 140_000,
+      how: `index.html's entry chunk and its static imports, recursively (${app.source === 'manifest' ? 'Vite manifest, checked against index.html\'s modulepreloads' : 'index.html'}): ${app.firstScreen.js.length} file(s), ${kB(app.firstScreen.jsRaw)} before gzip`,
+    });
+    if (app.firstScreen.jsBrotli !== null) {
+      rows.push({ section: BUNDLE, measure: 'first screen JS as sent (brotli)', value: kB(app.firstScreen.jsBrotli), budget: '', within: null, how: 'the sizes of the .br files the build writes beside those chunks, which the server sends to browsers that accept br' });
+    }
+    rows.push({ section: BUNDLE, measure: 'first screen CSS', value: kB(app.firstScreen.cssGzip), budget: '', within: null, how: 'the CSS of those chunks and index.html\'s stylesheets' });
+    const js = app.chunks.filter((chunk) => chunk.kind === 'js');
+    const css = app.chunks.filter((chunk) => chunk.kind === 'css');
+    rows.push({
+      section: BUNDLE, measure: 'all JS / all CSS chunks', value: `${kB(js.reduce((sum, chunk) => sum + chunk.gzip, 0))} in ${js.length} / ${kB(css.reduce((sum, chunk) => sum + chunk.gzip, 0))} in ${css.length}`,
+      budget: '', within: null, how: 'every .js and .css file of the build; each is listed under Details',
+    });
+  }
+  if (floor) {
+    rows.push({
+      section: BUNDLE, measure: 'floor app: first screen JS', value: kB(floor.firstScreen.jsGzip), budget: '', within: null,
+      how: `${floor.firstScreen.jsBrotli === null ? '' : `${kB(floor.firstScreen.jsBrotli)} as brotli; `}scripts/bench/floor: react, react-dom, @tanstack/react-router with {-$locale}, one xstate machine through @xstate/react, one react-i18next string, one openapi-fetch call`,
+    });
+  }
+  if (app && floor) {
+    rows.push({
+      section: BUNDLE, measure: 'ours / floor, first screen JS', value: ratio(app.firstScreen.jsGzip / floor.firstScreen.jsGzip), budget: '', within: null,
+      how: `${kB(app.firstScreen.jsGzip)} / ${kB(floor.firstScreen.jsGzip)}`,
+    });
+  }
+}
+
+// 4. Start: spawn → first answer, on new and on existing data directories, and a CPU profile of one start.
+let start: StartResult | null = null;
+if (wants('start')) {
+  start = await step(`server start (${settings.startRuns} run(s) each on a new and an existing data directory, then one profiled start)`, () =>
+    measureStart({ entry: server.entry, workDir: dataRoot, profileDir: join(workDir, 'cpu-profile'), runs: settings.startRuns, distDir: app?.outDir, profile: true, log }));
+}
+const START = '4. Server start and memory';
+if (start) {
+  note(START, `Start: from spawning \`${server.label}\` (the node process itself, no npm or npx wrapper) to the first 200 of GET /checkout/api/health, polled every 5 ms on fresh connections. Memory: VmRSS and VmHWM of that node process from /proc/<pid>/status.`);
+  const how = (series: StartResult['fresh'], what: string) =>
+    `median of ${series.spawnToHealthMs.length} (${series.spawnToHealthMs.map((value) => Math.round(value)).join(', ')} ms) on ${what}; the server's own "ready in" log (main.ts's first line, after its imports, to listening) says ${Math.round(series.median.readyLogMs)} ms; VmHWM then ${mib(series.median.hwmKiB)}`;
+  rows.push({ section: START, measure: 'start, new data directory', value: ms(start.fresh.median.spawnToHealthMs), budget: '', within: null, how: how(start.fresh, 'an empty temporary DATA_DIR (PGlite initdb, migrations, seed)') });
+  rows.push({ section: START, measure: 'start, existing data directory', value: ms(start.existing.median.spawnToHealthMs), budget: '≤ 1 s', within: start.existing.median.spawnToHealthMs <= 1000, how: how(start.existing, 'a DATA_DIR made by an earlier start (migrated, seeded)') });
+  if (start.existingTsx) {
+    rows.push({ section: START, measure: 'start, existing data directory, through tsx', value: ms(start.existingTsx.median.spawnToHealthMs), budget: '', within: null, how: `${how(start.existingTsx, 'the same directory')}; \`node ${TSX_ENTRY.join(' ')}\`, for comparison` });
+  }
+  rows.push({ section: START, measure: 'RSS after start, new / existing data directory', value: `${mib(start.fresh.median.rssKiB)} / ${mib(start.existing.median.rssKiB)}`, budget: '', within: null, how: 'VmRSS at the first answer, medians of the start runs above' });
+}
+
+// 3. API under load, with the memory of the same server.
+let load: LoadResult | null = null;
+if (wants('load')) {
+  load = await step(`API under load (${settings.loadSeconds} s per rate and call, ${settings.orders} orders)`, () =>
+    measureLoad({ entry: server.entry, workDir: dataRoot, distDir: app?.outDir, durationS: settings.loadSeconds, rates: settings.rates, orderCount: settings.orders, orderConnections: settings.orderConnections, log }));
+}
+const API = '3. API under load (embedded store, fresh server)';
+if (load) {
+  note(API, `One server (\`${server.label}\`) started fresh on a new temporary DATA_DIR (PGlite) with RATE_LIMIT=off, FRAUD_MAX_ORDERS_PER_IP_PER_HOUR=1000000000, TRUST_PROXY=true and the default LOG_LEVEL (info, to a file); autocannon runs in the benchmark's process. Latencies are each 2xx answer's own, timed by autocannon per request (nearest-rank percentiles, no coordinated-omission correction), after a warm-up of 200 requests per call.`);
+  if (load.limitsBypassed) note(API, '**The server kept its per-IP rate limits despite RATE_LIMIT=off** (40 promotion lookups from one address met a 429), so every request of the load carried its own X-Forwarded-For from 127.0.0.0/8: the limits never trip, their bookkeeping still runs.');
+  for (const read of load.reads) {
+    const non2xx = Object.values(read.non2xx).reduce((sum, count) => sum + count, 0);
+    rows.push({
+      section: API, measure: `${read.operation} at ${read.targetRate} req/s`,
+      value: `p50 ${ms(read.p50)} · p99 ${ms(read.p99)} · ${read.errors + non2xx} errors${read.achievedRate < 0.95 * read.targetRate ? ` · only ${read.achievedRate.toFixed(0)}/s` : ''}`,
+      budget: 'p99 ≤ 10 ms', within: read.p99 <= 10 && read.errors + non2xx === 0,
+      how: `autocannon overallRate for ${settings.loadSeconds} s: ${streamsFor(read.targetRate)} one-connection streams of ${Math.round(read.targetRate / streamsFor(read.targetRate))} req/s each started ${Math.round(1000 / streamsFor(read.targetRate))} ms apart (autocannon sends a connection's share of each second back to back at its start; staggering spreads the ${read.targetRate} req/s over the second); GET ${read.path}; ${read.answered} answered (${read.achievedRate.toFixed(0)}/s achieved), ${read.ok} 2xx${non2xx ? `, non-2xx ${JSON.stringify(read.non2xx)}` : ''}, ${read.errors} connection errors or timeouts; slowest ${ms(read.max)}`,
+    });
+  }
+  const orders = load.orders;
+  const ordersNon2xx = Object.values(orders.non2xx).reduce((sum, count) => sum + count, 0);
+  rows.push({
+    section: API, measure: 'order creation', value: `${orders.achievedRate.toFixed(0)} orders/s · p99 ${ms(orders.p99)}`, budget: '', within: null,
+    how: `autocannon, ${orders.connections} connections as fast as answered, ${orders.answered} POST /checkout/api/order (pid 1, sandbox, 12.99 EUR) each with its own Idempotency-Key, the session cookies of ${orders.sessions} guests from authMiddleware in turn; ${orders.ok} 2xx${ordersNon2xx ? `, non-2xx ${JSON.stringify(orders.non2xx)}` : ''}, ${orders.errors} errors; p50 ${ms(orders.p50)}; orders/s = 2xx / wall time (${orders.durationS.toFixed(1)} s)`,
+  });
+  rows.push({
+    section: API, measure: 'orders in the store = 2xx answers', value: `${orders.storedOrders} stored, ${orders.ok} 2xx`, budget: 'equal', within: orders.storedOrders === orders.ok,
+    how: 'after SIGTERM the data directory is opened with PGlite and the orders of the benchmark\'s guests (bench-N@loadtest.example) are counted',
+  });
+  rows.push({ section: START, measure: 'idle RSS', value: mib(load.idleRssKiB), budget: '', within: null, how: 'VmRSS 3 s after the load server\'s first answer (a new data directory), before any load' });
+  rows.push({ section: START, measure: 'peak RSS under load', value: mib(load.peakRssUnderLoadKiB), budget: '', within: null, how: `highest VmRSS sampled every 100 ms during the API load above; VmHWM (the most ever resident, start included) was ${mib(load.hwmKiB)}` });
+}
+
+// 2. Lighthouse on the real server (index and waiting page) and on the floor app served by the same server.
+let pages: { label: string; summary: LighthouseSummary }[] = [];
+/** How each server sent the first screen's script to a browser that accepts br, gzip and deflate. */
+const encodings: Record<string, string> = {};
+const encodingOf = async (base: string, analysis: BuildAnalysis): Promise<string> => {
+  const file = analysis.firstScreen.js[0];
+  if (!file) return 'unknown';
+  const answer = await request(`${base}/checkout/${file}`, { headers: { 'accept-encoding': 'gzip, deflate, br' } });
+  return String(answer.headers['content-encoding'] ?? 'none');
+};
+if (wants('lighthouse')) {
+  pages = (await step(`Lighthouse (${settings.lighthouseRuns} run(s) per page)`, async () => {
+    const measured: { label: string; summary: LighthouseSummary }[] = [];
+    const servers: ServerHandle[] = [];
+    try {
+      if (app) {
+        const appServer = await startServer({ entry: server.entry, dataDir: join(dataRoot, 'lighthouse-app'), logFile: join(workDir, 'lighthouse-app-server.log'), distDir: app.outDir });
+        servers.push(appServer);
+        encodings.checkout = await encodingOf(appServer.base, app);
+        for (const [label, path] of [['index', '/checkout/'], ['waiting', '/checkout/waiting']] as const) {
+          measured.push({ label, summary: await measurePage(`${appServer.base}${path}`, settings.lighthouseRuns, workDir, label) });
+          log(`  ${label}: performance ${measured.at(-1)?.summary.median.performance}`);
+        }
+      }
+      if (floor) {
+        const floorServer = await startServer({ entry: server.entry, dataDir: join(dataRoot, 'lighthouse-floor'), logFile: join(workDir, 'lighthouse-floor-server.log'), distDir: floor.outDir });
+        servers.push(floorServer);
+        encodings.floor = await encodingOf(floorServer.base, floor);
+        measured.push({ label: 'floor', summary: await measurePage(`${floorServer.base}/checkout/`, settings.lighthouseRuns, workDir, 'floor') });
+        log(`  floor: performance ${measured.at(-1)?.summary.median.performance}`);
+      }
+    } finally {
+      for (const running of servers) await running.stop();
+    }
+    return measured;
+  })) ?? [];
+}
+const LIGHTHOUSE = '2. Lighthouse (mobile defaults)';
+if (pages.length) {
+  note(LIGHTHOUSE, `The lighthouse package ${lighthouseVersion()} with its defaults: mobile form factor, simulated throttling (150 ms RTT, 1.6 Mbps, 4× CPU slowdown). Each run is a fresh headless Chromium (${CHROME_FLAGS.join(' ')}) with a new empty profile. Each figure is the median of that figure over ${settings.lighthouseRuns} run(s). The checkout is served by the real server with this run's build (DIST_DIR), the floor build by a second server started the same way. The first screen's script went out with content-encoding: ${Object.entries(encodings).map(([name, encoding]) => `${encoding} (${name})`).join(', ') || 'not checked'}.`);
+}
+for (const { label, summary } of pages) {
+  const page = label === 'index' ? 'index /checkout/' : label === 'waiting' ? 'waiting /checkout/waiting' : 'floor app /checkout/';
+  const budgeted = label === 'index';
+  const f = summary.median;
+  const how = `runs: ${summary.runs.map((run) => run.performance.toFixed(2)).join(', ')}; Lighthouse's benchmarkIndex of this machine ${Math.round(summary.benchmarkIndex)}${summary.retried ? `; ${summary.retried} run(s) taken again after a Lighthouse error` : ''}`;
+  rows.push({ section: LIGHTHOUSE, measure: `${page}: performance`, value: f.performance.toFixed(2), budget: budgeted ? '≥ 0.99' : '', within: budgeted ? f.performance >= 0.99 : null, how });
+  rows.push({ section: LIGHTHOUSE, measure: `${page}: accessibility`, value: f.accessibility.toFixed(2), budget: budgeted ? '1.0' : '', within: budgeted ? f.accessibility >= 1 : null, how: 'same runs' });
+  rows.push({ section: LIGHTHOUSE, measure: `${page}: best practices`, value: f.bestPractices.toFixed(2), budget: '', within: null, how: 'same runs' });
+  rows.push({ section: LIGHTHOUSE, measure: `${page}: LCP`, value: `${(f.lcpMs / 1000).toFixed(2)} s`, budget: budgeted ? '≤ 1.5 s' : '', within: budgeted ? f.lcpMs <= 1500 : null, how: `same runs; ${Math.round(f.lcpMs)} ms; FCP ${Math.round(f.fcpMs)} ms; LCP element: ${summary.lcpElement.slice(0, 80)}` });
+  rows.push({ section: LIGHTHOUSE, measure: `${page}: CLS`, value: f.cls.toFixed(3), budget: budgeted ? '0' : '', within: budgeted ? Number(f.cls.toFixed(3)) === 0 : null, how: 'same runs; 0 means 0 to three decimals' });
+  rows.push({ section: LIGHTHOUSE, measure: `${page}: TBT`, value: ms(f.tbtMs), budget: '', within: null, how: 'same runs' });
+}
+const indexPage = pages.find((page) => page.label === 'index');
+if (app && indexPage) {
+  const fetched = indexPage.summary.scripts.map((script) => ({ ...script, gzip: gzipOfUrl(app as BuildAnalysis, script.url) }));
+  const total = fetched.reduce((sum, script) => sum + (script.gzip ?? 0), 0);
+  rows.push({
+    section: BUNDLE, measure: 'JS Chromium fetched for the index', value: kB(total), budget: '', within: null,
+    how: `the gzip sizes of the ${fetched.length} script(s) in the network records of Lighthouse's median run on /checkout/ (lazy chunks the first screen pulls in included)`,
+  });
+}
+
+// 5. Test suites.
+let suites: SuiteTiming[] = [];
+if (wants('tests')) {
+  suites = (await step(quick ? 'model-based suite (npm test skipped with --quick)' : 'model-based suite and npm test', () => measureSuites({ workDir, wholeSuite: settings.wholeSuite, log }))) ?? [];
+}
+const TESTS = '5. Tests';
+for (const suite of suites) {
+  rows.push({
+    section: TESTS, measure: suite.label, value: seconds(suite.ms), budget: '', within: null,
+    how: `\`${suite.command}\` wall time, once; exit ${suite.code}${suite.code === 0 ? '' : ' (FAILED)'}${suite.summary ? `; ${suite.summary}` : ''}`,
+  });
+}
+
+// The report.
+const sectionOrder = [BUNDLE, LIGHTHOUSE, API, START, TESTS];
+rows.sort((a, b) => sectionOrder.indexOf(a.section) - sectionOrder.indexOf(b.section));
+
+const details: string[] = [];
+if (app) {
+  details.push(`### Chunks of the checkout\n\n${markdownTable(['file', 'from', 'raw', 'gzip', 'brotli (.br)', 'first screen'], app.chunks.map((chunk) => [chunk.file, chunk.name, kB(chunk.raw), kB(chunk.gzip), chunk.brotli === null ? '' : kB(chunk.brotli), chunk.firstScreen ? 'yes' : '']))}${app.notes.length ? `\n\n${app.notes.join('\n\n')}` : ''}`);
+}
+if (app || floor) {
+  const owners = [...new Set([...(app?.owners ?? []), ...(floor?.owners ?? [])].map((entry) => entry.owner))];
+  const gzipOf = (analysis: BuildAnalysis | null, owner: string) => analysis?.owners.find((entry) => entry.owner === owner)?.gzip ?? 0;
+  owners.sort((a, b) => gzipOf(app, b) - gzipOf(app, a) || gzipOf(floor, b) - gzipOf(floor, a));
+  details.push(`### First screen JS by package\n\nEach first-screen chunk's gzip size shared out in proportion to the bytes its source map gives each package or folder (approximate).\n\n${markdownTable(
+    ['package or folder', 'ours', 'floor'],
+    owners.filter((owner) => gzipOf(app, owner) >= 100 || gzipOf(floor, owner) >= 100).map((owner) => [owner, app ? kB(gzipOf(app, owner)) : '', floor ? kB(gzipOf(floor, owner)) : '']),
+  )}`);
+}
+for (const { label, summary } of pages) {
+  const findings = summary.findings.slice(0, 10).map((finding) => [finding.category, finding.title, finding.display, finding.savingsMs ? ms(finding.savingsMs) : '']);
+  details.push(`### Lighthouse findings: ${label} (median run)\n\nReport: \`${summary.reportFile}\`. Scripts fetched: ${summary.scripts.map((script) => `${new URL(script.url).pathname} (${kB(script.transferSize)} transferred)`).join(', ') || 'none'}.\n\n${findings.length ? markdownTable(['category', 'audit', 'value', 'est. savings'], findings) : 'No failing audits.'}`);
+}
+if (start) {
+  for (const profile of start.profiles) {
+    details.push(`### Server start on an existing data directory: CPU profile, ${profile.thread}\n\n\`node --cpu-prof\` of one start, ${ms(profile.totalMs)} profiled (\`${profile.file}\`). Time by what the stack was doing (a sample goes to the first of these any of its frames belongs to):\n\n${markdownTable(['phase', 'time'], profile.byPhase.map((entry) => [entry.phase, ms(entry.ms)]))}\n\nSelf time by package or folder:\n\n${markdownTable(['where', 'self time'], profile.byOwner.slice(0, 12).map((entry) => [entry.owner, ms(entry.selfMs)]))}\n\nFunctions with the most self time:\n\n${markdownTable(['function', 'where', 'self time'], profile.topFunctions.slice(0, 10).map((entry) => [entry.name, entry.where, ms(entry.selfMs)]))}`);
+  }
+}
+
+const markdown = `# Benchmarks
+
+Written by \`npm run bench${quick ? ' -- --quick' : ''}\` (scripts/bench) on ${machine.date}. Budgets are DESIGN.md section 9's; a measure without one says '—'.${quick ? ' **--quick**: one run per page and start, 3 s loads, no `npm test`: rough figures, for trying the bench.' : ''}
+
+Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.ramGiB} GiB RAM, ${machine.os}; Node ${machine.node}; ${machine.chromium}; commit ${machine.commit}. Load average (1 min) ${loadAtStart.toFixed(2)} when the run began and ${(os.loadavg()[0] ?? 0).toFixed(2)} when it ended: on a 2-core machine anything else running (another test suite, a build) shows in every timing here.
+
+${failures.length ? `## Measures that could not be taken\n\n${failures.map((failure) => `- ${failure}`).join('\n')}\n\n` : ''}## Figures
+
+${rowsToMarkdown(rows, notes)}
+
+## Details
+
+${details.join('\n\n')}
+
+Logs and reports of this run: \`${workDir}\`.
+`;
+
+writeFileSync(outFile, markdown);
+rmSync(dataRoot, { recursive: true, force: true });
+log(`\n${rowsToText(rows)}\n`);
+if (failures.length) log(`Not measured:\n${failures.map((failure) => `  - ${failure.replace(/\*\*/g, '')}`).join('\n')}\n`);
+const missed = rows.filter((row) => row.within === false);
+log(`${missed.length} budget(s) missed${missed.length ? `: ${missed.map((row) => row.measure).join('; ')}` : ''}. Written to ${outFile}; logs in ${workDir}.`);
+process.exitCode = failures.length ? 1 : 0;
