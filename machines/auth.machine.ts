@@ -42,8 +42,7 @@ export interface AuthContext {
 
 export type AuthEvent =
   | { type: 'auth.login'; email: string; password: string }
-  | { type: 'auth.signOut' }
-  | { type: 'redirect.save'; target: string };
+  | { type: 'auth.signOut' };
 
 /** What the login and identifyGuest actors return. */
 export interface AuthResult {
@@ -71,7 +70,6 @@ export const authGuards = {
   hasCredentials: ({ event }: GuardArgs) => event.type === 'auth.login' && isValidEmail(event.email) && event.password !== '',
   hasUserId: (_args: GuardArgs, params: { result: AuthResult }) => Number.isInteger(params.result.userid) && params.result.userid > 0,
   canSignOut: ({ context }: GuardArgs) => hasSignOutIdentity(context.user),
-  isSafeRedirectTarget: ({ event }: GuardArgs) => event.type === 'redirect.save' && isSafeRedirectTarget(event.target),
 };
 
 const notProvided = (name: string) => () => Promise.reject(new Error(`${name} not provided`));
@@ -97,7 +95,6 @@ export const authMachineDocs = {
     hasCredentials: { description: 'The login has an e-mail of a valid shape and a password.' },
     hasUserId: { description: 'The server returned a positive user id.' },
     canSignOut: { description: 'Logged in with both a user id and an e-mail: Sign Out is shown.' },
-    isSafeRedirectTarget: { description: 'An in-app path with one leading slash and only letters, digits and @ - % _ ~ / (spec section 5).' },
   },
 } as const;
 
@@ -133,14 +130,11 @@ export const authMachine = setup({
       queryEmail: isValidEmail(queryEmail) ? queryEmail : null,
       loginError: null,
       signOutError: null,
+      // Kept only when it is a safe in-app path; nothing redirects automatically (spec sections 4 and 5).
       redirectTarget: isSafeRedirectTarget(input.redirectTarget) ? input.redirectTarget : null,
     };
   },
   initial: 'starting',
-  // Redirect targets are kept for the views; nothing redirects automatically (spec section 4).
-  on: {
-    'redirect.save': { guard: 'isSafeRedirectTarget', description: 'Save a safe in-app redirect target; anything else is ignored.', actions: assign({ redirectTarget: ({ event }) => event.target }) },
-  },
   states: {
     starting: {
       description: 'Picks the start: a known session, an automatic login from the `email` query, or logged out.',

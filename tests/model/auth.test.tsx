@@ -121,7 +121,4 @@ describeViewWalk<AuthPage>({
     // A server's message is the API's code in the app and a made-up text in the model: only its presence is compared.
     return { ...rest, loginError: loginError !== null, signOutError: signOutError !== null };
   },
-  noUi: {
-    'redirect.save': "no view saves a redirect target (spec sections 4 and 5: targets are saved and checked, the redirect itself is disabled); sent to the app's auth actor",
-  },
 });

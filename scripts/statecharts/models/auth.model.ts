@@ -28,20 +28,15 @@ const done = (id: string, output: unknown): AnyEventObject => ({ type: `xstate.d
 const failed = (id: string, message: string): AnyEventObject => ({ type: `xstate.error.actor.${id}`, error: new Error(message) });
 
 function events(snapshot: AnyMachineSnapshot): AnyEventObject[] {
-  const saveTargets: AnyEventObject[] = [
-    { type: 'redirect.save', target: '/upsell' },
-    { type: 'redirect.save', target: '//evil.example' },
-  ];
   if (snapshot.matches('loggedOut')) {
     return [
       { type: 'auth.login', email: 'client@example.com', password: 'secret' },
       { type: 'auth.login', email: 'client@example.com', password: '' },
-      ...saveTargets,
     ];
   }
   if (snapshot.matches('loggingIn')) return [done('login', modelClient), failed('login', 'Email or Password Invalid')];
   if (snapshot.matches('identifyingGuest')) return [done('identifyGuest', modelGuest), done('identifyGuest', { userid: 0, email: '' }), failed('identifyGuest', 'Bad gateway')];
-  if (snapshot.matches('loggedIn')) return [{ type: 'auth.signOut' }, ...saveTargets];
+  if (snapshot.matches('loggedIn')) return [{ type: 'auth.signOut' }];
   if (snapshot.matches('signingOut')) return [done('signOut', { loggedIn: false }), failed('signOut', 'Bad gateway')];
   return [];
 }
@@ -52,8 +47,6 @@ function describeEvent(event: AnyEventObject): string {
       return event.password ? `log in as ${String(event.email)}` : 'log in without password';
     case 'auth.signOut':
       return 'sign out';
-    case 'redirect.save':
-      return `save redirect target ${String(event.target)}`;
     case 'xstate.done.actor.login':
       return 'login accepted';
     case 'xstate.error.actor.login':
@@ -77,6 +70,6 @@ export const authModel: MachineModel = {
   inputs: authModelInputs,
   events,
   describeEvent,
-  expectedPaths: 8,
+  expectedPaths: 7,
   docs: authMachineDocs,
 };
