@@ -8,7 +8,9 @@ import type { Store } from './db/connect';
 import { seedDemo } from './db/seed';
 import { localFraudRules } from './fraud/local-rules';
 import { HttpError } from './http-error';
-import { specOperations, type SpecOperation } from './openapi';
+import { lazySchemaCompilers } from './lazy-schemas';
+import type { SpecOperation } from './openapi';
+import { contractOperations } from './operations';
 import { configuredGateways } from './payments/gateways';
 import { sandboxPages } from './payments/sandbox';
 import { catalogueRoutes } from './routes/catalogue';
@@ -37,6 +39,11 @@ const RATE_LIMITS: Record<string, { max: number; timeWindow: string }> = {
   order: { max: 30, timeWindow: '1 minute' },
 };
 
+/** Bad input is refused, never coerced, stripped or defaulted into something else. */
+export const AJV_OPTIONS = {
+  customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allowUnionTypes: true, allErrors: false },
+};
+
 const ERROR_CODES: Record<number, string> = { 400: 'bad_request', 401: 'unauthenticated', 403: 'forbidden', 404: 'not_found', 405: 'method_not_allowed', 409: 'conflict', 413: 'payload_too_large', 415: 'unsupported_media_type', 429: 'rate_limited' };
 
 /** Builds the checkout server: the contract's routes, the sandbox payment page and the SPA. */
@@ -45,10 +52,8 @@ export async function buildApp({ config, store, seed = true, logger = false }: A
     logger: logger ? { level: config.logLevel } : false,
     trustProxy: config.trustProxy,
     bodyLimit: 64 * 1024,
-    ajv: {
-      // Bad input is refused, never coerced, stripped or defaulted into something else.
-      customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allowUnionTypes: true, allErrors: false },
-    },
+    schemaController: { compilersFactory: lazySchemaCompilers() },
+    ajv: AJV_OPTIONS,
   });
 
   const secrets = await loadSecrets(store.db, config);
@@ -98,7 +103,7 @@ export async function buildApp({ config, store, seed = true, logger = false }: A
   const handlers: Record<string, RouteHandlerMethod> = Object.assign({},
     sessionRoutes(deps), catalogueRoutes(deps), orderRoutes(deps), paymentRoutes(deps), serviceRoutes(deps), systemRoutes(deps),
   ) as Record<string, RouteHandlerMethod>;
-  registerOperations(app, specOperations(), handlers, config.rateLimit ? RATE_LIMITS : {});
+  registerOperations(app, contractOperations(), handlers, config.rateLimit ? RATE_LIMITS : {});
 
   await app.register(async (scope) => sandboxPages(scope, { gateways, findPayment: (id) => billing.payment(id) }));
   await serveSpa(app, config.distDir);

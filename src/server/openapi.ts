@@ -25,6 +25,12 @@ export interface SpecOperation {
   };
 }
 
+/** Where the operations derived from openapi.yaml are kept for the server (written by `npm run gen:api`). */
+export const OPERATIONS_FILE = join(projectRoot, 'src/server/operations.json');
+
+/** The operations file's text for the spec as it is now: what `npm run gen:api` writes and a test compares. */
+export const operationsJson = (spec: JsonObject = readSpec()): string => `${JSON.stringify(specOperations(spec), null, 1)}\n`;
+
 /** Reads and parses openapi.yaml. */
 export function readSpec(file = join(projectRoot, 'openapi.yaml')): JsonObject {
   return parse(readFileSync(file, 'utf8')) as JsonObject;

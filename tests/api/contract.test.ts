@@ -1,9 +1,13 @@
+import { readFileSync } from 'node:fs';
 import { eq } from 'drizzle-orm';
 import Fastify, { type FastifyInstance, type RouteHandlerMethod } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerOperations } from '../../src/server/app';
+import AjvCompiler from '@fastify/ajv-compiler';
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
+import { AJV_OPTIONS, registerOperations } from '../../src/server/app';
 import { services } from '../../src/server/db/schema';
-import { specOperations } from '../../src/server/openapi';
+import { OPERATIONS_FILE, operationsJson, specOperations } from '../../src/server/openapi';
+import { contractOperations } from '../../src/server/operations';
 import { KNOWN_CONTRACT_GAPS, operations, validatedResponses } from './contract';
 import {
   BASIC_ORDER, Browser, createTestApp, DEMO_ACCOUNTS, deliverWebhook, freshEmail, guest, guestWithOrder, loggedIn, newAccount,
@@ -41,6 +45,32 @@ beforeAll(async () => {
   t = await createTestApp();
 });
 afterAll(async () => t?.close());
+
+describe('src/server/operations.json', () => {
+  it('is what openapi.yaml gives today (run npm run gen:api when this fails)', () => {
+    expect(readFileSync(OPERATIONS_FILE, 'utf8')).toBe(operationsJson());
+    expect(contractOperations()).toEqual(specOperations());
+  });
+
+  // The server compiles each schema on first use (src/server/lazy-schemas.ts), so its start no longer proves they compile.
+  it('has request and answer schemas that all compile with the server\'s Ajv and serializer', () => {
+    const validator = AjvCompiler()({}, AJV_OPTIONS);
+    const serializer = SerializerSelector()({}, {});
+    let compiled = 0;
+    for (const { method, url, schema } of contractOperations()) {
+      for (const httpPart of ['querystring', 'params', 'headers', 'body'] as const) {
+        const part = schema[httpPart];
+        if (part) expect(typeof validator({ schema: part, method, url, httpPart }), `${method} ${url} ${httpPart}`).toBe('function');
+        if (part) compiled += 1;
+      }
+      for (const [httpStatus, answer] of Object.entries(schema.response)) {
+        expect(typeof serializer({ schema: answer, method, url, httpStatus }), `${method} ${url} ${httpStatus}`).toBe('function');
+        compiled += 1;
+      }
+    }
+    expect(compiled).toBeGreaterThan(contractOperations().length * 3);
+  });
+});
 
 describe('the served set of routes', () => {
   it('serves every operation of openapi.yaml at its method and path', () => {
