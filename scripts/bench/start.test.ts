@@ -1,5 +1,10 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { frameOwner, summariseProfile } from './start';
+import { frameOwner, resolveBundleFrames, summariseProfile } from './start';
 
 describe('start profile summary', () => {
   it('names where a frame comes from', () => {
@@ -34,5 +39,34 @@ describe('start profile summary', () => {
     ]);
     expect(summary.byOwner[0]).toEqual({ owner: '(idle)', selfMs: 5 });
     expect(summary.topFunctions.find((entry) => entry.name === 'parse')?.selfMs).toBe(2);
+  });
+
+  it('points the frames of a bundle back at the package each was bundled from', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tvc-bundle-frames-'));
+    try {
+      mkdirSync(join(dir, 'node_modules/greeter'), { recursive: true });
+      writeFileSync(join(dir, 'node_modules/greeter/index.js'), 'export function greet(name) {\n  return `hello ${name}`;\n}\n');
+      writeFileSync(join(dir, 'main.js'), "import { greet } from 'greeter';\nconsole.log(greet('you'));\n");
+      const bundle = join(dir, 'out.mjs');
+      await build({ entryPoints: [join(dir, 'main.js')], bundle: true, format: 'esm', platform: 'node', sourcemap: true, outfile: bundle, logLevel: 'silent' });
+      const lines = readFileSync(bundle, 'utf8').split('\n');
+      const line = lines.findIndex((text) => text.includes('function greet'));
+      const url = pathToFileURL(bundle).href;
+      const profile = {
+        nodes: [
+          { id: 1, callFrame: { functionName: 'greet', url, lineNumber: line, columnNumber: lines[line]!.indexOf('function greet') } },
+          { id: 2, callFrame: { functionName: 'elsewhere', url: 'node:internal/main', lineNumber: 3, columnNumber: 0 } },
+        ],
+        samples: [1], timeDeltas: [1000], startTime: 0, endTime: 1000,
+      };
+      const resolved = resolveBundleFrames(profile, bundle);
+      expect(resolved.nodes[0]?.callFrame.url).toBe(pathToFileURL(join(dir, 'node_modules/greeter/index.js')).href);
+      expect(frameOwner(resolved.nodes[0]!.callFrame.url, 'greet')).toBe('greeter');
+      expect(resolved.nodes[1]).toEqual(profile.nodes[1]);
+      rmSync(`${bundle}.map`);
+      expect(resolveBundleFrames(profile, bundle)).toBe(profile);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -2,9 +2,11 @@
  * Measure 4 (start): spawn → first 200 of the health check, on a new data directory and on an existing
  * one; and a CPU profile of one start on an existing directory, summarised by package.
  */
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { memoryOf, startServer, TSX_ENTRY } from './lib/proc';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { SourceMap, type SourceMapPayload } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { memoryOf, ROOT, startServer, TSX_ENTRY } from './lib/proc';
 import { median } from './lib/stats';
 
 export interface StartSeries {
@@ -94,11 +96,31 @@ function phaseOf(stack: { url: string; functionName: string }[]): string {
 }
 
 interface CpuProfile {
-  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }[];
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber?: number }; children?: number[] }[];
   samples: number[];
   timeDeltas: number[];
   startTime: number;
   endTime: number;
+}
+
+/**
+ * Points the frames of a bundled server back at the files they were bundled from (its source map, written
+ * beside it by esbuild's --sourcemap), so time is owned by packages and folders as it is without a bundle.
+ */
+export function resolveBundleFrames(profile: CpuProfile, bundleFile: string): CpuProfile {
+  const mapFile = `${bundleFile}.map`;
+  if (!existsSync(mapFile)) return profile;
+  const sourceMap = new SourceMap(JSON.parse(readFileSync(mapFile, 'utf8')) as SourceMapPayload);
+  const bundleUrl = pathToFileURL(bundleFile).href;
+  const mapDir = dirname(mapFile);
+  const nodes = profile.nodes.map((node) => {
+    if (node.callFrame.url !== bundleUrl) return node;
+    const entry = sourceMap.findEntry(node.callFrame.lineNumber, node.callFrame.columnNumber ?? 0) as { originalSource?: string; originalLine?: number };
+    if (!entry.originalSource) return node;
+    const url = pathToFileURL(resolve(mapDir, entry.originalSource.replace(/^file:\/\//, ''))).href;
+    return { ...node, callFrame: { ...node.callFrame, url, lineNumber: entry.originalLine ?? node.callFrame.lineNumber } };
+  });
+  return { ...profile, nodes };
 }
 
 /** Self time per owner and the functions with the most self time, from a .cpuprofile. */
@@ -172,7 +194,9 @@ export async function measureStart(options: {
     // Node names them CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile: thread 0 is the main one.
     for (const file of readdirSync(dir).filter((name) => name.endsWith('.cpuprofile')).sort()) {
       const thread = /\.\d+\.(\d+)\.\d+\.cpuprofile$/.exec(file)?.[1] === '0' ? 'main thread' : 'another thread (module loader hooks)';
-      profiles.push(summariseProfile(JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile, join(dir, file), thread));
+      const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile;
+      const bundle = options.entry.length === 1 && options.entry[0]?.endsWith('.mjs') ? resolve(ROOT, options.entry[0]) : null;
+      profiles.push(summariseProfile(bundle ? resolveBundleFrames(profile, bundle) : profile, join(dir, file), thread));
     }
   }
   return { fresh: series(fresh), existing: series(existing), existingTsx: viaTsx.length ? series(viaTsx) : null, profiles };
