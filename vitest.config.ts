@@ -6,8 +6,7 @@ export default defineConfig({
     maxWorkers: 2,
     projects: [
       {
-        // The benchmark's own helpers (npm run test:bench), kept out of npm test's run for now: there they
-        // shift the scheduling enough to expose a timing-dependent failure in tests/routes/app.test.tsx.
+        // The benchmark's own helpers (npm run test:bench; npm test runs them too).
         test: { name: 'bench', include: ['scripts/bench/**/*.test.ts'], environment: 'node' },
       },
       {

@@ -31,9 +31,12 @@ export function writeCookie(name: string, value: string, { maxAgeSeconds, path =
   document.cookie = `${name}=${encodeURIComponent(value)}; Max-Age=${maxAgeSeconds}; Path=${path}; SameSite=Lax${secure}`;
 }
 
-/** Removes a cookie. */
+/**
+ * Removes a cookie: an expiry in the past, as the server expires its own. Not `Max-Age=0`, which
+ * happy-dom (the DOM tests) reads as "expires now" and keeps the empty cookie until the clock moves.
+ */
 export function deleteCookie(name: string, path = '/checkout'): void {
-  document.cookie = `${name}=; Max-Age=0; Path=${path}; SameSite=Lax`;
+  document.cookie = `${name}=; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Path=${path}; SameSite=Lax`;
 }
 
 /** Keeps an affiliate id for 90 days; true when it is new to this browser (its click is then recorded). */

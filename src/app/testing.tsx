@@ -15,6 +15,7 @@ import { act, render } from '@testing-library/react';
 import type { Locale } from '../domain/locale';
 import type { LoadTranslations, Translations } from '../i18n';
 import { App, createApp, type CreateAppOptions } from './app';
+import { deleteCookie } from './cookies';
 
 const translationFiles = import.meta.glob<Translations>('../i18n/locales/*.json', { import: 'default' });
 
@@ -64,10 +65,16 @@ export async function renderApp({ url, fetch, cookies = {}, ...options }: Render
   return { ...rendered, app, left, copied, downloaded };
 }
 
+/**
+ * Clears every cookie (on both paths the app writes) with an expiry in the past: a `Max-Age=0`
+ * cookie stays visible in happy-dom for the rest of the millisecond, so deleting `checkout` on
+ * Path=/ would add an empty `checkout` listed before the one set here; under fake timers, whose
+ * Date stands still between ticks, the app would read that one and find no saved state.
+ */
 function resetCookies(cookies: Record<string, string>): void {
   for (const pair of document.cookie.split(';')) {
     const name = pair.split('=')[0]?.trim();
-    if (name) for (const path of ['/', '/checkout']) document.cookie = `${name}=; Max-Age=0; Path=${path}`;
+    if (name) for (const path of ['/', '/checkout']) deleteCookie(name, path);
   }
   for (const [name, value] of Object.entries(cookies)) document.cookie = `${name}=${encodeURIComponent(value)}; Path=${name === 'browserLang' ? '/' : '/checkout'}`;
 }

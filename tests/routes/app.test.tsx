@@ -216,7 +216,8 @@ describe('saved state', () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     let status = 'Pending';
     const api = fakeApi({ session: clientSession, orderStatus: () => ({ orderid: 1001, status, invoiceid: 2001, invoiceStatus: 'Unpaid', serviceids: [3001], fraud: false, amount: 15, currency: 'EUR' }) });
-    const { app } = await renderApp({ url: '/checkout/waiting', fetch: api.fetch, cookies: { checkout: waitingCookie() } });
+    // 59:30 left: the countdown reads 0:59 whether or not the fake clock (still between its ticks) moved since.
+    const { app } = await renderApp({ url: '/checkout/waiting', fetch: api.fetch, cookies: { checkout: waitingCookie('order', 3_570_000) } });
 
     const timer = await screen.findByRole('timer', { name: en.waiting.timeLeft });
     expect(timer.textContent).toMatch(/^0:59:\d\d$/);

@@ -15,15 +15,15 @@ export const TEXTS: Record<Locale, Translations> = { 'en-en': en, 'en-gb': gb, '
 /** The URL of a path in a locale: en-en has no prefix. */
 export const urlOf = (locale: Locale, path: string) => `/checkout${locale === 'en-en' ? '' : `/${locale}`}${path}`;
 
-/** A payment waiting in the checkout cookie, deadline in an hour. */
-export const waitingCookie = (flow: 'order' | 'reseller' = 'order') =>
+/** A payment waiting in the checkout cookie, deadline in an hour (or `timeLeftMs`). */
+export const waitingCookie = (flow: 'order' | 'reseller' = 'order', timeLeftMs = 3_600_000) =>
   JSON.stringify({
     payment: {
       flow,
       order: { orderid: 1001, invoiceid: 2001, serviceid: 3001, fraud: false },
       link: 'http://localhost/checkout/sandbox/pay/pay_demo',
       gateway: 'sandbox',
-      lastDate: Date.now() + 3_600_000,
+      lastDate: Date.now() + timeLeftMs,
       duration: 86_400_000,
     },
   });
