@@ -121,8 +121,8 @@ describe('waiting machine: resuming from the persisted state', () => {
     actor.stop();
     return snapshot;
   };
-  it('starts counting while the deadline is ahead', () => {
-    expect(start({}).value).toEqual({ watching: { countdown: 'counting', status: 'scheduled', page: 'info' } });
+  it('starts counting and reads the status at once while the deadline is ahead', () => {
+    expect(start({}).value).toEqual({ watching: { countdown: 'counting', status: 'fetching', page: 'info' } });
   });
   it('goes straight to expired when the deadline passed during the reload', () => {
     const snapshot = start({ now: waitingModelInput.lastDate + 1 });
@@ -137,7 +137,7 @@ describe('waiting machine: resuming from the persisted state', () => {
 describe('waiting machine: with timers and the app actors', () => {
   afterEach(() => vi.useRealTimers());
 
-  it('polls every 5 s, backs off after errors and resets after an answer', async () => {
+  it('reads the status at once, then every 5 s, backs off after errors and resets after an answer', async () => {
     vi.useFakeTimers();
     const answers: Array<OrderStatusResult | Error> = [new Error('down'), new Error('down'), { orderid: 101, status: 'Pending', fraud: false, serviceids: [301] }];
     const polledAt: number[] = [];
@@ -154,16 +154,16 @@ describe('waiting machine: with timers and the app actors', () => {
     const now = Date.now();
     const actor = createActor(machine, { input: { ...waitingModelInput, now, lastDate: now + PAYMENT_DEADLINE_MS, duration: PAYMENT_DEADLINE_MS } });
     actor.start();
-    await vi.advanceTimersByTimeAsync(5_000);
+    await vi.advanceTimersByTimeAsync(0);
     expect(actor.getSnapshot().context.pollDelayMs).toBe(10_000);
     await vi.advanceTimersByTimeAsync(10_000);
     expect(actor.getSnapshot().context.pollDelayMs).toBe(20_000);
     await vi.advanceTimersByTimeAsync(20_000);
     expect(actor.getSnapshot().context.pollDelayMs).toBe(ORDER_POLL_INTERVAL_MS);
     await vi.advanceTimersByTimeAsync(5_000);
-    expect(polledAt.map((at) => at - now)).toEqual([5_000, 15_000, 35_000, 40_000]);
+    expect(polledAt.map((at) => at - now)).toEqual([0, 10_000, 30_000, 35_000]);
     expect(actor.getSnapshot().value).toBe('success');
-    expect(actor.getSnapshot().context.remainingMs).toBe(PAYMENT_DEADLINE_MS - 39_000);
+    expect(actor.getSnapshot().context.remainingMs).toBe(PAYMENT_DEADLINE_MS - 34_000);
     actor.stop();
   });
 

@@ -301,8 +301,8 @@ export const waitingMachine = setup({
           },
         },
         status: {
-          description: 'The order status, polled until the payment settles.',
-          initial: 'scheduled',
+          description: 'The order status, read at once (the shopper may come back already paid), then polled until the payment settles.',
+          initial: 'fetching',
           states: {
             scheduled: {
               id: 'waitingPoll',

@@ -106,6 +106,6 @@ export const waitingModel: MachineModel = {
   input: waitingModelInput,
   events,
   describeEvent,
-  expectedPaths: 16,
+  expectedPaths: 15,
   docs: waitingMachineDocs,
 };
