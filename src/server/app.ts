@@ -31,9 +31,14 @@ export interface AppOptions {
   logger?: boolean;
 }
 
-/** Per-route limits for the calls an attacker would hammer: sign-in, promo guessing, order creation. */
+/**
+ * Per-route limits for the calls an attacker would hammer: sign-in, promo guessing, order creation, and
+ * the two that write a row for anyone who asks (a guest client per e-mail, an affiliate click).
+ */
 const RATE_LIMITS: Record<string, { max: number; timeWindow: string }> = {
   auth: { max: 10, timeWindow: '1 minute' },
+  authMiddleware: { max: 60, timeWindow: '1 minute' },
+  newAffiliateClick: { max: 60, timeWindow: '1 minute' },
   resellerAuth: { max: 10, timeWindow: '1 minute' },
   getPromotion: { max: 30, timeWindow: '1 minute' },
   order: { max: 30, timeWindow: '1 minute' },

@@ -62,13 +62,24 @@ describe('rate limits (per connection address, per call)', () => {
     expectRateLimited(await bot.call('order', { body: BASIC_ORDER }));
   });
 
+  it('authMiddleware and newAffiliateClick, which write a row for anyone: 60 a minute, then 429', async () => {
+    const bot = new Browser(t.app);
+    const statuses = await hammer(60, () => bot.call('authMiddleware', { body: { email: `bot${Math.floor(Math.random() * 1e9)}@spam.example` } }));
+    expect(statuses).toEqual(Array(60).fill(200));
+    expectRateLimited(await bot.call('authMiddleware', { body: { email: 'one-more@spam.example' } }));
+    const clicker = new Browser(t.app);
+    expect(await hammer(60, () => clicker.call('newAffiliateClick', { body: { aff_id: 'partner_42', referer: 'https://partner.test/deals' } }))).toEqual(Array(60).fill(200));
+    expectRateLimited(await clicker.call('newAffiliateClick', { body: { aff_id: 'partner_42', referer: 'https://partner.test/deals' } }));
+    expect((await new Browser(t.app).call('authMiddleware', { body: { email: 'someone@mail.test' } })).status).toBe(200);
+  });
+
   it('calls that are not limited are not: 40 catalogue reads from one address all succeed', async () => {
     const reader = new Browser(t.app);
     expect(await hammer(40, () => reader.call('getProducts'))).toEqual(Array(40).fill(200));
   });
 
   it('every 429 matched the contract\'s RateLimited response', () => {
-    for (const operationId of ['auth', 'resellerAuth', 'getPromotion', 'order']) expect(validatedResponses.get(operationId)?.has('429'), operationId).toBe(true);
+    for (const operationId of ['auth', 'authMiddleware', 'resellerAuth', 'getPromotion', 'newAffiliateClick', 'order']) expect(validatedResponses.get(operationId)?.has('429'), operationId).toBe(true);
   });
 });
 
