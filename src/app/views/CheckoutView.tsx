@@ -1,6 +1,6 @@
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
-import { Suspense, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { Suspense, useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Actor, SnapshotFrom } from 'xstate';
 import { checkoutMachine, selectedProduct, type CheckoutOption, type CheckoutUser } from '../../../machines/checkout.machine';
@@ -38,6 +38,19 @@ export function CheckoutView() {
   const { auth } = useApp().session;
   const canLogIn = useSelector(auth, (snapshot) => snapshot.matches('loggedOut') || snapshot.matches('loggingIn'));
   const isClient = useSelector(auth, (snapshot) => snapshot.matches('loggedIn') && snapshot.context.user?.guest === false);
+  // Below the order: shown with it, not under its placeholder, which the order then would push down.
+  const links = (
+    <p className="links">
+      {isClient && (
+        <Link to="/{-$locale}/upsell" params={{ locale: localeParam(locale) }}>
+          {t('checkout.upsellLink')}
+        </Link>
+      )}
+      <Link to="/{-$locale}/resellers" params={{ locale: localeParam(locale) }}>
+        {t('checkout.resellerLink')}
+      </Link>
+    </p>
+  );
   return (
     <section className="page checkout">
       <PageTitle>{t('checkout.title')}</PageTitle>
@@ -47,18 +60,8 @@ export function CheckoutView() {
         <Loading lines={5} />
       ) : (
         // A new user, locale or retry starts a new order (the saved choices carry the form over).
-        <Checkout key={`${locale}:${user?.userid ?? 'guest'}:${attempt}`} search={search} user={user} onRetry={() => setAttempt(attempt + 1)} />
+        <Checkout key={`${locale}:${user?.userid ?? 'guest'}:${attempt}`} search={search} user={user} links={links} onRetry={() => setAttempt(attempt + 1)} />
       )}
-      <p className="links">
-        {isClient && (
-          <Link to="/{-$locale}/upsell" params={{ locale: localeParam(locale) }}>
-            {t('checkout.upsellLink')}
-          </Link>
-        )}
-        <Link to="/{-$locale}/resellers" params={{ locale: localeParam(locale) }}>
-          {t('checkout.resellerLink')}
-        </Link>
-      </p>
     </section>
   );
 }
@@ -78,7 +81,7 @@ function LoginDisclosure() {
   );
 }
 
-function Checkout({ search, user, onRetry }: { search: EntrySearch; user: CheckoutUser | null; onRetry: () => void }) {
+function Checkout({ search, user, links, onRetry }: { search: EntrySearch; user: CheckoutUser | null; links: ReactNode; onRetry: () => void }) {
   const { t } = useTranslation();
   const { minLoadingMs } = useApp();
   const { actor, priceChange } = useCheckoutActor(search, user);
@@ -88,22 +91,33 @@ function Checkout({ search, user, onRetry }: { search: EntrySearch; user: Checko
   if (loading) return <Loading lines={5} />;
   if (snapshot.matches('notFound')) {
     return (
-      <div className="panel">
-        <p>{t('checkout.noProducts')}</p>
-        <button type="button" className="button" onClick={onRetry}>
-          {t('app.tryAgain')}
-        </button>
-      </div>
+      <>
+        <div className="panel">
+          <p>{t('checkout.noProducts')}</p>
+          <button type="button" className="button" onClick={onRetry}>
+            {t('app.tryAgain')}
+          </button>
+        </div>
+        {links}
+      </>
     );
   }
   if (snapshot.matches('autoOrder') || snapshot.status === 'done') {
     return (
-      <Suspense fallback={<Loading lines={1} />}>
-        <OrderNotice link={snapshot.context.payment?.link ?? null} />
-      </Suspense>
+      <>
+        <Suspense fallback={<Loading lines={1} />}>
+          <OrderNotice link={snapshot.context.payment?.link ?? null} />
+        </Suspense>
+        {links}
+      </>
     );
   }
-  return <OrderForm actor={actor} snapshot={snapshot} priceChange={priceChange} user={user} />;
+  return (
+    <>
+      <OrderForm actor={actor} snapshot={snapshot} priceChange={priceChange} user={user} />
+      {links}
+    </>
+  );
 }
 
 interface FormProps {
