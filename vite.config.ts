@@ -1,8 +1,8 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, runnerImport, type Plugin } from 'vite';
 
 /** Writes .br and .gz beside every text asset once, so the server sends them compressed at no cost per request. */
 function precompress(): Plugin {
@@ -14,6 +14,8 @@ function precompress(): Plugin {
       outDir = config.build.outDir;
     },
     closeBundle() {
+      // Nothing was written when the build failed (its error is the one to see).
+      if (!existsSync(outDir)) return;
       const files = readdirSync(outDir, { recursive: true, encoding: 'utf8' }).filter((file) => /\.(js|css|json|html|svg)$/.test(file));
       for (const file of files) {
         const path = join(outDir, file);
@@ -61,10 +63,76 @@ function stripMachineDescriptions(): Plugin {
   };
 }
 
+/** Where index.html wants the prerendered first screen. */
+const APP_MARKER = '<!--app-->';
+
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const text = (source: string | Uint8Array) => (typeof source === 'string' ? source : Buffer.from(source).toString('utf8'));
+
+/**
+ * The pages the server sends (src/server/spa.ts), so the first paint needs no script: index.html's
+ * stylesheet is inlined (one round trip fewer), and for each locale the index is written with its
+ * first screen rendered by the app itself (src/app/prerender.tsx) for each kind of visitor, and
+ * every other route gets the starting shell; each page names its locale's translations for preload,
+ * so they arrive with the script instead of after it. index.html is the default locale's index for
+ * a new visitor. Pages go to pages/ (the server picks one per request; it does not serve that folder).
+ */
+function prerenderPages(): Plugin {
+  let base = '/';
+  return {
+    name: 'tvc:prerender-pages',
+    apply: 'build',
+    enforce: 'post',
+    configResolved(config) {
+      base = config.base;
+    },
+    async generateBundle(_options, bundle) {
+      const index = bundle['index.html'];
+      if (index?.type !== 'asset') return;
+      const inlined = text(index.source).replace(/<link rel="stylesheet"[^>]*? href="([^"]+)"[^>]*>/g, (tag, href: string) => {
+        const stylesheet = bundle[href.slice(base.length)];
+        return stylesheet?.type === 'asset' ? `<style>${text(stylesheet.source).trim()}</style>` : tag;
+      });
+      index.source = inlined;
+      // A build of another app with this config (the benchmark's floor) has no first screen to prerender.
+      if (!inlined.includes(APP_MARKER)) return;
+
+      const { module: prerender } = await runnerImport<typeof import('./src/app/prerender')>(join(import.meta.dirname, 'src/app/prerender.tsx'), {
+        configFile: false,
+        root: import.meta.dirname,
+        logLevel: 'error',
+      });
+      const translationsFile = (locale: string) => {
+        const source = `src/i18n/locales/${locale}.json`;
+        const asset = Object.values(bundle).find((file) => file.type === 'asset' && file.originalFileNames.some((name) => name.endsWith(source)));
+        if (!asset) throw new Error(`prerender: no built translations for ${locale}`);
+        return asset.fileName;
+      };
+      const page = (screen: { lang: string; title: string; html: string }, translations: string) =>
+        inlined
+          .replace(/<html lang="[^"]*">/, `<html lang="${screen.lang}">`)
+          .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(screen.title)}</title>`)
+          .replace(/(\s*)<script type="module"/, `$1<link rel="preload" as="fetch" crossorigin href="${base}${translations}">$1<script type="module"`)
+          .replace(`<div id="root">${APP_MARKER}</div>`, `<div id="root">${screen.html}</div>`);
+
+      for (const locale of prerender.LOCALES) {
+        const translations = JSON.parse(readFileSync(join(import.meta.dirname, 'src/i18n/locales', `${locale}.json`), 'utf8'));
+        const file = translationsFile(locale);
+        for (const visitor of prerender.PAGE_VISITORS) {
+          const html = page(await prerender.renderIndexScreen(locale, visitor, translations), file);
+          this.emitFile({ type: 'asset', fileName: `pages/index.${locale}.${visitor}.html`, source: html });
+          if (locale === 'en-en' && visitor === 'visitor') index.source = html;
+        }
+        this.emitFile({ type: 'asset', fileName: `pages/starting.${locale}.html`, source: page(prerender.renderStartingScreen(locale), file) });
+      }
+    },
+  };
+}
+
 /** The SPA is served under /checkout/ by the Fastify server. */
 export default defineConfig({
   base: '/checkout/',
-  plugins: [react(), stripMachineDescriptions(), precompress()],
+  plugins: [react(), stripMachineDescriptions(), prerenderPages(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

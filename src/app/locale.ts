@@ -2,12 +2,10 @@
 import { notFound, redirect, type ParsedLocation } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGE_COOKIE_MAX_AGE_S } from '../domain/constants';
-import { DEFAULT_LOCALE, isLocale, pickLocale, type Locale } from '../domain/locale';
+import { DEFAULT_LOCALE, isLocale, LANGUAGE_COOKIE, pickLocale, type Locale } from '../domain/locale';
 import { LOCALE_TAGS } from '../i18n';
 import { readCookie, writeCookie } from './cookies';
 import type { AppServices } from './services';
-
-export const LANGUAGE_COOKIE = 'browserLang';
 
 /** The locale of a URL prefix; the default locale has none, and an unknown prefix is a 404. */
 export function parseLocalePrefix(prefix: string | undefined): Locale | undefined {

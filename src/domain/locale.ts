@@ -5,6 +5,9 @@ export const LOCALES = ['en-en', 'de-de', 'en-gb', 'es-es', 'nl-nl', 'pt-pt'] as
 export type Locale = (typeof LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = 'en-en';
 
+/** The cookie keeping the shopper's choice of language (read by the SPA and by the server picking a page's language). */
+export const LANGUAGE_COOKIE = 'browserLang';
+
 export function isLocale(value: string): value is Locale {
   return (LOCALES as readonly string[]).includes(value);
 }

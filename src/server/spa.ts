@@ -1,10 +1,77 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { DEFAULT_LOCALE, isLocale, LANGUAGE_COOKIE, LOCALES, pickLocale, type Locale } from '../domain/locale';
+import { readSession } from './session';
 
 const PLACEHOLDER = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>TV Checkout</title></head>
 <body><main><h1>TV Checkout</h1><p>The API is running. The shopper app has not been built yet: run <code>npm run build</code>.</p></main></body></html>`;
+
+/** A page as built, and as the build compressed it (vite.config.ts writes .br and .gz beside it). */
+interface Page {
+  html: Buffer;
+  br: Buffer | null;
+  gzip: Buffer | null;
+}
+
+type PageVisitor = 'visitor' | 'guest' | 'client';
+const VISITORS: readonly PageVisitor[] = ['visitor', 'guest', 'client'];
+
+/**
+ * The pages the build wrote (vite.config.ts, src/app/prerender.tsx): per locale, the index with its
+ * first screen for each kind of visitor, and the starting shell of every other route.
+ */
+interface Pages {
+  index: Record<Locale, Record<PageVisitor, Page>>;
+  starting: Record<Locale, Page>;
+}
+
+function readPage(file: string): Page {
+  const variant = (suffix: string) => (existsSync(`${file}${suffix}`) ? readFileSync(`${file}${suffix}`) : null);
+  return { html: readFileSync(file), br: variant('.br'), gzip: variant('.gz') };
+}
+
+function readPages(distDir: string): Pages | null {
+  const dir = join(distDir, 'pages');
+  if (!existsSync(dir)) return null;
+  const byLocale = <T>(make: (locale: Locale) => T) => Object.fromEntries(LOCALES.map((locale) => [locale, make(locale)])) as Record<Locale, T>;
+  return {
+    index: byLocale((locale) => Object.fromEntries(VISITORS.map((visitor) => [visitor, readPage(join(dir, `index.${locale}.${visitor}.html`))])) as Record<PageVisitor, Page>),
+    starting: byLocale((locale) => readPage(join(dir, `starting.${locale}.html`))),
+  };
+}
+
+/** The browser's languages, most preferred first (Accept-Language, by quality). */
+export function acceptedLanguages(header: string | undefined): string[] {
+  return (header ?? '')
+    .split(',')
+    .map((part, order) => {
+      const [tag = '', ...params] = part.trim().split(';');
+      const quality = params.map((param) => /^\s*q=([\d.]+)\s*$/.exec(param)?.[1]).find(Boolean);
+      return { tag: tag.trim(), quality: quality === undefined ? 1 : Number(quality), order };
+    })
+    .filter(({ tag, quality }) => tag !== '' && tag !== '*' && quality > 0)
+    .sort((a, b) => b.quality - a.quality || a.order - b.order)
+    .map(({ tag }) => tag);
+}
+
+/**
+ * Which page a path shows: a locale prefix names the locale (as in the app, the default locale has
+ * none); an unprefixed path gets the locale the app will pick from the language cookie and the
+ * browser's languages (the app may still move a visitor from Spain to Spanish, as only it knows the
+ * country). The index shows the first screen of the session's kind of visitor.
+ */
+export function pageOf(pages: Pages, request: FastifyRequest, path: string): Page {
+  const segments = path.slice('/checkout'.length).split('/').filter(Boolean);
+  const prefix = segments[0] ?? '';
+  const prefixed = isLocale(prefix) && prefix !== DEFAULT_LOCALE;
+  const locale = prefixed ? prefix : pickLocale({ cookie: request.cookies?.[LANGUAGE_COOKIE], browserLanguages: acceptedLanguages(request.headers['accept-language']) });
+  const isIndex = segments.length === (prefixed ? 1 : 0);
+  if (!isIndex) return pages.starting[locale];
+  const kind = readSession(request)?.kind;
+  return pages.index[locale][kind === 'login' ? 'client' : kind === 'guest' ? 'guest' : 'visitor'];
+}
 
 /** Serves the built SPA under /checkout/ with history fallback; unknown API paths answer a 404 error body. */
 export async function serveSpa(app: FastifyInstance, distDir: string): Promise<void> {
@@ -16,6 +83,8 @@ export async function serveSpa(app: FastifyInstance, distDir: string): Promise<v
       prefix: '/checkout/',
       wildcard: false,
       index: false,
+      // The pages are sent by the history fallback below, each to the visitors it is for.
+      allowedPath: (pathName) => !pathName.startsWith('/pages/'),
       // The build writes .br and .gz beside each asset (vite.config.ts); they are sent when the browser accepts them.
       preCompressed: true,
       setHeaders: (response, path) => {
@@ -23,12 +92,21 @@ export async function serveSpa(app: FastifyInstance, distDir: string): Promise<v
       },
     });
   }
-  const indexHtml = built ? readFileSync(indexFile, 'utf8') : PLACEHOLDER;
+  const pages = built ? readPages(distDir) : null;
+  const indexPage: Page = built ? readPage(indexFile) : { html: Buffer.from(PLACEHOLDER), br: null, gzip: null };
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     const isApi = path.startsWith('/checkout/api/') || path.startsWith('/checkout/aff/');
     const isPage = request.method === 'GET' && (path === '/checkout' || path.startsWith('/checkout/')) && !isApi && !path.startsWith('/checkout/assets/');
-    if (isPage) return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);
-    return reply.code(404).send({ error: { code: 'not_found', message: `No route ${request.method} ${path}.` } });
+    if (!isPage) return reply.code(404).send({ error: { code: 'not_found', message: `No route ${request.method} ${path}.` } });
+    const page = pages ? pageOf(pages, request, path) : indexPage;
+    const accepted = String(request.headers['accept-encoding'] ?? '');
+    const [encoding, body] = page.br && /\bbr\b/.test(accepted) ? ['br', page.br] : page.gzip && /\bgzip\b/.test(accepted) ? ['gzip', page.gzip] : [null, page.html];
+    if (encoding) reply.header('content-encoding', encoding);
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-cache')
+      .header('vary', pages ? 'accept-encoding, accept-language, cookie' : 'accept-encoding')
+      .send(body);
   });
 }

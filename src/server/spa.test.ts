@@ -1,0 +1,140 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import fastifyCookie from '@fastify/cookie';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOCALES } from '../domain/locale';
+import { SESSION_COOKIE } from './session';
+import { acceptedLanguages, serveSpa } from './spa';
+
+/** A built SPA whose every page names itself, as vite.config.ts lays them out. */
+function fakeDist(withPages: boolean): string {
+  const dir = mkdtempSync(join(tmpdir(), 'spa-test-'));
+  mkdirSync(join(dir, 'assets'));
+  writeFileSync(join(dir, 'index.html'), 'page index.html');
+  writeFileSync(join(dir, 'assets', 'app.js'), 'console.log(1);\n');
+  if (!withPages) return dir;
+  mkdirSync(join(dir, 'pages'));
+  const write = (name: string) => {
+    const file = join(dir, 'pages', name);
+    writeFileSync(file, `page ${name}`);
+    writeFileSync(`${file}.br`, brotliCompressSync(`page ${name}`));
+    writeFileSync(`${file}.gz`, gzipSync(`page ${name}`));
+  };
+  for (const locale of LOCALES) {
+    for (const visitor of ['visitor', 'guest', 'client']) write(`index.${locale}.${visitor}.html`);
+    write(`starting.${locale}.html`);
+  }
+  return dir;
+}
+
+async function server(distDir: string): Promise<FastifyInstance> {
+  const app = Fastify();
+  await app.register(fastifyCookie, { secret: 'a test secret of enough length for signing' });
+  await serveSpa(app, distDir);
+  await app.ready();
+  return app;
+}
+
+const session = (app: FastifyInstance, kind: 'login' | 'guest') =>
+  `${SESSION_COOKIE}=${app.signCookie(Buffer.from(JSON.stringify({ clientId: 3, email: 'ann@mail.test', kind, orders: [] })).toString('base64url'))}`;
+
+describe('the pages of the SPA', () => {
+  let dist: string;
+  let app: FastifyInstance;
+  const page = async (url: string, headers: Record<string, string> = {}) => {
+    const answer = await app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'identity', ...headers } });
+    return { status: answer.statusCode, headers: answer.headers, body: answer.body };
+  };
+
+  beforeAll(async () => {
+    dist = fakeDist(true);
+    app = await server(dist);
+  });
+  afterAll(async () => {
+    await app.close();
+    rmSync(dist, { recursive: true, force: true });
+  });
+
+  it.each([
+    ['/checkout', 'index.en-en.visitor.html'],
+    ['/checkout/', 'index.en-en.visitor.html'],
+    ['/checkout/?pid=2&promocode=WELCOME10', 'index.en-en.visitor.html'],
+    ['/checkout/de-de', 'index.de-de.visitor.html'],
+    ['/checkout/pt-pt/', 'index.pt-pt.visitor.html'],
+    ['/checkout/waiting', 'starting.en-en.html'],
+    ['/checkout/resellers/success?serviceid=4', 'starting.en-en.html'],
+    ['/checkout/nl-nl/upsell', 'starting.nl-nl.html'],
+    // The default locale has no prefix: the app shows its 404, as for any unknown path.
+    ['/checkout/en-en/', 'starting.en-en.html'],
+    ['/checkout/nope', 'starting.en-en.html'],
+    // The folder of pages is not served as files.
+    ['/checkout/pages/index.de-de.client.html', 'starting.en-en.html'],
+  ])('GET %s is %s, never cached', async (url, name) => {
+    const answer = await page(url);
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(answer.headers['cache-control']).toBe('no-cache');
+    expect(answer.headers.vary).toBe('accept-encoding, accept-language, cookie');
+    expect(answer.body).toBe(`page ${name}`);
+  });
+
+  it('an unprefixed path is in the locale the app will pick: the language cookie, else the browser languages', async () => {
+    expect((await page('/checkout/', { 'accept-language': 'nl-BE,nl;q=0.9,en;q=0.8' })).body).toBe('page index.nl-nl.visitor.html');
+    expect((await page('/checkout/', { 'accept-language': 'fr-FR, en-GB;q=0.5' })).body).toBe('page index.en-gb.visitor.html');
+    expect((await page('/checkout/waiting', { 'accept-language': 'de' })).body).toBe('page starting.de-de.html');
+    expect((await page('/checkout/', { cookie: 'browserLang=es-es', 'accept-language': 'de' })).body).toBe('page index.es-es.visitor.html');
+    // A prefix wins over both.
+    expect((await page('/checkout/pt-pt', { cookie: 'browserLang=es-es', 'accept-language': 'de' })).body).toBe('page index.pt-pt.visitor.html');
+  });
+
+  it("the index shows the session's kind of visitor; a cookie that is not signed is no session", async () => {
+    expect((await page('/checkout/de-de', { cookie: session(app, 'login') })).body).toBe('page index.de-de.client.html');
+    expect((await page('/checkout/', { cookie: session(app, 'guest') })).body).toBe('page index.en-en.guest.html');
+    expect((await page('/checkout/', { cookie: `${SESSION_COOKIE}=${Buffer.from('{"clientId":3,"email":"a@b.c","kind":"login","orders":[]}').toString('base64url')}` })).body).toBe(
+      'page index.en-en.visitor.html',
+    );
+    expect((await page('/checkout/waiting', { cookie: session(app, 'login') })).body).toBe('page starting.en-en.html');
+  });
+
+  it('sends the compressed page the browser accepts', async () => {
+    const br = await app.inject({ method: 'GET', url: '/checkout/de-de', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe('page index.de-de.visitor.html');
+    const gzip = await app.inject({ method: 'GET', url: '/checkout/de-de', headers: { 'accept-encoding': 'gzip' } });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe('page index.de-de.visitor.html');
+    expect((await page('/checkout/de-de')).headers['content-encoding']).toBeUndefined();
+  });
+
+  it('serves the assets, cached for good, and answers unknown API paths with a JSON 404', async () => {
+    const asset = await page('/checkout/assets/app.js');
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const api = await page('/checkout/api/nothing');
+    expect(api.status).toBe(404);
+    expect(JSON.parse(api.body)).toEqual({ error: { code: 'not_found', message: 'No route GET /checkout/api/nothing.' } });
+  });
+});
+
+describe('a build without pages', () => {
+  it('serves index.html for every page', async () => {
+    const dist = fakeDist(false);
+    const app = await server(dist);
+    try {
+      for (const url of ['/checkout/', '/checkout/de-de', '/checkout/waiting']) expect((await app.inject({ method: 'GET', url })).body).toBe('page index.html');
+    } finally {
+      await app.close();
+      rmSync(dist, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('acceptedLanguages', () => {
+  it('orders the tags of Accept-Language by quality, keeping their order among equals', () => {
+    expect(acceptedLanguages('de;q=0.5, nl-NL, en;q=0.9, fr')).toEqual(['nl-NL', 'fr', 'en', 'de']);
+    expect(acceptedLanguages('*, es;q=0, pt')).toEqual(['pt']);
+    expect(acceptedLanguages(undefined)).toEqual([]);
+  });
+});
