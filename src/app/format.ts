@@ -8,10 +8,42 @@ export function useLocaleTag(): string {
   return LOCALE_TAGS[useLocale()];
 }
 
-/** Money in the current locale, through Intl. */
+// Making a number format is costly (it loads the locale's data); each is made once and kept.
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+function moneyFormat(tag: string, currency: Currency): Intl.NumberFormat {
+  const key = `${tag} ${currency}`;
+  let format = moneyFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(tag, { style: 'currency', currency });
+    moneyFormats.set(key, format);
+  }
+  return format;
+}
+
+/**
+ * Money in the current locale, through Intl. `prepare` makes a currency's format ahead of time (the
+ * first one made also loads Intl's data, a long task of its own), e.g. while a form loads.
+ */
 export function useFormat() {
   const tag = useLocaleTag();
-  return useMemo(() => ({ money: (amount: number, currency: Currency) => new Intl.NumberFormat(tag, { style: 'currency', currency }).format(amount) }), [tag]);
+  return useMemo(
+    () => ({
+      money: (amount: number, currency: Currency) => moneyFormat(tag, currency).format(amount),
+      prepare: (currency: Currency) => void moneyFormat(tag, currency),
+    }),
+    [tag],
+  );
+}
+
+/** Runs `task` when the page is idle (soon, where the browser cannot tell); returns its cancellation. */
+export function whenIdle(task: () => void): () => void {
+  if (typeof requestIdleCallback === 'function') {
+    const handle = requestIdleCallback(task, { timeout: 1000 });
+    return () => cancelIdleCallback(handle);
+  }
+  const handle = setTimeout(task, 1);
+  return () => clearTimeout(handle);
 }
 
 export type CycleKey = keyof Translations['cycle'];

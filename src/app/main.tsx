@@ -1,21 +1,29 @@
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App, createApp } from './app';
 import './styles.css';
 
-const app = createApp();
-// The first route loads (session, translations) before the first render: until then the page the
-// server sent (its first screen prerendered, see src/app/prerender.tsx) stays on screen as it is.
-void app.router
-  .load()
-  .catch(() => {})
-  .then(() =>
+/** Ends the current task: the start-up steps each run in a task of their own, and the page answers between them. */
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+async function start(): Promise<void> {
+  await nextTask();
+  const app = createApp();
+  await nextTask();
+  // The first route loads (session, translations) before the first render: until then the page the
+  // server sent (its first screen prerendered, see src/app/prerender.tsx) stays on screen as it is.
+  await app.router.load().catch(() => {});
+  // A transition: React renders the first screen in slices, so the page keeps answering meanwhile.
+  startTransition(() =>
     createRoot(document.getElementById('root')!).render(
       <StrictMode>
         <App app={app} />
       </StrictMode>,
     ),
   );
+}
+
+void start();
 
 // Off by default: without configuration this branch is not even built.
 if (import.meta.env.VITE_ANALYTICS_SCRIPT || import.meta.env.VITE_HEATMAP_SCRIPT || import.meta.env.VITE_FONT_STYLESHEET) {

@@ -1,6 +1,6 @@
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
-import { Suspense, useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
+import { Suspense, useDeferredValue, useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Actor, SnapshotFrom } from 'xstate';
 import { checkoutMachine, selectedProduct, type CheckoutOption, type CheckoutUser } from '../../../machines/checkout.machine';
@@ -11,7 +11,7 @@ import { GatewayPicker, PlanPicker } from '../components/Choices';
 import { Alert, Loading } from '../components/Feedback';
 import { Field } from '../components/Field';
 import { PageTitle } from '../components/PageTitle';
-import { cycleKey, useFormat } from '../format';
+import { cycleKey, useFormat, whenIdle } from '../format';
 import { useApp, useMessage, useMinimumDuration } from '../hooks';
 import { lazyComponent } from '../lazy';
 import { localeParam, useLocale } from '../locale';
@@ -86,7 +86,11 @@ function Checkout({ search, user, links, onRetry }: { search: EntrySearch; user:
   const { minLoadingMs } = useApp();
   const { actor, priceChange } = useCheckoutActor(search, user);
   const snapshot = useSelector(actor, (current) => current);
-  const loading = useMinimumDuration(snapshot.matches('loading'), minLoadingMs);
+  // The order form is the first screen's biggest render: it comes in a deferred render, which React
+  // does in slices, so the page keeps answering meanwhile.
+  const loading = useDeferredValue(useMinimumDuration(snapshot.matches('loading'), minLoadingMs));
+  const { prepare } = useFormat();
+  useEffect(() => (loading ? whenIdle(() => prepare(snapshot.context.currency)) : undefined), [loading, prepare, snapshot.context.currency]);
 
   if (loading) return <Loading lines={5} />;
   if (snapshot.matches('notFound')) {
