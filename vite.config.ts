@@ -96,6 +96,9 @@ function prerenderPages(): Plugin {
       index.source = inlined;
       // A build of another app with this config (the benchmark's floor) has no first screen to prerender.
       if (!inlined.includes(APP_MARKER)) return;
+      // The prerendered page paints without the script, so the script asks for no more than a low
+      // priority (it is deferred anyway, as a module): the page's own bytes come first.
+      const template = inlined.replace('<script type="module" crossorigin src=', '<script type="module" crossorigin fetchpriority="low" src=');
 
       const { module: prerender } = await runnerImport<typeof import('./src/app/prerender')>(join(import.meta.dirname, 'src/app/prerender.tsx'), {
         configFile: false,
@@ -109,7 +112,7 @@ function prerenderPages(): Plugin {
         return asset.fileName;
       };
       const page = (screen: { lang: string; title: string; html: string }, translations: string) =>
-        inlined
+        template
           .replace(/<html lang="[^"]*">/, `<html lang="${screen.lang}">`)
           .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(screen.title)}</title>`)
           .replace(/(\s*)<script type="module"/, `$1<link rel="preload" as="fetch" crossorigin href="${base}${translations}">$1<script type="module"`)
