@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pricingKey } from './billing-cycle';
 import { USERNAME_SHAPE, SERVICE_PASSWORD_SHAPE, generateServicePassword, generateUsername, randomDigits } from './credentials';
-import { currencyForCountry, DEFAULT_COUNTRY } from './currency';
+import { currencyForCountry, currencyRates, DEFAULT_COUNTRY } from './currency';
 import { isMacAddress, normaliseMacAddress } from './device';
 import { isValidEmail } from './email';
 import { gatewayIcon, parseGatewayList } from './gateway';
@@ -43,6 +43,19 @@ describe('currency by country', () => {
   it('defaults to the default country MA, so EUR', () => {
     expect(DEFAULT_COUNTRY).toBe('MA');
     expect(currencyForCountry(undefined)).toBe('EUR');
+  });
+});
+
+describe('currency rates', () => {
+  it('reads the rate of every currency the catalogue is priced in', () => {
+    expect(currencyRates([{ code: 'GBP', rate: 0.85, isDefault: false }, { code: 'EUR', rate: 1, isDefault: true }])).toEqual({ EUR: 1, GBP: 0.85 });
+  });
+  it.each([
+    ['missing', [{ code: 'EUR', rate: 1, isDefault: true }]],
+    ['zero', [{ code: 'EUR', rate: 1, isDefault: true }, { code: 'GBP', rate: 0, isDefault: false }]],
+    ['not a number', [{ code: 'EUR', rate: 1, isDefault: true }, { code: 'GBP', rate: Number.NaN, isDefault: false }]],
+  ] as const)('refuses a store whose GBP rate is %s, rather than guess one', (_name, currencies) => {
+    expect(() => currencyRates(currencies)).toThrow('The store has no usable rate for GBP.');
   });
 });
 

@@ -23,7 +23,7 @@ export interface ServerConfig {
   encryptionKey: string | null;
   distDir: string;
   logLevel: string;
-  /** How long catalogue reads are served from memory. */
+  /** How long catalogue reads (products, options, currency rates) are served from memory. */
   catalogueTtlMs: number;
 }
 

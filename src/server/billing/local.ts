@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, count, eq, gte, inArray, sql } from 'drizzle-orm';
 import { generateServicePassword, generateUsername } from '../../domain/credentials';
-import type { Currency } from '../../domain/currency';
+import { isCurrency, type Currency, type CurrencyRate } from '../../domain/currency';
 import { MESSAGE_TEXTS } from '../../domain/messages';
 import type { Database } from '../db/connect';
-import { affiliateClicks, clients, configOptions, idempotencyKeys, invoices, orders, payments, products, promotions, services, webhookEvents } from '../db/schema';
+import { affiliateClicks, clients, configOptions, currencies, idempotencyKeys, invoices, orders, payments, products, promotions, services, webhookEvents } from '../db/schema';
 import { conflict, unprocessable } from '../http-error';
 import { decryptSecret, encryptSecret } from '../secrets';
 import type {
@@ -42,16 +42,27 @@ export function createLocalBilling(db: Database, options: { encryptionKey: Buffe
     return rows.map((row) => toProduct(row, optionRows));
   };
 
-  // The catalogue is read on every page and changes rarely: kept for a short while, one load at a time.
-  let catalogue: { loaded: Promise<CatalogueProduct[]>; expires: number } | null = null;
-  const cachedCatalogue = () => {
-    if (!catalogue || catalogue.expires <= Date.now()) {
-      const loaded = readCatalogue();
-      catalogue = { loaded, expires: Date.now() + options.catalogueTtlMs };
-      loaded.catch(() => { catalogue = null; });
-    }
-    return catalogue.loaded;
+  const readCurrencies = async (): Promise<CurrencyRate[]> => {
+    const rows = await db.select().from(currencies).orderBy(asc(currencies.code));
+    return rows.filter((row) => isCurrency(row.code)).map((row) => ({ code: row.code, rate: row.rate, isDefault: row.isDefault }));
   };
+
+  // The catalogue and the currency rates are read on every page and change rarely: each is kept for a
+  // short while, one load at a time.
+  const cached = <T>(read: () => Promise<T>) => {
+    let entry: { loaded: Promise<T>; expires: number } | null = null;
+    return () => {
+      if (!entry || entry.expires <= Date.now()) {
+        const loaded = read();
+        const current = { loaded, expires: Date.now() + options.catalogueTtlMs };
+        entry = current;
+        loaded.catch(() => { if (entry === current) entry = null; });
+      }
+      return entry.loaded;
+    };
+  };
+  const cachedCatalogue = cached(readCatalogue);
+  const cachedCurrencies = cached(readCurrencies);
 
   const toClient = (row: typeof clients.$inferSelect): Client => ({ id: row.id, email: row.email, passwordHash: row.passwordHash, reseller: row.reseller });
 
@@ -141,6 +152,8 @@ export function createLocalBilling(db: Database, options: { encryptionKey: Buffe
       if (!row) return null;
       return { code: row.code, type: row.type, value: row.value, appliesto: row.appliesto, startdate: row.startdate, expirationdate: row.expirationdate, maxuses: row.maxuses, uses: row.uses };
     },
+
+    currencies: cachedCurrencies,
 
     async clientByEmail(email) {
       const [row] = await db.select().from(clients).where(eq(clients.email, email.trim().toLowerCase()));

@@ -1,4 +1,4 @@
-import type { Currency } from '../../domain/currency';
+import type { Currency, CurrencyRate } from '../../domain/currency';
 import type { PricingTable } from '../../domain/pricing';
 import type { Promotion } from '../../domain/promotion';
 
@@ -146,6 +146,8 @@ export interface BillingPort {
   products(group: 'retail' | 'reseller'): Promise<CatalogueProduct[]>;
   product(pid: number): Promise<CatalogueProduct | null>;
   promotion(code: string): Promise<Promotion | null>;
+  /** The currencies the catalogue is priced in, with their rates to the default currency. */
+  currencies(): Promise<CurrencyRate[]>;
 
   clientByEmail(email: string): Promise<Client | null>;
   clientById(id: number): Promise<Client | null>;

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, numeric, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, jsonb, numeric, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { PricingTable } from '../../domain/pricing';
 
 /** Catalogue products in groups (retail, reseller), each sold for one billing cycle. */
@@ -23,6 +23,20 @@ export const configOptions = pgTable('config_options', {
   name: text('name').notNull(),
   pricing: jsonb('pricing').$type<PricingTable>().notNull(),
 });
+
+/**
+ * Currencies the catalogue is priced in, with WHMCS semantics: the rate is units of this currency per
+ * unit of the default currency, in which promotions' fixed amounts are kept. One default, at rate 1.
+ */
+export const currencies = pgTable('currencies', {
+  code: text('code').$type<'EUR' | 'GBP'>().primaryKey(),
+  rate: numeric('rate', { precision: 10, scale: 5, mode: 'number' }).notNull(),
+  isDefault: boolean('is_default').notNull().default(false),
+}, (table) => [
+  uniqueIndex('currencies_one_default').on(table.isDefault).where(sql`${table.isDefault}`),
+  check('currencies_rate_positive', sql`${table.rate} > 0`),
+  check('currencies_default_rate_one', sql`not ${table.isDefault} or ${table.rate} = 1`),
+]);
 
 /** Promotions with WHMCS semantics; dates are text because 0000-00-00 means unbounded. */
 export const promotions = pgTable('promotions', {

@@ -3,7 +3,7 @@ import type { PricingTable } from '../../domain/pricing';
 import { EXTRA_CONNECTION_OPTION_ID, PROXY_PROTECTION_OPTION_ID } from '../../domain/constants';
 import { encryptSecret, hashPassword, type ServerSecrets } from '../secrets';
 import type { Database } from './connect';
-import { clients, configOptions, invoices, orders, products, promotions, services } from './schema';
+import { clients, configOptions, currencies, invoices, orders, products, promotions, services } from './schema';
 
 const NOT_SOLD = -1;
 const cycles = (prices: Partial<Record<'monthly' | 'quarterly' | 'semiannually' | 'annually' | 'biennially' | 'triennially', number>>) => ({
@@ -20,8 +20,23 @@ export const DEMO_ACCOUNTS = {
 /** The pid a new reseller's order adds: the reseller panel activation. */
 export const NEW_RESELLER_PID = 13;
 
-/** Fills an empty store with the demo catalogue, promotions and accounts; a filled store is left alone. */
+/**
+ * Demo data: EUR is the default currency (rate 1), GBP at 0.85 EUR-to-GBP, a round demo figure, not a
+ * live rate. Promotions' fixed amounts are kept in EUR and converted at this rate.
+ */
+export const DEMO_CURRENCIES = [
+  { code: 'EUR', rate: 1, isDefault: true },
+  { code: 'GBP', rate: 0.85, isDefault: false },
+] as const;
+
+/**
+ * Fills an empty store with the demo catalogue, promotions and accounts; a filled store is left alone.
+ * The currency rates are filled on their own when the store has none, so a store seeded before rates
+ * existed gets them too.
+ */
 export async function seedDemo(db: Database, secrets: ServerSecrets, serverHostname: string): Promise<void> {
+  const [rates] = await db.select({ total: count() }).from(currencies);
+  if ((rates?.total ?? 0) === 0) await db.insert(currencies).values([...DEMO_CURRENCIES]).onConflictDoNothing();
   const [existing] = await db.select({ total: count() }).from(products);
   if ((existing?.total ?? 0) > 0) return;
   await db.transaction(async (tx) => {
