@@ -219,6 +219,28 @@ describe('checkout machine: promo rules (spec section 5)', () => {
     expect(actor.getSnapshot().matches({ ready: { promo: 'applied' } })).toBe(true);
     expect(actor.getSnapshot().context.quote).toMatchObject({ discount: 10, total: 90 });
   });
+
+  // 5 EUR off, as getPromotion answers it: the server converted the amount into GBP at the store's rate.
+  const fixedAmount: PromotionLookup = {
+    totalresults: 1,
+    promotions: [{ ...modelPromotionLookup.promotions[0]!, type: 'Fixed Amount', value: 5, amounts: { EUR: 5, GBP: 4.25 } }],
+  };
+
+  it('takes a Fixed Amount off in the currency shown: the amount the server converted, never the EUR value', async () => {
+    const eur = await withPromo({ lookup: fixedAmount });
+    expect(eur.getSnapshot().context.quote).toMatchObject({ currency: 'EUR', price: 10, discount: 5, total: 5 });
+    const gbp = await withPromo({ lookup: fixedAmount, country: 'GB' });
+    expect(gbp.getSnapshot().matches({ ready: { promo: 'applied' } })).toBe(true);
+    expect(gbp.getSnapshot().context.quote).toMatchObject({ currency: 'GBP', price: 9, discount: 4.25, total: 4.75 });
+  });
+
+  it('orders with the total it shows, Fixed Amount converted', async () => {
+    const { actor, createOrder } = startCheckout({ query: { promocode: 'SAVE10', email: 'ann@example.com' } }, { lookup: fixedAmount, country: 'GB' });
+    await settled(actor);
+    actor.send({ type: 'order.submit' });
+    await waitFor(actor, (snapshot) => snapshot.status === 'done');
+    expect(createOrder).toHaveBeenCalledWith(expect.objectContaining({ pid: 1, promocode: 'SAVE10', amount: 4.75, currency: 'GBP' }));
+  });
 });
 
 describe('checkout machine: ordering', () => {

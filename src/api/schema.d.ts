@@ -273,7 +273,7 @@ export interface paths {
         };
         /**
          * Look up a promotion code
-         * @description Returns the promotion even when expired or not started yet (the client checks dates and products). Rate limited.
+         * @description Returns the promotion even when expired or not started yet (the client checks dates and products). A Fixed Amount comes with its amount in each currency, converted by the server exactly as an order is priced. Rate limited.
          */
         get: operations["getPromotion"];
         put?: never;
@@ -744,8 +744,13 @@ export interface components {
             code: string;
             /** @enum {string} */
             type: "Percentage" | "Fixed Amount";
-            /** @description Percent off, or the amount off in the order's currency. */
+            /** @description Percent off, or (Fixed Amount) the amount off in the default currency, EUR. */
             value: number;
+            /** @description Fixed Amount: the amount off in each currency, `value` converted from the default currency at the store's rate and rounded to 2 decimals; an order in that currency is priced with it (never more than the order's amount). Null for a Percentage. */
+            amounts: {
+                EUR: components["schemas"]["Money"];
+                GBP: components["schemas"]["Money"];
+            } | null;
             /** @description Comma-separated product ids the code applies to. */
             appliesto: string;
             /** @description YYYY-MM-DD; 0000-00-00 means unbounded. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { priceFor, quoteOrder, quoteProducts, quoteUpsell, type PricedOption, type PricedProduct } from './pricing';
+import { convertPromotion } from './promotion';
 
 const monthly: PricedProduct = { pid: 1, billingcycle: 'Monthly', pricing: { EUR: { monthly: 12.99 }, GBP: { monthly: 10.99 } } };
 const semiannual: PricedProduct = { pid: 2, billingcycle: 'Semi-Annually', pricing: { EUR: { semiannually: 59.99, monthly: -1 }, GBP: { semiannually: 49.99 } } };
@@ -28,9 +29,17 @@ describe('quoteOrder', () => {
   it('takes the promotion off the subtotal', () => {
     const quote = quoteOrder({
       product: monthly, currency: 'EUR', extraConnection: extra, proxyProtection: null,
-      promotion: { code: 'TEN', type: 'Percentage', value: 10, appliesto: '1', startdate: '0000-00-00', expirationdate: '0000-00-00' },
+      promotion: { code: 'TEN', type: 'Percentage', value: 10, appliesto: '1', startdate: '0000-00-00', expirationdate: '0000-00-00', amounts: null },
     });
     expect(quote).toMatchObject({ discount: 1.75, total: 15.74 });
+  });
+  it('takes a fixed amount off in the order\'s currency: the default currency\'s value converted, not the value as is', () => {
+    // 5 EUR off at the demo rate of 0.85: 4.25 off a GBP order, not 5.
+    const save5 = convertPromotion({ code: 'SAVE5', type: 'Fixed Amount', value: 5, appliesto: '1', startdate: '0000-00-00', expirationdate: '0000-00-00' }, { EUR: 1, GBP: 0.85 });
+    const quote = (currency: 'EUR' | 'GBP', product = monthly) => quoteOrder({ product, currency, extraConnection: null, proxyProtection: null, promotion: save5 });
+    expect(quote('EUR')).toMatchObject({ price: 12.99, discount: 5, total: 7.99 });
+    expect(quote('GBP')).toMatchObject({ price: 10.99, discount: 4.25, total: 6.74 });
+    expect(quote('GBP', { ...monthly, pricing: { GBP: { monthly: 3 } } })).toMatchObject({ discount: 3, total: 0 });
   });
   it('is null when the product has no price in the currency', () => {
     expect(quoteOrder({ product: { ...monthly, pricing: { EUR: { monthly: 1 } } }, currency: 'GBP', extraConnection: null, proxyProtection: null, promotion: null })).toBeNull();

@@ -54,7 +54,7 @@ export function quoteOrder(input: OrderQuoteInput): OrderQuote | null {
   const extraConnection = optionPrice(input.extraConnection);
   const proxyProtection = optionPrice(input.proxyProtection);
   const subtotal = sumMoney(price, extraConnection, proxyProtection);
-  const discount = input.promotion ? promotionDiscount(input.promotion, subtotal) : 0;
+  const discount = input.promotion ? promotionDiscount(input.promotion, subtotal, currency) : 0;
   return { currency, price, extraConnection, proxyProtection, discount, total: sumMoney(subtotal, -discount) };
 }
 

@@ -1,9 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { acceptPromotion, hasUsesLeft, isoDate, isWithinDates, promotionAppliesTo, promotionDiscount, promotionRefusal, type Promotion } from './promotion';
+import type { CurrencyRates } from './currency';
+import {
+  acceptPromotion, convertPromotion, hasUsesLeft, isoDate, isWithinDates, promotionAppliesTo, promotionDiscount, promotionRefusal, type Promotion,
+} from './promotion';
 
 const promo = (overrides: Partial<Promotion> = {}): Promotion => ({
-  code: 'SAVE10', type: 'Percentage', value: 10, appliesto: '1,2', startdate: '2026-01-01', expirationdate: '2026-12-31', maxuses: 0, uses: 0, ...overrides,
+  code: 'SAVE10', type: 'Percentage', value: 10, appliesto: '1,2', startdate: '2026-01-01', expirationdate: '2026-12-31', maxuses: 0, uses: 0, amounts: null, ...overrides,
 });
+
+const rates: CurrencyRates = { EUR: 1, GBP: 0.85 };
 
 describe('promotion validity', () => {
   it('applies only to listed products', () => {
@@ -39,13 +44,33 @@ describe('promotion validity', () => {
 });
 
 describe('promotion discount', () => {
-  it('takes a percentage of the amount, rounded', () => {
-    expect(promotionDiscount(promo({ value: 15 }), 19.99)).toBe(3);
-    expect(promotionDiscount(promo({ value: 10 }), 12.35)).toBe(1.24);
+  it('takes a percentage of the amount, rounded, in any currency', () => {
+    expect(promotionDiscount(promo({ value: 15 }), 19.99, 'EUR')).toBe(3);
+    expect(promotionDiscount(promo({ value: 10 }), 12.35, 'GBP')).toBe(1.24);
   });
-  it('takes a fixed amount, never more than the amount', () => {
-    expect(promotionDiscount(promo({ type: 'Fixed Amount', value: 5 }), 12)).toBe(5);
-    expect(promotionDiscount(promo({ type: 'Fixed Amount', value: 50 }), 12)).toBe(12);
+  it('takes the fixed amount of the order\'s currency, never more than the amount', () => {
+    const fixed = promo({ type: 'Fixed Amount', value: 5, amounts: { EUR: 5, GBP: 4.25 } });
+    expect(promotionDiscount(fixed, 12, 'EUR')).toBe(5);
+    expect(promotionDiscount(fixed, 12, 'GBP')).toBe(4.25);
+    expect(promotionDiscount(fixed, 3.1, 'GBP')).toBe(3.1);
+    expect(promotionDiscount(promo({ type: 'Fixed Amount', value: 50, amounts: { EUR: 50, GBP: 42.5 } }), 12, 'EUR')).toBe(12);
+  });
+  it('refuses a fixed amount that was never converted, rather than take its value as any currency', () => {
+    expect(() => promotionDiscount(promo({ type: 'Fixed Amount', value: 5, amounts: null }), 12, 'GBP')).toThrow(/amounts per currency/);
+  });
+});
+
+describe('converting a promotion', () => {
+  it('gives a fixed amount in every currency: value (default currency) × rate, rounded to 2 decimals', () => {
+    const { amounts: _amounts, ...stored } = promo({ type: 'Fixed Amount', value: 5 });
+    expect(convertPromotion(stored, rates)).toEqual({ ...stored, amounts: { EUR: 5, GBP: 4.25 } });
+    expect(convertPromotion({ ...stored, value: 2.99 }, rates).amounts).toEqual({ EUR: 2.99, GBP: 2.54 });
+    expect(convertPromotion({ ...stored, value: 0.05 }, { EUR: 1, GBP: 0.9 }).amounts).toEqual({ EUR: 0.05, GBP: 0.05 });
+    expect(convertPromotion({ ...stored, value: 10 }, { EUR: 1, GBP: 0.86543 }).amounts).toEqual({ EUR: 10, GBP: 8.65 });
+  });
+  it('leaves a percentage alone: it has no amounts', () => {
+    const { amounts: _amounts, ...stored } = promo({ value: 10 });
+    expect(convertPromotion(stored, rates)).toEqual({ ...stored, amounts: null });
   });
 });
 

@@ -1,9 +1,14 @@
+import { CURRENCIES, type Currency, type CurrencyRates } from './currency';
 import { roundMoney } from './money';
 
-/** A promotion with WHMCS semantics (reference section 3). */
-export interface Promotion {
+/**
+ * A promotion as the billing system keeps it, with WHMCS semantics (reference section 3): a Fixed
+ * Amount's value is in the default currency.
+ */
+export interface StoredPromotion {
   code: string;
   type: 'Percentage' | 'Fixed Amount';
+  /** Percent off, or (Fixed Amount) the amount off in the default currency. */
   value: number;
   /** Comma-separated product ids. */
   appliesto: string;
@@ -14,6 +19,24 @@ export interface Promotion {
   /** 0 means unlimited. */
   maxuses?: number;
   uses?: number;
+}
+
+/** A promotion as the checkout prices it: a Fixed Amount carries the amount off in each currency. */
+export interface Promotion extends StoredPromotion {
+  /** Fixed Amount: `value` converted into each currency and rounded to 2 decimals; null for a Percentage. */
+  amounts: Record<Currency, number> | null;
+}
+
+/**
+ * The promotion with its Fixed Amount converted into every currency: value × rate, rounded to 2
+ * decimals. The server converts once, with the store's rates, and sends the amounts to the client, so
+ * both price an order with the same figures.
+ */
+export function convertPromotion(promotion: StoredPromotion, rates: CurrencyRates): Promotion {
+  const amounts = promotion.type === 'Fixed Amount'
+    ? Object.fromEntries(CURRENCIES.map((currency) => [currency, roundMoney(promotion.value * rates[currency])])) as Record<Currency, number>
+    : null;
+  return { ...promotion, amounts };
 }
 
 /** The billing system's "no date". */
@@ -54,17 +77,21 @@ export function hasUsesLeft(promotion: Pick<Promotion, 'maxuses' | 'uses'>): boo
 }
 
 /** Why the promotion cannot be used for this product today, or null when it can. */
-export function promotionRefusal(promotion: Promotion, pid: number, today: string): PromotionRefusal | null {
+export function promotionRefusal(promotion: StoredPromotion, pid: number, today: string): PromotionRefusal | null {
   if (!hasUsesLeft(promotion)) return 'exhausted';
   const byDate = dateRefusal(promotion, today);
   if (byDate) return byDate;
   return promotionAppliesTo(promotion, pid) ? null : 'notApplicable';
 }
 
-/** The discount on an amount: Percentage is amount × value / 100, Fixed Amount is min(value, amount). */
-export function promotionDiscount(promotion: Pick<Promotion, 'type' | 'value'>, amount: number): number {
+/**
+ * The discount on an amount in a currency: Percentage is amount × value / 100; Fixed Amount is its
+ * amount in that currency (see convertPromotion), never more than the amount.
+ */
+export function promotionDiscount(promotion: Pick<Promotion, 'type' | 'value' | 'amounts'>, amount: number, currency: Currency): number {
   if (promotion.type === 'Percentage') return roundMoney((amount * promotion.value) / 100);
-  return roundMoney(Math.min(promotion.value, amount));
+  if (!promotion.amounts) throw new Error('A Fixed Amount promotion needs its amounts per currency (convertPromotion).');
+  return roundMoney(Math.min(promotion.amounts[currency], amount));
 }
 
 /** The answer of a promotion lookup, as the server returns it. */

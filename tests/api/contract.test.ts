@@ -167,7 +167,7 @@ describe('every answer of every operation matches openapi.yaml', () => {
     expectError(await browser.call('getProductCustomFields', { query: { id: '999' } }), 404, 'not_found');
     expect((await browser.call('getPromotion', { query: { code: 'welcome10' } })).body).toEqual({
       result: 'success', totalresults: 1,
-      promotions: { promotion: [{ code: 'WELCOME10', type: 'Percentage', value: 10, appliesto: '1,2,3', startdate: '0000-00-00', expirationdate: '0000-00-00', maxuses: 0, uses: 0 }] },
+      promotions: { promotion: [{ code: 'WELCOME10', type: 'Percentage', value: 10, appliesto: '1,2,3', startdate: '0000-00-00', expirationdate: '0000-00-00', maxuses: 0, uses: 0, amounts: null }] },
     });
     expectError(await browser.call('getPromotion', { query: { code: 'NOSUCHCODE' } }), 404, 'promotion_not_found');
     expect((await browser.call('getGateway')).body).toEqual({

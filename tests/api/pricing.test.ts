@@ -32,6 +32,7 @@ describe('orders are priced on the server', () => {
       ['of the options left out', { amount: 12.99, configoptions: { '2': 1, '4': 1 } as const }, 19.49, 'EUR'],
       ['of the promotion counted twice', { amount: 10.52, promocode: 'WELCOME10' }, 11.69, 'EUR'],
       ['in EUR for a GBP order', { amount: 12.99, currency: 'GBP' as const }, 10.99, 'GBP'],
+      ['of a Fixed Amount taken off a GBP order unconverted (5 instead of 4.25)', { amount: 5.99, promocode: 'SAVE5', currency: 'GBP' as const }, 6.74, 'GBP'],
       ['of another product', { pid: 3, amount: 12.99 }, 199, 'EUR'],
     ])('%s is refused with 409 price_changed carrying the server\'s amount and currency, and nothing is written', async (_name, body, amount, currency) => {
       const shopper = await guest(t.app);
@@ -63,7 +64,7 @@ describe('orders are priced on the server', () => {
       ['WELCOME10 (10 %) on 1 Month with both options: 19.49 - 1.95', { pid: 1, promocode: 'WELCOME10', configoptions: { '2': 1, '4': 1 } as const }, 17.54, 'EUR'],
       ['WELCOME10 typed in lower case', { pid: 1, promocode: 'welcome10' }, 11.69, 'EUR'],
       ['SAVE5 (5 off) on 1 Month', { pid: 1, promocode: 'SAVE5' }, 7.99, 'EUR'],
-      ['SAVE5 (5 off) on 1 Month, GBP', { pid: 1, promocode: 'SAVE5', currency: 'GBP' as const }, 5.99, 'GBP'],
+      ['SAVE5 (5 EUR off, 4.25 GBP at the demo rate of 0.85) on 1 Month, GBP', { pid: 1, promocode: 'SAVE5', currency: 'GBP' as const }, 6.74, 'GBP'],
       ['HALFYEAR20 (20 %, 6 Months only) on 6 Months', { pid: 2, promocode: 'HALFYEAR20' }, 47.99, 'EUR'],
     ])('%s: %j costs %d %s, stored on the order and its invoice', async (_name, body, amount, currency) => {
       const answer = await order({ ...body, amount });

@@ -99,7 +99,7 @@ const defaults: Record<Operation, Answer> = {
   getPromotion: {
     result: 'success',
     totalresults: 1,
-    promotions: { promotion: [{ code: 'WELCOME10', type: 'Percentage', value: 10, appliesto: '1,2,3', startdate: '0000-00-00', expirationdate: '0000-00-00', maxuses: 0, uses: 0 }] },
+    promotions: { promotion: [{ code: 'WELCOME10', type: 'Percentage', value: 10, appliesto: '1,2,3', startdate: '0000-00-00', expirationdate: '0000-00-00', maxuses: 0, uses: 0, amounts: null }] },
   },
   authMiddleware: { userid: 57, email: 'new.shopper@mail.test' },
   auth: { userid: 42, email: 'demo@tvcheckout.test', loggedIn: true },

@@ -43,7 +43,7 @@ export const modelGateways: CheckoutGateway[] = [
 /** SAVE10: 10 % off plans 1 and 2, no dates. */
 export const modelPromotionLookup: PromotionLookup = {
   totalresults: 1,
-  promotions: [{ code: 'SAVE10', type: 'Percentage', value: 10, appliesto: '1,2', startdate: '0000-00-00', expirationdate: '0000-00-00', maxuses: 0, uses: 0 }],
+  promotions: [{ code: 'SAVE10', type: 'Percentage', value: 10, appliesto: '1,2', startdate: '0000-00-00', expirationdate: '0000-00-00', maxuses: 0, uses: 0, amounts: null }],
 };
 
 export const modelGuest: CheckoutUser = { userid: 7, email: 'ann@example.com' };

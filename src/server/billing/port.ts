@@ -1,6 +1,6 @@
 import type { Currency, CurrencyRate } from '../../domain/currency';
 import type { PricingTable } from '../../domain/pricing';
-import type { Promotion } from '../../domain/promotion';
+import type { StoredPromotion } from '../../domain/promotion';
 
 /** A catalogue product with its configurable options, as the checkout offers it. */
 export interface CatalogueProduct {
@@ -145,7 +145,8 @@ export type SettleOutcome = 'duplicate' | 'paid' | 'declined' | 'ignored';
 export interface BillingPort {
   products(group: 'retail' | 'reseller'): Promise<CatalogueProduct[]>;
   product(pid: number): Promise<CatalogueProduct | null>;
-  promotion(code: string): Promise<Promotion | null>;
+  /** A promotion as stored: a Fixed Amount's value is in the default currency (convertPromotion converts it). */
+  promotion(code: string): Promise<StoredPromotion | null>;
   /** The currencies the catalogue is priced in, with their rates to the default currency. */
   currencies(): Promise<CurrencyRate[]>;
 

@@ -1,6 +1,7 @@
 import type { components } from '../../api/schema';
-import type { Currency } from '../../domain/currency';
+import { currencyRates, type Currency } from '../../domain/currency';
 import type { PricingTable } from '../../domain/pricing';
+import { convertPromotion } from '../../domain/promotion';
 import { NEW_RESELLER_PID } from '../db/seed';
 import { HttpError, notFound } from '../http-error';
 import type { CatalogueProduct } from '../billing/port';
@@ -55,7 +56,10 @@ export function catalogueRoutes({ billing }: RouteDeps): Handlers<'getProducts' 
     async getPromotion(request) {
       const promotion = await billing.promotion(request.query.code);
       if (!promotion) throw new HttpError(404, 'promotion_not_found', 'Promotion code not found.');
-      return { result: 'success' as const, totalresults: 1, promotions: { promotion: [{ ...promotion, maxuses: promotion.maxuses ?? 0, uses: promotion.uses ?? 0 }] } };
+      // A Fixed Amount comes with its amount in every currency, converted here as the order route does,
+      // so the total the checkout shows is the one the order is checked against.
+      const priced = convertPromotion(promotion, currencyRates(await billing.currencies()));
+      return { result: 'success' as const, totalresults: 1, promotions: { promotion: [{ ...priced, maxuses: priced.maxuses ?? 0, uses: priced.uses ?? 0 }] } };
     },
   };
 }

@@ -2,10 +2,11 @@ import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { PAYMENT_DEADLINE_MS } from '../../domain/constants';
 import { EXTRA_CONNECTION_OPTION_ID, PROXY_PROTECTION_OPTION_ID } from '../../domain/constants';
+import { currencyRates } from '../../domain/currency';
 import { MESSAGE_TEXTS, promotionRefusalMessage } from '../../domain/messages';
 import { sameAmount, toCents } from '../../domain/money';
 import { quoteOrder, quoteProducts, quoteUpsell } from '../../domain/pricing';
-import { isoDate, promotionRefusal } from '../../domain/promotion';
+import { convertPromotion, isoDate, promotionRefusal, type Promotion } from '../../domain/promotion';
 import type { CatalogueProduct, IdempotencyClaim } from '../billing/port';
 import { badRequest, conflict, forbidden, notFound, unprocessable } from '../http-error';
 import { assertOwnsOrder, rememberOrder, requireLogin, requireSession, writeSession, type Session } from '../session';
@@ -72,12 +73,13 @@ export function orderRoutes({ billing, gateways, fraud, config }: RouteDeps): Ha
           if (!found) throw badRequest(`Option ${id} is not offered with this product.`);
           return found;
         };
-        let promotion = null;
+        let promotion: Promotion | null = null;
         if (body.promocode) {
-          promotion = await billing.promotion(body.promocode);
-          if (!promotion) throw unprocessable('promotion_invalid', 'Promotion code not found.');
-          const refusal = promotionRefusal(promotion, product.pid, isoDate());
+          const stored = await billing.promotion(body.promocode);
+          if (!stored) throw unprocessable('promotion_invalid', 'Promotion code not found.');
+          const refusal = promotionRefusal(stored, product.pid, isoDate());
           if (refusal) throw unprocessable('promotion_invalid', MESSAGE_TEXTS[promotionRefusalMessage(refusal)]);
+          promotion = convertPromotion(stored, currencyRates(await billing.currencies()));
         }
         total = quoteOrder({
           product, currency: body.currency, promotion,
