@@ -132,10 +132,23 @@ function prerenderPages(): Plugin {
   };
 }
 
+/** In development the page shows the starting shell until the app renders, as a built page shows its first screen. */
+function startingShellInDev(): Plugin {
+  return {
+    name: 'tvc:starting-shell-dev',
+    apply: 'serve',
+    async transformIndexHtml(html, { server }) {
+      if (!server || !html.includes(APP_MARKER)) return html;
+      const prerender = (await server.ssrLoadModule('/src/app/prerender.tsx')) as typeof import('./src/app/prerender');
+      return html.replace(APP_MARKER, prerender.renderStartingScreen('en-en').html);
+    },
+  };
+}
+
 /** The SPA is served under /checkout/ by the Fastify server. */
 export default defineConfig({
   base: '/checkout/',
-  plugins: [react(), stripMachineDescriptions(), prerenderPages(), precompress()],
+  plugins: [react(), stripMachineDescriptions(), prerenderPages(), startingShellInDev(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
