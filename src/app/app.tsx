@@ -15,15 +15,27 @@ export interface CheckoutApp {
   router: AppRouter;
 }
 
-/** The services and the router of one app instance. */
-export function createApp(options: CreateAppOptions = {}): CheckoutApp {
+/**
+ * The services of one app instance, then (`withRouter`) its router: two steps, so a caller can end
+ * its task between them (main.tsx); createApp takes both at once.
+ */
+export function createAppServices(options: CreateAppOptions = {}): { services: AppServices; withRouter: () => CheckoutApp } {
+  let router: AppRouter | undefined;
   const goHome = () => {
     const { language } = services.i18n;
-    void router.navigate({ to: '/{-$locale}', params: { locale: localeParam(isLocale(language) ? language : DEFAULT_LOCALE) } });
+    void router?.navigate({ to: '/{-$locale}', params: { locale: localeParam(isLocale(language) ? language : DEFAULT_LOCALE) } });
   };
   const services = createServices(options, goHome);
-  const router = createAppRouter(services, options.history);
-  return { services, router };
+  const withRouter = (): CheckoutApp => {
+    router ??= createAppRouter(services, options.history);
+    return { services, router };
+  };
+  return { services, withRouter };
+}
+
+/** The services and the router of one app instance. */
+export function createApp(options: CreateAppOptions = {}): CheckoutApp {
+  return createAppServices(options).withRouter();
 }
 
 /** The SPA: i18next and the router. */

@@ -1,6 +1,6 @@
 import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App, createApp } from './app';
+import { App, createAppServices } from './app';
 import './styles.css';
 
 /** Ends the current task: the start-up steps each run in a task of their own, and the page answers between them. */
@@ -8,7 +8,9 @@ const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 async function start(): Promise<void> {
   await nextTask();
-  const app = createApp();
+  const created = createAppServices();
+  await nextTask();
+  const app = created.withRouter();
   await nextTask();
   // The first route loads (session, translations) before the first render: until then the page the
   // server sent (its first screen prerendered, see src/app/prerender.tsx) stays on screen as it is.
