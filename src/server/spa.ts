@@ -81,10 +81,12 @@ export async function serveSpa(app: FastifyInstance, distDir: string): Promise<v
     await app.register(fastifyStatic, {
       root: distDir,
       prefix: '/checkout/',
-      wildcard: false,
+      // One route looking files up on request: listing the build into a route per file took a glob and
+      // ~300 routes at every start; a path with no file falls through to the handler below.
+      wildcard: true,
       index: false,
-      // The pages are sent by the history fallback below, each to the visitors it is for.
-      allowedPath: (pathName) => !pathName.startsWith('/pages/'),
+      // The pages are sent by the history fallback below, each to the visitors it is for; so are folders.
+      allowedPath: (pathName) => !pathName.startsWith('/pages/') && !pathName.endsWith('/'),
       // The build writes .br and .gz beside each asset (vite.config.ts); they are sent when the browser accepts them.
       preCompressed: true,
       setHeaders: (response, path) => {

@@ -45,6 +45,8 @@ describe('HTTP: security headers, unknown paths and the SPA', () => {
     ['GET', '/checkout/aff/nothing-here'],
     ['GET', '/checkout/api/webhooks'],
     ['GET', '/checkout/assets/missing.js'],
+    ['GET', '/checkout/assets/'],
+    ['GET', '/checkout/../package.json'],
     ['POST', '/checkout/waiting'],
     ['GET', '/elsewhere'],
   ] as const)('%s %s is a 404 error body in JSON, not the SPA', async (method, url) => {
@@ -55,7 +57,7 @@ describe('HTTP: security headers, unknown paths and the SPA', () => {
     expect(answer.text).not.toContain(TEST_SPA_TITLE);
   });
 
-  it.each(['/checkout', '/checkout/', '/checkout/waiting', '/checkout/success?orderid=5', '/checkout/resellers/waiting', '/checkout/de-de/upsell'])(
+  it.each(['/checkout', '/checkout/', '/checkout/en-gb/', '/checkout/waiting', '/checkout/success?orderid=5', '/checkout/resellers/waiting', '/checkout/de-de/upsell'])(
     'GET %s is the SPA\'s index.html (history fallback), never cached',
     async (url) => {
       const answer = await get(url);
