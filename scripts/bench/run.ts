@@ -36,7 +36,7 @@ const wants = (measure: Measure) => only.has(measure);
 const quick = flags.quick ?? false;
 const settings = quick
   ? { lighthouseRuns: 1, loadSeconds: 3, rates: [100, 500], orders: 200, orderConnections: 10, startRuns: 1, wholeSuite: false }
-  : { lighthouseRuns: 3, loadSeconds: 15, rates: [100, 500], orders: 2000, orderConnections: 10, startRuns: 3, wholeSuite: true };
+  : { lighthouseRuns: 5, loadSeconds: 15, rates: [100, 500], orders: 2000, orderConnections: 10, startRuns: 7, wholeSuite: true };
 const outFile = resolve(ROOT, flags.out ?? 'BENCHMARKS.md');
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
