@@ -140,4 +140,8 @@ declare module '@tanstack/react-router' {
   interface Register {
     router: AppRouter;
   }
+  interface HistoryState {
+    /** Set by the waiting page when the shopper cancelled: home then says so. */
+    orderCancelled?: boolean;
+  }
 }

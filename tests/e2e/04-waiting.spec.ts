@@ -22,6 +22,7 @@ test('cancelling from the waiting page cancels the order and goes home', async (
   await page.getByRole('button', { name: 'Cancel order' }).click();
   await expect(page).toHaveURL(/\/checkout\/$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Choose your TV plan' })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: 'Your order was cancelled.' })).toBeVisible();
 
   const status = await page.request.get(`/checkout/api/orderStatus?orderid=${orderid}`);
   expect(((await status.json()) as { status: string }).status).toBe('Cancelled');
@@ -32,6 +33,8 @@ test('cancelling from the waiting page cancels the order and goes home', async (
   await expect(page.getByRole('timer')).toBeHidden();
   await page.getByRole('link', { name: 'Back to home' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Choose your TV plan' })).toBeVisible();
+  // Only the cancel itself brings the notice.
+  await expect(page.getByText('Your order was cancelled.')).toBeHidden();
 });
 
 test('a reload during waiting keeps the countdown and the order', async ({ page }) => {

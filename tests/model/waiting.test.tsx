@@ -118,6 +118,7 @@ async function see(value: StateValue, context: WaitingContext, page: WaitingPage
     // Cancelled by the shopper: home.
     await shown(() => screen.getByRole('heading', { level: 1, name: en.checkout.title }), 'the home page');
     expect(location().pathname).toBe('/');
+    expect(screen.getByText(en.waiting.cancelled).getAttribute('role')).toBe('status');
     return;
   }
   await shown(() => screen.getByRole('heading', { level: 1, name: en.waiting.title }), 'the waiting page');

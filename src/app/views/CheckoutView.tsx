@@ -1,4 +1,4 @@
-import { getRouteApi, Link } from '@tanstack/react-router';
+import { getRouteApi, Link, useRouterState } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import { Suspense, useDeferredValue, useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -38,6 +38,8 @@ export function CheckoutView() {
   const { auth } = useApp().session;
   const canLogIn = useSelector(auth, (snapshot) => snapshot.matches('loggedOut') || snapshot.matches('loggingIn'));
   const isClient = useSelector(auth, (snapshot) => snapshot.matches('loggedIn') && snapshot.context.user?.guest === false);
+  // The waiting page sends the shopper here after a cancel; the notice goes with that history entry.
+  const orderCancelled = useRouterState({ select: (state) => state.location.state.orderCancelled === true });
   // Below the order: shown with it, not under its placeholder, which the order then would push down.
   const links = (
     <p className="links">
@@ -55,6 +57,11 @@ export function CheckoutView() {
     <section className="page checkout">
       <PageTitle>{t('checkout.title')}</PageTitle>
       <p className="lead">{t('checkout.intro')}</p>
+      {orderCancelled && (
+        <p className="panel" role="status">
+          {t('waiting.cancelled')}
+        </p>
+      )}
       {canLogIn && <LoginDisclosure />}
       {user === undefined ? (
         <Loading lines={5} />

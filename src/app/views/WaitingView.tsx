@@ -64,7 +64,7 @@ function Waiting({ saved, gateways }: { saved: SavedPayment; gateways: WaitingGa
         const search = serviceid ? { serviceid } : {};
         void (saved.flow === 'reseller' ? navigate({ to: '/{-$locale}/resellers/success', params, search }) : navigate({ to: '/{-$locale}/success', params, search }));
       },
-      goHome: () => void navigate({ to: '/{-$locale}', params }),
+      goHome: () => void navigate({ to: '/{-$locale}', params, state: { orderCancelled: true } }),
     }),
   );
   const [input] = useState(() => ({
