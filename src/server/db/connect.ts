@@ -4,9 +4,6 @@ import { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
-import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
-import pg from 'pg';
 import { projectRoot } from '../project-root';
 import * as schema from './schema';
 
@@ -30,6 +27,10 @@ export type StoreOptions =
 /** Opens the store and brings its schema up to date with the migrations. */
 export async function openStore(options: StoreOptions): Promise<Store> {
   if (options.engine === 'postgres') {
+    // Loaded only for PostgreSQL: the embedded store's start does not pay for the pg driver.
+    const [{ default: pg }, { drizzle: drizzlePostgres }, { migrate: migratePostgres }] = await Promise.all([
+      import('pg'), import('drizzle-orm/node-postgres'), import('drizzle-orm/node-postgres/migrator'),
+    ]);
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
     const db = drizzlePostgres(pool, { schema });
     await migratePostgres(db, { migrationsFolder });
