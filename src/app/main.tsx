@@ -14,6 +14,7 @@ async function start(): Promise<void> {
   await nextTask();
   // The first route loads (session, translations) before the first render: until then the page the
   // server sent (its first screen prerendered, see src/app/prerender.tsx) stays on screen as it is.
+  // A failed load is kept in the router's state and shown by the route's error view once rendered.
   await app.router.load().catch(() => {});
   // A transition: React renders the first screen in slices, so the page keeps answering meanwhile.
   startTransition(() =>
