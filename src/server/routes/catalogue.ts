@@ -1,7 +1,7 @@
 import type { components } from '../../api/schema';
-import { currencyRates, type Currency } from '../../domain/currency';
+import type { Currency } from '../../domain/currency';
 import type { PricingTable } from '../../domain/pricing';
-import { convertPromotion } from '../../domain/promotion';
+import { pricedPromotion } from '../billing/promotions';
 import { NEW_RESELLER_PID } from '../db/seed';
 import { HttpError, notFound } from '../http-error';
 import type { CatalogueProduct } from '../billing/port';
@@ -58,7 +58,7 @@ export function catalogueRoutes({ billing }: RouteDeps): Handlers<'getProducts' 
       if (!promotion) throw new HttpError(404, 'promotion_not_found', 'Promotion code not found.');
       // A Fixed Amount comes with its amount in every currency, converted here as the order route does,
       // so the total the checkout shows is the one the order is checked against.
-      const priced = convertPromotion(promotion, currencyRates(await billing.currencies()));
+      const priced = await pricedPromotion(billing, promotion);
       return { result: 'success' as const, totalresults: 1, promotions: { promotion: [{ ...priced, maxuses: priced.maxuses ?? 0, uses: priced.uses ?? 0 }] } };
     },
   };

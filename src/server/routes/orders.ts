@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { PAYMENT_DEADLINE_MS } from '../../domain/constants';
 import { EXTRA_CONNECTION_OPTION_ID, PROXY_PROTECTION_OPTION_ID } from '../../domain/constants';
-import { currencyRates } from '../../domain/currency';
 import { MESSAGE_TEXTS, promotionRefusalMessage } from '../../domain/messages';
 import { sameAmount, toCents } from '../../domain/money';
 import { quoteOrder, quoteProducts, quoteUpsell } from '../../domain/pricing';
-import { convertPromotion, isoDate, promotionRefusal, type Promotion } from '../../domain/promotion';
+import { isoDate, promotionRefusal, type Promotion } from '../../domain/promotion';
+import { pricedPromotion } from '../billing/promotions';
 import type { CatalogueProduct, IdempotencyClaim } from '../billing/port';
 import { badRequest, conflict, forbidden, notFound, unprocessable } from '../http-error';
 import { assertOwnsOrder, rememberOrder, requireLogin, requireSession, writeSession, type Session } from '../session';
@@ -79,7 +79,7 @@ export function orderRoutes({ billing, gateways, fraud, config }: RouteDeps): Ha
           if (!stored) throw unprocessable('promotion_invalid', 'Promotion code not found.');
           const refusal = promotionRefusal(stored, product.pid, isoDate());
           if (refusal) throw unprocessable('promotion_invalid', MESSAGE_TEXTS[promotionRefusalMessage(refusal)]);
-          promotion = convertPromotion(stored, currencyRates(await billing.currencies()));
+          promotion = await pricedPromotion(billing, stored);
         }
         total = quoteOrder({
           product, currency: body.currency, promotion,
