@@ -21,12 +21,13 @@ import { sessionRoutes } from './routes/session';
 import { serveSpa } from './spa';
 import { systemRoutes } from './routes/system';
 import type { RouteDeps } from './routes/types';
+import { refuseDemoAccounts, refuseUnsafeConfig } from './production';
 import { loadSecrets } from './secrets';
 
 export interface AppOptions {
   config: ServerConfig;
   store: Store;
-  /** Fill an empty store with the demo catalogue (on by default). */
+  /** Fill an empty store with the demo catalogue and accounts (in demo mode by default; never in production). */
   seed?: boolean;
   logger?: boolean;
 }
@@ -51,19 +52,27 @@ export const AJV_OPTIONS = {
 
 const ERROR_CODES: Record<number, string> = { 400: 'bad_request', 401: 'unauthenticated', 403: 'forbidden', 404: 'not_found', 405: 'method_not_allowed', 409: 'conflict', 413: 'payload_too_large', 415: 'unsupported_media_type', 429: 'rate_limited' };
 
+/** Fastify's form of TRUST_PROXY: a hop count trusts that many proxies nearest the server, never more. */
+function trustedProxies(trust: ServerConfig['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust === 'number') return (_address, hop) => hop < trust;
+  return trust;
+}
+
 /** Builds the checkout server: the contract's routes, the sandbox payment page and the SPA. */
-export async function buildApp({ config, store, seed = true, logger = false }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, store, seed = config.mode === 'demo', logger = false }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ? { level: config.logLevel } : false,
-    trustProxy: config.trustProxy,
+    trustProxy: trustedProxies(config.trustProxy),
     bodyLimit: 64 * 1024,
     schemaController: { compilersFactory: lazySchemaCompilers() },
     ajv: AJV_OPTIONS,
   });
 
-  const secrets = await loadSecrets(store.db, config);
-  if (seed) await seedDemo(store.db, secrets, config.serverHostname);
+  refuseUnsafeConfig(config);
+  const secrets = await loadSecrets(config, store.db);
+  if (seed && config.mode === 'demo') await seedDemo(store.db, secrets, config.serverHostname);
   const billing = createLocalBilling(store.db, { encryptionKey: secrets.encryptionKey, serverHostname: config.serverHostname, catalogueTtlMs: config.catalogueTtlMs });
+  await refuseDemoAccounts(config, billing);
   const gateways = configuredGateways(config, secrets);
   const deps: RouteDeps = { config, billing, gateways, fraud: localFraudRules(config.fraud, billing), secrets, storeEngine: store.engine };
 

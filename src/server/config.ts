@@ -1,9 +1,29 @@
+import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { parseGatewayList } from '../domain/gateway';
 import { projectRoot } from './project-root';
 
+/**
+ * Demo: what `npm start` gives a newcomer (demo data, sandbox gateways, generated keys). Production:
+ * `NODE_ENV=production` unless `DEMO=on`; it fails closed.
+ */
+export type ServerMode = 'demo' | 'production';
+
+/** Which proxies in front are trusted: none, the nearest N hops, or these addresses and CIDR ranges. */
+export type TrustedProxies = false | number | string[];
+
+/** Keys as given in the environment (or in files it names); in demo the missing ones are generated. */
+export interface GivenSecrets {
+  session: string | null;
+  encryption: string | null;
+  /** WEBHOOK_SECRET_<GATEWAY> by gateway module. */
+  webhook: Record<string, string>;
+}
+
 /** Server configuration, read from environment variables with working defaults. */
 export interface ServerConfig {
+  mode: ServerMode;
   port: number;
   host: string;
   /** Origin used in links handed to shoppers and gateways. */
@@ -13,45 +33,100 @@ export interface ServerConfig {
   databaseUrl: string | null;
   gateways: string[];
   serverHostname: string;
-  /** Trust X-Forwarded-For (and the country header) from a proxy in front of the server. */
-  trustProxy: boolean;
+  /** Proxies whose X-Forwarded-For, X-Forwarded-Proto and country header are believed. */
+  trustProxy: TrustedProxies;
   /** Header carrying the visitor's country, set by a trusted proxy (e.g. cf-ipcountry). */
   countryHeader: string | null;
   rateLimit: boolean;
-  fraud: { maxOrdersPerIpPerHour: number; blockedIps: string[]; blockedCountries: string[] };
-  sessionSecret: string | null;
-  encryptionKey: string | null;
+  fraud: { maxOrdersPerIpPerHour: number; blockedIps: string[]; blockedCountries: string[]; countLoopback: boolean };
+  secrets: GivenSecrets;
+  /** The operator's catalogue (YAML or JSON) for the local store; the demo's own file when unset in demo. */
+  catalogueFile: string | null;
+  /** A request whose head and body have not arrived within this time is closed. */
+  requestTimeoutMs: number;
   distDir: string;
   logLevel: string;
   /** How long catalogue reads (products, options, currency rates) are served from memory. */
   catalogueTtlMs: number;
 }
 
+/** A configuration the server refuses to start with; the message is the one line an operator reads. */
+export class ConfigError extends Error {}
+
 const list = (value: string | undefined) => (value ?? '').split(',').map((item) => item.trim()).filter(Boolean);
 
-/** Reads the configuration from an environment (process.env by default). */
+/** A value from `NAME`, or from the file `NAME_FILE` names (trailing newline dropped); null when neither is set. */
+export function fromEnvOrFile(env: NodeJS.ProcessEnv, name: string): string | null {
+  const direct = env[name];
+  if (direct) return direct;
+  const file = env[`${name}_FILE`];
+  if (!file) return null;
+  try {
+    return readFileSync(file, 'utf8').replace(/\r?\n$/, '') || null;
+  } catch (error) {
+    throw new ConfigError(`${name}_FILE names ${file}, which cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}).`);
+  }
+}
+
+/** TRUST_PROXY: unset/false, a hop count, or a comma-separated list of addresses and CIDRs; never "trust every hop". */
+export function parseTrustProxy(value: string | undefined): TrustedProxies {
+  const text = (value ?? '').trim();
+  if (text === '' || text === 'false' || text === '0') return false;
+  if (/^\d+$/.test(text)) return Number(text);
+  if (text === 'true' || text === '*') {
+    throw new ConfigError('TRUST_PROXY=true would believe every X-Forwarded-For hop a client writes; give the number of proxies in front (e.g. 1) or their addresses (e.g. 10.0.0.0/8,127.0.0.1).');
+  }
+  const entries = list(text);
+  const invalid = entries.filter((entry) => {
+    const [address = '', bits, ...rest] = entry.split('/');
+    const family = isIP(address);
+    const maxBits = family === 6 ? 128 : 32;
+    return family === 0 || rest.length > 0 || (bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= maxBits));
+  });
+  if (invalid.length) throw new ConfigError(`TRUST_PROXY must be a hop count or proxy addresses/CIDRs; not an address: ${invalid.join(', ')}.`);
+  return entries;
+}
+
+const positiveInteger = (env: NodeJS.ProcessEnv, name: string, fallback: number) => {
+  const value = Number(env[name] ?? fallback);
+  if (!Number.isInteger(value) || value <= 0) throw new ConfigError(`${name} must be a positive whole number, got ${env[name]}.`);
+  return value;
+};
+
+/** Reads the configuration from an environment (process.env by default); a wrong value throws a ConfigError. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const port = Number(env.PORT ?? 3000);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${env.PORT}`);
-  const trustProxy = env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1';
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT must be a port number, got ${env.PORT}.`);
+  const mode: ServerMode = env.NODE_ENV === 'production' && env.DEMO !== 'on' ? 'production' : 'demo';
+  const trustProxy = parseTrustProxy(env.TRUST_PROXY);
+  const gateways = parseGatewayList(env.GATEWAYS ?? 'sandbox-sandboxcrypto');
+  const webhook: Record<string, string> = {};
+  for (const gateway of gateways) {
+    const secret = fromEnvOrFile(env, `WEBHOOK_SECRET_${gateway.toUpperCase()}`);
+    if (secret) webhook[gateway] = secret;
+  }
   return {
+    mode,
     port,
     host: env.HOST ?? '127.0.0.1',
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
     dataDir: resolve(env.DATA_DIR ?? './.data'),
     databaseUrl: env.DATABASE_URL || null,
-    gateways: parseGatewayList(env.GATEWAYS ?? 'sandbox-sandboxcrypto'),
+    gateways,
     serverHostname: env.SERVER_HOSTNAME ?? 'stream.tvcheckout.test',
     trustProxy,
-    countryHeader: trustProxy && env.COUNTRY_HEADER ? env.COUNTRY_HEADER.toLowerCase() : null,
+    countryHeader: trustProxy !== false && env.COUNTRY_HEADER ? env.COUNTRY_HEADER.toLowerCase() : null,
     rateLimit: env.RATE_LIMIT !== 'off',
     fraud: {
       maxOrdersPerIpPerHour: Number(env.FRAUD_MAX_ORDERS_PER_IP_PER_HOUR ?? 5),
       blockedIps: list(env.FRAUD_BLOCKED_IPS),
       blockedCountries: list(env.FRAUD_BLOCKED_COUNTRIES).map((code) => code.toUpperCase()),
+      // A newcomer's own test orders come from loopback; in production every address counts.
+      countLoopback: mode === 'production',
     },
-    sessionSecret: env.SESSION_SECRET || null,
-    encryptionKey: env.ENCRYPTION_KEY || null,
+    secrets: { session: fromEnvOrFile(env, 'SESSION_SECRET'), encryption: fromEnvOrFile(env, 'ENCRYPTION_KEY'), webhook },
+    catalogueFile: env.CATALOGUE_FILE ? resolve(env.CATALOGUE_FILE) : null,
+    requestTimeoutMs: positiveInteger(env, 'REQUEST_TIMEOUT_MS', 30_000),
     distDir: env.DIST_DIR ? resolve(env.DIST_DIR) : join(projectRoot, 'dist'),
     logLevel: env.LOG_LEVEL ?? 'info',
     catalogueTtlMs: Number(env.CATALOGUE_CACHE_MS ?? 30_000),

@@ -1,15 +1,37 @@
 import { buildApp } from './app';
-import { readConfig } from './config';
+import { ConfigError, readConfig } from './config';
 import { openStore } from './db/connect';
+import { refuseUnsafeConfig } from './production';
+
+// Everything the server writes (data directory, generated keys) is readable by its own user only.
+process.umask(0o077);
+
+/** A configuration the server refuses ends the process with one line saying why. */
+function refuse(error: unknown): never {
+  if (!(error instanceof ConfigError)) throw error;
+  console.error(`TV Checkout refuses to start: ${error.message}`);
+  process.exit(1);
+}
 
 const startedAt = performance.now();
-const config = readConfig();
+const config = (() => {
+  try {
+    const read = readConfig();
+    refuseUnsafeConfig(read);
+    return read;
+  } catch (error) {
+    return refuse(error);
+  }
+})();
 const store = await openStore(config.databaseUrl
   ? { engine: 'postgres', databaseUrl: config.databaseUrl }
   : { engine: 'pglite', dataDir: config.dataDir });
-const app = await buildApp({ config, store, logger: true });
+const app = await buildApp({ config, store, logger: true }).catch(async (error: unknown) => {
+  await store.close();
+  return refuse(error);
+});
 await app.listen({ port: config.port, host: config.host });
-app.log.info(`TV Checkout on ${config.publicUrl}/checkout/ (${store.engine}${store.engine === 'pglite' ? ` in ${config.dataDir}` : ''}), ready in ${Math.round(performance.now() - startedAt)} ms`);
+app.log.info(`TV Checkout (${config.mode}) on ${config.publicUrl}/checkout/ (${store.engine}${store.engine === 'pglite' ? ` in ${config.dataDir}` : ''}), ready in ${Math.round(performance.now() - startedAt)} ms`);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, async () => {

@@ -27,7 +27,7 @@ describe('Fixed Amount promotions are converted from the default currency (refer
   let t: TestApp;
   beforeAll(async () => {
     // No cache of the catalogue and rates: the last test changes a rate and must see it at once.
-    t = await createTestApp({ TRUST_PROXY: 'true', COUNTRY_HEADER: 'cf-ipcountry', CATALOGUE_CACHE_MS: '0' });
+    t = await createTestApp({ TRUST_PROXY: '10.0.0.0/8', COUNTRY_HEADER: 'cf-ipcountry', CATALOGUE_CACHE_MS: '0' });
   });
   afterAll(async () => t?.close());
 
@@ -80,7 +80,7 @@ describe('Fixed Amount promotions are converted from the default currency (refer
   });
 
   it('a store seeded before rates existed gets the demo rates on its next start; rates already there are kept', async () => {
-    const secrets = await loadSecrets(t.db, t.config);
+    const secrets = await loadSecrets(t.config, t.db);
     await t.db.execute(sql`delete from currencies`);
     await seedDemo(t.db, secrets, t.config.serverHostname);
     expect(await rows(t.db, sql`select code, rate::float8 as rate from currencies order by code`)).toEqual([{ code: 'EUR', rate: 1 }, { code: 'GBP', rate: 0.85 }]);

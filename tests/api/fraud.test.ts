@@ -72,7 +72,7 @@ describe('configured rules behind a trusted proxy (FRAUD_BLOCKED_IPS, FRAUD_BLOC
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({
-      TRUST_PROXY: 'true', COUNTRY_HEADER: 'CF-IPCountry', FRAUD_BLOCKED_IPS: '192.0.2.66, 192.0.2.67, 203.0.113.66', FRAUD_BLOCKED_COUNTRIES: 'KP',
+      TRUST_PROXY: '10.0.0.0/8', COUNTRY_HEADER: 'CF-IPCountry', FRAUD_BLOCKED_IPS: '192.0.2.66, 192.0.2.67, 203.0.113.66', FRAUD_BLOCKED_COUNTRIES: 'KP',
     });
   });
   afterAll(async () => t?.close());

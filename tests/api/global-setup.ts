@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { buildApp } from '../../src/server/app';
 import { readConfig } from '../../src/server/config';
+import { TEST_SECRETS } from './helper';
 import { dumpStore, openStore } from '../../src/server/db/connect';
 
 declare module 'vitest' {
@@ -41,7 +42,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     project.provide('storeTemplate', null);
   } else {
     const store = await openStore({ engine: 'memory' });
-    const app = await buildApp({ config: readConfig({ DIST_DIR: distDir }), store, seed: true });
+    const app = await buildApp({ config: readConfig({ DIST_DIR: distDir, ...TEST_SECRETS }), store });
     await app.close();
     const template = join(workDir, 'store-template.tar');
     writeFileSync(template, Buffer.from(await (await dumpStore(store)).arrayBuffer()));

@@ -24,6 +24,14 @@ export interface TestApp {
 
 let template: Blob | null = null;
 
+/** The keys every test server is given, as an operator gives them (so no test writes a key file). */
+export const TEST_SECRETS: Record<string, string> = {
+  SESSION_SECRET: 'test-session-secret-0123456789abcdef',
+  ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64url'),
+  WEBHOOK_SECRET_SANDBOX: 'test-webhook-secret-sandbox',
+  WEBHOOK_SECRET_SANDBOXCRYPTO: 'test-webhook-secret-sandboxcrypto',
+};
+
 /** A fresh PostgreSQL database on the DATABASE_URL server; dropped by the returned function. */
 async function freshPostgresDatabase(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `tvc_test_${inject('runId')}_${randomBytes(6).toString('hex')}`;
@@ -45,10 +53,10 @@ async function freshPostgresDatabase(serverUrl: string): Promise<{ url: string; 
 /**
  * The checkout server on a store of its own: a copy of the seeded PGlite template, or, with DATABASE_URL,
  * a new PostgreSQL database migrated by openStore and seeded by buildApp. `env` overrides the configuration
- * (e.g. { TRUST_PROXY: 'true' }); the developer's own environment is not read.
+ * (e.g. { TRUST_PROXY: '10.0.0.0/8' }); the developer's own environment is not read.
  */
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const config = readConfig({ DIST_DIR: inject('distDir'), PUBLIC_URL: 'http://localhost:3000', ...env });
+  const config = readConfig({ DIST_DIR: inject('distDir'), PUBLIC_URL: 'http://localhost:3000', ...TEST_SECRETS, ...env });
   const serverUrl = process.env.DATABASE_URL;
   let store: Store;
   let drop = async () => {};
@@ -62,7 +70,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     template ??= new Blob([readFileSync(file)]);
     store = await openStore({ engine: 'memory', from: template });
   }
-  const app = await buildApp({ config, store, seed: true });
+  const app = await buildApp({ config, store });
   return {
     app, store, db: store.db, config,
     async close() {
@@ -272,13 +280,11 @@ export async function countRows(db: Database, table: string, where?: ReturnType<
   return Number(row?.count);
 }
 
-/** The webhook secret of a gateway, as the server reads it (environment first, then the store). */
-export async function webhookSecret(db: Database, gateway: string): Promise<string> {
-  const fromEnv = process.env[`WEBHOOK_SECRET_${gateway.toUpperCase()}`];
-  if (fromEnv) return fromEnv;
-  const [row] = await rows<{ value: string }>(db, sql`select value from secrets where name = ${`webhook:${gateway}`}`);
-  if (!row) throw new Error(`No webhook secret for ${gateway}`);
-  return row.value;
+/** The webhook secret the test servers are given for a gateway. */
+export function webhookSecret(gateway: string): string {
+  const secret = TEST_SECRETS[`WEBHOOK_SECRET_${gateway.toUpperCase()}`];
+  if (!secret) throw new Error(`No webhook secret for ${gateway}`);
+  return secret;
 }
 
 export interface PaymentEventInput {

@@ -189,7 +189,7 @@ describe('the session cookie', () => {
 describe('the session cookie over HTTPS behind a trusted proxy', () => {
   let proxied: TestApp;
   beforeAll(async () => {
-    proxied = await createTestApp({ TRUST_PROXY: 'true' });
+    proxied = await createTestApp({ TRUST_PROXY: '10.0.0.0/8' });
   });
   afterAll(async () => proxied?.close());
 

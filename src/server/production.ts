@@ -1,0 +1,23 @@
+import type { BillingPort } from './billing/port';
+import { ConfigError, type ServerConfig } from './config';
+import { DEMO_ACCOUNTS } from './db/seed';
+import { sandboxGatewaysIn } from './payments/gateways';
+
+/** Production fails closed: what would give services away refuses the start, before the store is opened. */
+export function refuseUnsafeConfig(config: ServerConfig): void {
+  if (config.mode !== 'production') return;
+  const sandboxes = sandboxGatewaysIn(config.gateways);
+  if (sandboxes.length) {
+    throw new ConfigError(`GATEWAYS names the sandbox gateway${sandboxes.length > 1 ? 's' : ''} ${sandboxes.join(', ')}, whose page pays for anyone: production takes real gateways only (or set DEMO=on for a demo).`);
+  }
+}
+
+/** A store that still holds a demo account (published password) refuses a production start. */
+export async function refuseDemoAccounts(config: ServerConfig, billing: BillingPort): Promise<void> {
+  if (config.mode !== 'production') return;
+  for (const { email } of Object.values(DEMO_ACCOUNTS)) {
+    if (await billing.clientByEmail(email)) {
+      throw new ConfigError(`The store holds the demo account ${email}, whose password is published: remove it (or start on a new store) before a production start.`);
+    }
+  }
+}
