@@ -685,7 +685,7 @@ export interface components {
         /** @enum {string} */
         OrderStatus: "Pending" | "Active" | "Cancelled" | "Fraud";
         /** @enum {string} */
-        InvoiceStatus: "Unpaid" | "Paid" | "Cancelled";
+        InvoiceStatus: "Unpaid" | "Paid" | "Cancelled" | "Refunded";
         /** @enum {string} */
         ServiceStatus: "Pending" | "Active" | "Suspended" | "Terminated" | "Cancelled" | "Fraud";
         Error: {

@@ -14,7 +14,8 @@ import { ApiFailure, unwrap } from '../api';
 import type { AppServices } from '../services';
 
 /** An upsell has no order: its paid invoice counts as an Active order. */
-const INVOICE_AS_ORDER_STATUS = { Paid: 'Active', Unpaid: 'Pending', Cancelled: 'Cancelled' } as const;
+// A refunded upsell is over for the shopper, as a cancelled one is.
+const INVOICE_AS_ORDER_STATUS = { Paid: 'Active', Unpaid: 'Pending', Cancelled: 'Cancelled', Refunded: 'Cancelled' } as const;
 
 const missing = (what: string) => new ApiFailure('request.failed', 0, `no_${what}`);
 

@@ -23,7 +23,7 @@ export interface Client {
 }
 
 export type OrderStatus = 'Pending' | 'Active' | 'Cancelled' | 'Fraud';
-export type InvoiceStatus = 'Unpaid' | 'Paid' | 'Cancelled';
+export type InvoiceStatus = 'Unpaid' | 'Paid' | 'Cancelled' | 'Refunded';
 export type ServiceStatus = 'Pending' | 'Active' | 'Suspended' | 'Terminated' | 'Cancelled' | 'Fraud';
 
 export interface OrderRecord {

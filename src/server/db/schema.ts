@@ -15,6 +15,8 @@ export const products = pgTable('products', {
   configOptionIds: integer('config_option_ids').array().notNull().default(sql`'{}'::integer[]`),
   usernameFieldId: integer('username_field_id').notNull(),
   passwordFieldId: integer('password_field_id').notNull(),
+  /** No longer sold (removed from the catalogue file); kept so its orders and services keep their history. */
+  retired: boolean('retired').notNull().default(false),
 });
 
 /** Configurable options (2 extra connection, 4 proxy protection) priced per currency per cycle. */
@@ -49,6 +51,8 @@ export const promotions = pgTable('promotions', {
   expirationdate: text('expirationdate').notNull(),
   maxuses: integer('maxuses').notNull().default(0),
   uses: integer('uses').notNull().default(0),
+  /** Removed from the catalogue file: no longer accepted, its uses kept. */
+  retired: boolean('retired').notNull().default(false),
 }, (table) => [uniqueIndex('promotions_code_key').on(sql`lower(${table.code})`)]);
 
 /** Clients: guests have no password; e-mails are stored lower case. */
@@ -101,7 +105,7 @@ export const invoices = pgTable('invoices', {
   orderId: integer('order_id').references(() => orders.id),
   serviceId: integer('service_id').references(() => services.id),
   extraQuantity: integer('extra_quantity').notNull().default(0),
-  status: text('status').$type<'Unpaid' | 'Paid' | 'Cancelled'>().notNull(),
+  status: text('status').$type<'Unpaid' | 'Paid' | 'Cancelled' | 'Refunded'>().notNull(),
   currency: text('currency').$type<'EUR' | 'GBP'>().notNull(),
   amountCents: integer('amount_cents').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -146,7 +150,30 @@ export const affiliateClicks = pgTable('affiliate_clicks', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
-/** Secrets generated on first start (session key, encryption key, webhook secrets). */
+/** Display names of the payment gateways, from the catalogue file (the module's own name otherwise). */
+export const gatewayNames = pgTable('gateway_names', {
+  module: text('module').primaryKey(),
+  displayname: text('displayname').notNull(),
+});
+
+/**
+ * Verified payments that could not be applied (a closed invoice, an expired link, a wrong amount or
+ * currency): never silently ignored, kept for the operator to refund or apply by hand.
+ */
+export const paymentExceptions = pgTable('payment_exceptions', {
+  id: serial('id').primaryKey(),
+  gateway: text('gateway').notNull(),
+  eventId: text('event_id').notNull(),
+  eventType: text('event_type').notNull(),
+  paymentId: text('payment_id'),
+  invoiceId: integer('invoice_id'),
+  amountCents: integer('amount_cents').notNull(),
+  currency: text('currency').notNull(),
+  reason: text('reason').$type<'invoice_paid' | 'invoice_cancelled' | 'invoice_refunded' | 'link_expired' | 'amount_mismatch' | 'currency_mismatch' | 'unknown_payment'>().notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+}, (table) => [index('payment_exceptions_received_idx').on(table.receivedAt)]);
+
+/** Keys an older demo store generated here; moved to DATA_DIR/secrets.json at the next demo start and never written again. */
 export const secrets = pgTable('secrets', {
   name: text('name').primaryKey(),
   value: text('value').notNull(),
