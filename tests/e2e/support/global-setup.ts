@@ -66,7 +66,6 @@ async function startServer(dataDir: string, logPath: string): Promise<Started> {
       GATEWAYS: 'sandbox-sandboxcrypto',
       // Every order and sign-in of the suite comes from 127.0.0.1.
       RATE_LIMIT: 'off',
-      FRAUD_MAX_ORDERS_PER_IP_PER_HOUR: '100000',
       FRAUD_BLOCKED_IPS: '',
       FRAUD_BLOCKED_COUNTRIES: '',
       LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'info',
