@@ -42,6 +42,8 @@ export interface ServerConfig {
   secrets: GivenSecrets;
   /** The operator's catalogue (YAML or JSON) for the local store; the demo's own file when unset in demo. */
   catalogueFile: string | null;
+  /** The reseller panel activation: added to a new reseller's order by the server, never to an existing reseller's. */
+  resellerActivationPid: number;
   /** A request whose head and body have not arrived within this time is closed. */
   requestTimeoutMs: number;
   distDir: string;
@@ -126,6 +128,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     },
     secrets: { session: fromEnvOrFile(env, 'SESSION_SECRET'), encryption: fromEnvOrFile(env, 'ENCRYPTION_KEY'), webhook },
     catalogueFile: env.CATALOGUE_FILE ? resolve(env.CATALOGUE_FILE) : null,
+    resellerActivationPid: positiveInteger(env, 'RESELLER_ACTIVATION_PID', 13),
     requestTimeoutMs: positiveInteger(env, 'REQUEST_TIMEOUT_MS', 30_000),
     distDir: env.DIST_DIR ? resolve(env.DIST_DIR) : join(projectRoot, 'dist'),
     logLevel: env.LOG_LEVEL ?? 'info',

@@ -44,7 +44,7 @@ describe('orders are priced on the server', () => {
     it('a reseller order with a tampered amount is refused the same way', async () => {
       const reseller = await loggedIn(t.app, DEMO_ACCOUNTS.reseller);
       const before = await storeSnapshot(t.db);
-      expectPriceChanged(await reseller.call('order', { body: { pid: [10, 11], paymentmethod: 'sandbox', amount: 300, currency: 'EUR' } }), 450, 'EUR');
+      expectPriceChanged(await reseller.call('order', { body: { pid: [11], paymentmethod: 'sandbox', amount: 250, currency: 'EUR' } }), 300, 'EUR');
       expect(await storeSnapshot(t.db)).toEqual(before);
     });
   });
@@ -73,13 +73,13 @@ describe('orders are priced on the server', () => {
       expect(await invoiceCents(t, answer.body.invoiceid)).toBe(Math.round(amount * 100));
     });
 
-    it('a reseller order of two products is the sum of their prices (150 + 300 EUR; 129 + 259 GBP)', async () => {
-      const reseller = await loggedIn(t.app, DEMO_ACCOUNTS.reseller);
-      const eur = await reseller.call('order', { body: { pid: [10, 11], paymentmethod: 'sandbox', amount: 450, currency: 'EUR' } });
+    it('a new reseller\'s order is the credit pack plus the panel activation (300 + 49 EUR; 259 + 42 GBP)', async () => {
+      const newReseller = await newAccount(t.app);
+      const eur = await newReseller.call('order', { body: { pid: [11, 13], paymentmethod: 'sandbox', amount: 349, currency: 'EUR' } });
       expect(eur.status, eur.text).toBe(200);
-      expect(eur.body).toMatchObject({ amount: 450, currency: 'EUR', serviceids: [expect.any(Number), expect.any(Number)] });
-      const gbp = await reseller.call('order', { body: { pid: [10, 11], paymentmethod: 'sandbox', amount: 388, currency: 'GBP' } });
-      expect(gbp.body).toMatchObject({ amount: 388, currency: 'GBP' });
+      expect(eur.body).toMatchObject({ amount: 349, currency: 'EUR', serviceids: [expect.any(Number), expect.any(Number)] });
+      const gbp = await newReseller.call('order', { body: { pid: [11, 13], paymentmethod: 'sandbox', amount: 301, currency: 'GBP' } });
+      expect(gbp.body).toMatchObject({ amount: 301, currency: 'GBP' });
     });
 
     it('a reseller order takes no promotion or options, and needs a login', async () => {

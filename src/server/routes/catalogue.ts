@@ -2,7 +2,6 @@ import type { components } from '../../api/schema';
 import type { Currency } from '../../domain/currency';
 import type { PricingTable } from '../../domain/pricing';
 import { pricedPromotion } from '../billing/promotions';
-import { NEW_RESELLER_PID } from '../db/seed';
 import { HttpError, notFound } from '../http-error';
 import type { CatalogueProduct } from '../billing/port';
 import type { Handlers, RouteDeps } from './types';
@@ -27,7 +26,7 @@ export function productView({ customFields: _customFields, ...product }: Catalog
 }
 
 /** Catalogue reads: products, one product, its custom fields, and promotion lookups. */
-export function catalogueRoutes({ billing }: RouteDeps): Handlers<'getProducts' | 'getProduct' | 'getResellersProducts' | 'getProductCustomFields' | 'getPromotion'> {
+export function catalogueRoutes({ billing, config }: RouteDeps): Handlers<'getProducts' | 'getProduct' | 'getResellersProducts' | 'getProductCustomFields' | 'getPromotion'> {
   const productOr404 = async (pid: string) => {
     const product = await billing.product(Number(pid));
     if (!product) throw notFound('This product does not exist.');
@@ -45,7 +44,7 @@ export function catalogueRoutes({ billing }: RouteDeps): Handlers<'getProducts' 
 
     async getResellersProducts() {
       const products = (await billing.products('reseller')).map(productView);
-      const newResellerPid = products.some((product) => product.pid === NEW_RESELLER_PID) ? NEW_RESELLER_PID : null;
+      const newResellerPid = products.some((product) => product.pid === config.resellerActivationPid) ? config.resellerActivationPid : null;
       return { totalresults: products.length, products, newResellerPid };
     },
 

@@ -8,7 +8,7 @@ import { quoteOrder, quoteProducts, quoteUpsell } from '../../domain/pricing';
 import { isoDate, promotionRefusal, type Promotion } from '../../domain/promotion';
 import { pricedPromotion } from '../billing/promotions';
 import type { CatalogueProduct, IdempotencyClaim } from '../billing/port';
-import { badRequest, conflict, forbidden, notFound, unprocessable } from '../http-error';
+import { badRequest, conflict, forbidden, notFound, unauthenticated, unprocessable } from '../http-error';
 import { assertOwnsOrder, rememberOrder, requireLogin, requireSession, writeSession, type Session } from '../session';
 import { visitorOf } from '../visitor';
 import type { Handlers, RouteDeps } from './types';
@@ -47,6 +47,22 @@ export function orderRoutes({ billing, gateways, fraud, config }: RouteDeps): Ha
     });
   };
 
+  /**
+   * The products of a reseller order as the server builds it: the browser's list is a choice of credit
+   * pack; the panel activation is added for a new reseller and refused for an existing one.
+   */
+  const resellerOrderPids = async (session: Session, chosen: number[]) => {
+    const activation = config.resellerActivationPid;
+    const client = await billing.clientById(session.clientId);
+    if (!client) throw unauthenticated('Sign in to continue.');
+    if (client.reseller && chosen.includes(activation)) {
+      throw badRequest('You are already a reseller: the panel activation is not needed. Choose a credit pack.', 'activation_not_needed');
+    }
+    const packs = chosen.filter((pid) => pid !== activation);
+    if (packs.length !== 1) throw badRequest('Choose one credit pack.', 'credit_pack_required');
+    return client.reseller ? packs : [...packs, activation];
+  };
+
   return {
     async order(request, reply) {
       const session = requireSession(request);
@@ -54,7 +70,7 @@ export function orderRoutes({ billing, gateways, fraud, config }: RouteDeps): Ha
       const reseller = Array.isArray(body.pid);
       if (reseller) requireLogin(request);
       if (reseller && (body.promocode || body.configoptions)) throw badRequest('Reseller orders take no promotion or options.');
-      const pids = Array.isArray(body.pid) ? body.pid : [body.pid];
+      const pids = Array.isArray(body.pid) ? await resellerOrderPids(session, body.pid) : [body.pid];
       const products = await productsFor(pids, reseller ? 'reseller' : 'retail');
       const gateway = gatewayOf(body.paymentmethod);
 
