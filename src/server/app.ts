@@ -1,7 +1,7 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyError, type FastifyInstance, type RouteHandlerMethod } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteHandlerMethod } from 'fastify';
 import { createLocalBilling } from './billing/local';
 import type { ServerConfig } from './config';
 import type { Store } from './db/connect';
@@ -9,6 +9,7 @@ import { seedDemo } from './db/seed';
 import { localFraudRules } from './fraud/local-rules';
 import { HttpError } from './http-error';
 import { lazySchemaCompilers } from './lazy-schemas';
+import { logSerializers } from './log';
 import type { SpecOperation } from './openapi';
 import { contractOperations } from './operations';
 import { configuredGateways } from './payments/gateways';
@@ -22,6 +23,7 @@ import { serveSpa } from './spa';
 import { systemRoutes } from './routes/system';
 import type { RouteDeps } from './routes/types';
 import { refuseDemoAccounts, refuseUnsafeConfig } from './production';
+import { trustFunction } from './proxy';
 import { loadSecrets } from './secrets';
 
 export interface AppOptions {
@@ -29,8 +31,15 @@ export interface AppOptions {
   store: Store;
   /** Fill an empty store with the demo catalogue and accounts (in demo mode by default; never in production). */
   seed?: boolean;
-  logger?: boolean;
+  /** Log to standard output (true), or to a stream (tests read what would be logged). */
+  logger?: boolean | { stream: NodeJS.WritableStream };
 }
+
+/** Answers that carry credentials or personal data: never stored by a browser or a shared cache. */
+const PRIVATE_OPERATIONS = new Set(['getClientProducts', 'getResellerProducts', 'getActiveProducts', 'getSession', 'getOrderStatus', 'getInvoiceStatus', 'auth', 'authMiddleware', 'resellerAuth', 'isReseller', 'order', 'addInvoice', 'offshore', 'coinbase']);
+
+/** HSTS for a year once the request came over HTTPS (directly, or from a trusted proxy's X-Forwarded-Proto). */
+const HSTS = 'max-age=31536000';
 
 /**
  * Per-route limits for the calls an attacker would hammer: sign-in, promo guessing, order creation, and
@@ -52,17 +61,11 @@ export const AJV_OPTIONS = {
 
 const ERROR_CODES: Record<number, string> = { 400: 'bad_request', 401: 'unauthenticated', 403: 'forbidden', 404: 'not_found', 405: 'method_not_allowed', 409: 'conflict', 413: 'payload_too_large', 415: 'unsupported_media_type', 429: 'rate_limited' };
 
-/** Fastify's form of TRUST_PROXY: a hop count trusts that many proxies nearest the server, never more. */
-function trustedProxies(trust: ServerConfig['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
-  if (typeof trust === 'number') return (_address, hop) => hop < trust;
-  return trust;
-}
-
 /** Builds the checkout server: the contract's routes, the sandbox payment page and the SPA. */
 export async function buildApp({ config, store, seed = config.mode === 'demo', logger = false }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: logger ? { level: config.logLevel } : false,
-    trustProxy: trustedProxies(config.trustProxy),
+    logger: logger ? { level: config.logLevel, serializers: logSerializers, ...(typeof logger === 'object' ? { stream: logger.stream } : {}) } : false,
+    trustProxy: trustFunction(config.trustProxy),
     bodyLimit: 64 * 1024,
     schemaController: { compilersFactory: lazySchemaCompilers() },
     ajv: AJV_OPTIONS,
@@ -86,6 +89,9 @@ export async function buildApp({ config, store, seed = config.mode === 'demo', l
       },
     },
     hsts: false,
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
   });
   await app.register(fastifyRateLimit, {
     global: false,
@@ -124,6 +130,10 @@ export async function buildApp({ config, store, seed = config.mode === 'demo', l
   return app;
 }
 
+async function noStore(_request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  reply.header('cache-control', 'no-store');
+}
+
 /** Registers every operation of the contract with its handler; a missing or extra handler stops the start. */
 export function registerOperations(app: FastifyInstance, operations: SpecOperation[], handlers: Record<string, RouteHandlerMethod>, rateLimits = RATE_LIMITS): void {
   const unserved = operations.filter((operation) => !handlers[operation.operationId]).map((operation) => operation.operationId);
@@ -139,6 +149,7 @@ export function registerOperations(app: FastifyInstance, operations: SpecOperati
       schema: operation.schema,
       handler: handlers[operation.operationId] as RouteHandlerMethod,
       config: limit ? { rateLimit: limit } : {},
+      ...(PRIVATE_OPERATIONS.has(operation.operationId) ? { onRequest: noStore } : {}),
     });
   }
 }

@@ -55,7 +55,7 @@ async function freshPostgresDatabase(serverUrl: string): Promise<{ url: string; 
  * a new PostgreSQL database migrated by openStore and seeded by buildApp. `env` overrides the configuration
  * (e.g. { TRUST_PROXY: '10.0.0.0/8' }); the developer's own environment is not read.
  */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(env: Record<string, string> = {}, options: { logStream?: NodeJS.WritableStream } = {}): Promise<TestApp> {
   const config = readConfig({ DIST_DIR: inject('distDir'), PUBLIC_URL: 'http://localhost:3000', ...TEST_SECRETS, ...env });
   const serverUrl = process.env.DATABASE_URL;
   let store: Store;
@@ -70,7 +70,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     template ??= new Blob([readFileSync(file)]);
     store = await openStore({ engine: 'memory', from: template });
   }
-  const app = await buildApp({ config, store });
+  const app = await buildApp({ config, store, ...(options.logStream ? { logger: { stream: options.logStream } } : {}) });
   return {
     app, store, db: store.db, config,
     async close() {
