@@ -1,10 +1,10 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { projectRoot } from '../project-root';
+import { secureDataDir } from './data-dir';
 import * as schema from './schema';
 
 /** The store, whichever engine runs it. */
@@ -36,13 +36,22 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     await migratePostgres(db, { migrationsFolder });
     return { db: db as unknown as Database, engine: 'postgres', close: () => pool.end() };
   }
-  if (options.engine === 'pglite') mkdirSync(options.dataDir, { recursive: true });
-  const client = options.engine === 'pglite'
-    ? await PGlite.create({ dataDir: options.dataDir })
-    : await PGlite.create(options.from ? { loadDataDir: options.from } : {});
+  const dataDir = options.engine === 'pglite' ? options.dataDir : null;
+  if (dataDir) secureDataDir(dataDir);
+  const client = dataDir
+    ? await PGlite.create({ dataDir })
+    : await PGlite.create(options.engine === 'memory' && options.from ? { loadDataDir: options.from } : {});
   const db = drizzlePglite(client, { schema });
   await migratePglite(db, { migrationsFolder });
-  return { db: db as unknown as Database, engine: 'pglite', close: () => client.close() };
+  if (dataDir) secureDataDir(dataDir);
+  return {
+    db: db as unknown as Database,
+    engine: 'pglite',
+    async close() {
+      await client.close();
+      if (dataDir) secureDataDir(dataDir);
+    },
+  };
 }
 
 /** Dumps an in-memory PGlite store so tests can start copies of it. */
