@@ -2,10 +2,13 @@ import type { BillingPort } from './billing/port';
 import { ConfigError, type ServerConfig } from './config';
 import { DEMO_ACCOUNTS } from './db/seed';
 import { sandboxGatewaysIn } from './payments/gateways';
+import { missingSecrets, missingSecretsMessage } from './secrets';
 
 /** Production fails closed: what would give services away refuses the start, before the store is opened. */
 export function refuseUnsafeConfig(config: ServerConfig): void {
   if (config.mode !== 'production') return;
+  const missing = missingSecrets(config);
+  if (missing.length) throw new ConfigError(missingSecretsMessage(missing));
   const sandboxes = sandboxGatewaysIn(config.gateways);
   if (sandboxes.length) {
     throw new ConfigError(`GATEWAYS names the sandbox gateway${sandboxes.length > 1 ? 's' : ''} ${sandboxes.join(', ')}, whose page pays for anyone: production takes real gateways only (or set DEMO=on for a demo).`);

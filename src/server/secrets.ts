@@ -36,6 +36,8 @@ export function missingSecrets(config: ServerConfig): string[] {
   return secretNames(config).filter((name) => !values[name]);
 }
 
+export const missingSecretsMessage = (missing: string[]) => `Missing secrets: ${missing.join(', ')} (set each, or <NAME>_FILE naming a file that holds it).`;
+
 /** Keys an older store kept in its `secrets` table, by their environment names; the table is emptied once they are moved. */
 async function takeLegacySecrets(db: Database | null, mode: ServerConfig['mode']): Promise<KeyFile> {
   if (!db) return {};
@@ -66,7 +68,7 @@ export async function loadSecrets(config: ServerConfig, db: Database | null = nu
   if (config.mode === 'production') {
     await takeLegacySecrets(db, config.mode);
     const missing = missingSecrets(config);
-    if (missing.length) throw new ConfigError(`Missing secrets: ${missing.join(', ')} (set each, or <NAME>_FILE naming a file that holds it).`);
+    if (missing.length) throw new ConfigError(missingSecretsMessage(missing));
   } else {
     const file = join(config.dataDir, DEMO_SECRETS_FILE);
     const stored = readKeyFile(file);

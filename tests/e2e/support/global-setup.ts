@@ -9,6 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { assertChromium } from './chromium';
+import { personalDataInLog } from './log-privacy';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 /** What the SPA bundle is built from (the server's code is not in it). */
@@ -136,6 +137,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     // The server's log stays beside the test results (gitignored) for whoever reads a failure.
     mkdirSync(join(ROOT, 'test-results'), { recursive: true });
     copyFileSync(logPath, join(ROOT, 'test-results', 'e2e-server.log'));
+    const privacy = personalDataInLog(logPath);
     rmSync(workDir, { recursive: true, force: true });
+    if (privacy.findings.length) throw new Error(`[e2e] the server log carries personal data:\n${privacy.findings.slice(0, 20).join('\n')}`);
+    console.log(`[e2e] searched ${privacy.lines} server log lines: no e-mail, payment-link id, session cookie or password`);
   };
 }
