@@ -1,0 +1,93 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+/** Keys an operator gives a production start (any value of the right shape). */
+const KEYS = {
+  SESSION_SECRET: 'operator-session-secret-0123456789',
+  ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64'),
+  WEBHOOK_SECRET_SANDBOX: 'operator-webhook-secret',
+};
+
+interface Exit {
+  code: number | null;
+  output: string;
+  /** Whether it logged "ready in N ms" (then it was stopped). */
+  ready: boolean;
+}
+
+const freePort = () => new Promise<number>((done, fail) => {
+  const probe = createServer();
+  probe.on('error', fail);
+  probe.listen(0, '127.0.0.1', () => {
+    const address = probe.address();
+    probe.close(() => (typeof address === 'object' && address ? done(address.port) : fail(new Error('no port'))));
+  });
+});
+
+/** Starts the real server as an operator would, with only `env` (no inherited NODE_ENV or keys); stops it once ready. */
+async function start(env: Record<string, string>): Promise<Exit> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: String(await freePort()), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  let ready = false;
+  const onData = (chunk: Buffer) => {
+    output += chunk.toString();
+    if (!ready && /ready in \d+ ms/.test(output)) {
+      ready = true;
+      child.kill('SIGTERM');
+    }
+  };
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
+  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  const code = await new Promise<number | null>((done) => child.once('exit', done));
+  clearTimeout(timer);
+  return { code, output, ready };
+}
+
+// Spawned with an environment of its own, so the PostgreSQL pass of .ci/run would only repeat it.
+describe.skipIf(Boolean(process.env.DATABASE_URL))('a start as an operator makes it', () => {
+  const root = mkdtempSync(join(tmpdir(), 'tvc-start-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const production = (env: Record<string, string>) => start({ NODE_ENV: 'production', DATA_DIR: join(root, 'never-opened'), ...env });
+
+  it('production without keys refuses, listing every missing one on one line', async () => {
+    const exit = await production({ GATEWAYS: 'sandbox' });
+    expect(exit.code).toBe(1);
+    expect(exit.ready).toBe(false);
+    expect(exit.output.trim()).toBe('TV Checkout refuses to start: Missing secrets: SESSION_SECRET, ENCRYPTION_KEY, WEBHOOK_SECRET_SANDBOX (set each, or <NAME>_FILE naming a file that holds it).');
+  });
+
+  it('production with a sandbox gateway refuses, naming it, before any store is opened', async () => {
+    const exit = await production({ ...KEYS, GATEWAYS: 'sandbox' });
+    expect(exit.code).toBe(1);
+    expect(exit.output.trim()).toBe('TV Checkout refuses to start: GATEWAYS names the sandbox gateway sandbox, whose page pays for anyone: production takes real gateways only (or set DEMO=on for a demo).');
+  });
+
+  it('TRUST_PROXY=true is refused in any mode', async () => {
+    const exit = await start({ DATA_DIR: join(root, 'never-opened'), TRUST_PROXY: 'true' });
+    expect(exit.code).toBe(1);
+    expect(exit.output).toContain('TV Checkout refuses to start: TRUST_PROXY=true would believe every X-Forwarded-For hop a client writes');
+  });
+
+  it('the demo starts as before, and a production start on its store refuses, naming the demo account', async () => {
+    const dataDir = join(root, 'demo');
+    const demo = await start({ DATA_DIR: dataDir });
+    expect(demo.ready, demo.output).toBe(true);
+    expect(demo.output).toContain('TV Checkout (demo)');
+
+    // No real gateway exists yet, so a gateway without an adapter stands in: the store is checked before the gateways are built.
+    const exit = await production({ DATA_DIR: dataDir, SESSION_SECRET: KEYS.SESSION_SECRET, ENCRYPTION_KEY: KEYS.ENCRYPTION_KEY, GATEWAYS: 'hostedlink', WEBHOOK_SECRET_HOSTEDLINK: 'x' });
+    expect(exit.code).toBe(1);
+    expect(exit.output).toContain('TV Checkout refuses to start: The store holds the demo account demo@tvcheckout.test, whose password is published');
+  }, 120_000);
+});
