@@ -25,6 +25,7 @@ import type { RouteDeps } from './routes/types';
 import { refuseDemoAccounts, refuseUnsafeConfig } from './production';
 import { trustFunction } from './proxy';
 import { loadSecrets } from './secrets';
+import { createSessionStore } from './session';
 
 export interface AppOptions {
   config: ServerConfig;
@@ -79,7 +80,8 @@ export async function buildApp({ config, store, seed = config.mode === 'demo', l
   const gateways = configuredGateways(config, secrets);
   const deps: RouteDeps = { config, billing, gateways, fraud: localFraudRules(config.fraud, billing), secrets, storeEngine: store.engine };
 
-  await app.register(fastifyCookie, { secret: secrets.session });
+  await app.register(fastifyCookie);
+  app.decorate('sessions', createSessionStore(store.db, secrets.session));
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
       directives: {
@@ -116,7 +118,8 @@ export async function buildApp({ config, store, seed = config.mode === 'demo', l
     }
     const status = error.statusCode ?? 500;
     if (status < 500) return reply.code(status).send({ error: { code: ERROR_CODES[status] ?? 'bad_request', message: error.message } });
-    request.log.error(error);
+    // The error goes through the redacting serializer; pino would copy its raw message (query parameters) into msg.
+    request.log.error({ err: error }, 'request failed');
     return reply.code(500).send({ error: { code: 'internal', message: 'Something went wrong on our side. Please try again.' } });
   });
 

@@ -1,65 +1,155 @@
 import type {} from '@fastify/cookie';
+import { createHmac, randomBytes } from 'node:crypto';
+import { eq, lt } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CHECKOUT_COOKIE_MAX_AGE_S } from '../domain/constants';
+import type { Database } from './db/connect';
+import { clients, sessions } from './db/schema';
 import { forbidden, unauthenticated } from './http-error';
 
 export const SESSION_COOKIE = 'tvc_session';
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** A session unused this long is over. */
+export const SESSION_IDLE_MS = 30 * DAY_MS;
+/** And any session is over this long after it began, used or not. */
+export const SESSION_ABSOLUTE_MS = 90 * DAY_MS;
+/** Last use is written at most this often, so reads do not each cost a write. */
+const TOUCH_EVERY_MS = 60 * 60 * 1000;
 /** Orders remembered in a guest session; older ones drop off. */
 const MAX_REMEMBERED_ORDERS = 20;
+/** A cookie value as issued: 32 random bytes in base64url. */
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
 /**
- * What the signed session cookie carries. A login session reaches everything of its client;
- * a guest session (identified by e-mail only) reaches only the orders placed in this browser.
+ * A session as the routes see it. A login session reaches everything of its client; a guest session
+ * (identified by e-mail only) reaches only the orders placed in it.
  */
 export interface Session {
+  /** The keyed hash of the cookie's id: what the store holds. */
+  id: string;
   clientId: number;
   email: string;
   kind: 'login' | 'guest';
   orders: number[];
 }
 
-/** Reads the session from the signed cookie; a missing, unsigned or malformed cookie is no session. */
-export function readSession(request: FastifyRequest): Session | null {
-  const raw = request.cookies[SESSION_COOKIE];
-  if (!raw) return null;
-  const unsigned = request.unsignCookie(raw);
-  if (!unsigned.valid || !unsigned.value) return null;
-  try {
-    const value = JSON.parse(Buffer.from(unsigned.value, 'base64url').toString('utf8')) as Partial<Session>;
-    if (typeof value.clientId !== 'number' || typeof value.email !== 'string' || (value.kind !== 'login' && value.kind !== 'guest') || !Array.isArray(value.orders)) return null;
-    return { clientId: value.clientId, email: value.email, kind: value.kind, orders: value.orders.filter((id) => typeof id === 'number') };
-  } catch {
-    return null;
+/** Sessions kept in the store, so any instance reads them and a sign-out ends them everywhere. */
+export interface SessionStore {
+  find(token: string): Promise<Session | null>;
+  create(input: { clientId: number; kind: 'guest' | 'password'; orders?: number[] }): Promise<{ token: string; session: Session }>;
+  rememberOrder(session: Session, orderId: number): Promise<Session>;
+  revoke(id: string): Promise<void>;
+  /** Ends every session of a client (a changed password, an operator's action). */
+  revokeClient(clientId: number): Promise<void>;
+}
+
+export function createSessionStore(db: Database, secret: string, now: () => number = Date.now): SessionStore {
+  // Keyed, so neither a copy of the store nor a guess of its hashes yields a cookie.
+  const hash = (token: string) => createHmac('sha256', secret).update(token).digest('base64url');
+
+  return {
+    async find(token) {
+      if (!TOKEN_SHAPE.test(token)) return null;
+      const id = hash(token);
+      const [row] = await db.select({ session: sessions, email: clients.email }).from(sessions)
+        .innerJoin(clients, eq(clients.id, sessions.clientId)).where(eq(sessions.idHash, id));
+      if (!row) return null;
+      const at = now();
+      if (row.session.idleExpiresAt.getTime() <= at || row.session.absoluteExpiresAt.getTime() <= at) {
+        await db.delete(sessions).where(eq(sessions.idHash, id));
+        return null;
+      }
+      if (at - row.session.lastUsedAt.getTime() >= TOUCH_EVERY_MS) {
+        await db.update(sessions).set({ lastUsedAt: new Date(at), idleExpiresAt: new Date(at + SESSION_IDLE_MS) }).where(eq(sessions.idHash, id));
+      }
+      return { id, clientId: row.session.clientId, email: row.email, kind: row.session.kind === 'guest' ? 'guest' : 'login', orders: row.session.orders };
+    },
+
+    async create({ clientId, kind, orders = [] }) {
+      const token = randomBytes(32).toString('base64url');
+      const at = now();
+      const id = hash(token);
+      await db.insert(sessions).values({
+        idHash: id, clientId, kind, orders, createdAt: new Date(at), lastUsedAt: new Date(at),
+        idleExpiresAt: new Date(at + SESSION_IDLE_MS), absoluteExpiresAt: new Date(at + SESSION_ABSOLUTE_MS),
+      });
+      // Expired sessions of anyone go when a new one begins, so the table does not grow without end.
+      await db.delete(sessions).where(lt(sessions.absoluteExpiresAt, new Date(at)));
+      const [client] = await db.select({ email: clients.email }).from(clients).where(eq(clients.id, clientId));
+      return { token, session: { id, clientId, email: client?.email ?? '', kind: kind === 'guest' ? 'guest' : 'login', orders } };
+    },
+
+    async rememberOrder(session, orderId) {
+      if (session.orders.includes(orderId)) return session;
+      const orders = [...session.orders, orderId].slice(-MAX_REMEMBERED_ORDERS);
+      await db.update(sessions).set({ orders }).where(eq(sessions.idHash, session.id));
+      return { ...session, orders };
+    },
+
+    async revoke(id) {
+      await db.delete(sessions).where(eq(sessions.idHash, id));
+    },
+
+    async revokeClient(clientId) {
+      await db.delete(sessions).where(eq(sessions.clientId, clientId));
+    },
+  };
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    sessions: SessionStore;
+  }
+  interface FastifyRequest {
+    /** This request's session, read once. */
+    sessionRead?: Promise<Session | null>;
   }
 }
 
-/** Writes the session as an HttpOnly, SameSite=Lax cookie scoped to the checkout (Secure over HTTPS). */
-export function writeSession(request: FastifyRequest, reply: FastifyReply, session: Session): void {
-  const value = Buffer.from(JSON.stringify({ ...session, orders: session.orders.slice(-MAX_REMEMBERED_ORDERS) })).toString('base64url');
-  reply.setCookie(SESSION_COOKIE, value, {
-    signed: true,
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: request.protocol === 'https',
-    path: '/checkout',
-    maxAge: CHECKOUT_COOKIE_MAX_AGE_S,
-  });
+/** The session of the request's cookie; a missing, unknown, expired or malformed cookie is no session. */
+export function readSession(request: FastifyRequest): Promise<Session | null> {
+  const token = request.cookies[SESSION_COOKIE];
+  request.sessionRead ??= token ? request.server.sessions.find(token) : Promise.resolve(null);
+  return request.sessionRead;
 }
 
-export function clearSession(reply: FastifyReply): void {
-  reply.clearCookie(SESSION_COOKIE, { path: '/checkout' });
+const cookieOptions = (request: FastifyRequest) => ({
+  httpOnly: true,
+  sameSite: 'lax' as const,
+  secure: request.protocol === 'https',
+  path: '/checkout',
+});
+
+/**
+ * Begins a new session for a client (the previous one of this browser ends: a sign-in rotates the id)
+ * and sets its cookie, HttpOnly and SameSite=Lax, Secure over HTTPS.
+ */
+export async function startSession(request: FastifyRequest, reply: FastifyReply, input: { clientId: number; kind: 'guest' | 'password'; orders?: number[] }): Promise<Session> {
+  const current = await readSession(request);
+  if (current) await request.server.sessions.revoke(current.id);
+  const { token, session } = await request.server.sessions.create(input);
+  reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions(request), maxAge: SESSION_ABSOLUTE_MS / 1000 });
+  request.sessionRead = Promise.resolve(session);
+  return session;
+}
+
+/** Ends the browser's session in the store (its cookie then opens nothing, anywhere) and clears the cookie. */
+export async function endSession(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const current = await readSession(request);
+  if (current) await request.server.sessions.revoke(current.id);
+  reply.clearCookie(SESSION_COOKIE, cookieOptions(request));
+  request.sessionRead = Promise.resolve(null);
 }
 
 /** The session, or 401. */
-export function requireSession(request: FastifyRequest): Session {
-  const session = readSession(request);
+export async function requireSession(request: FastifyRequest): Promise<Session> {
+  const session = await readSession(request);
   if (!session) throw unauthenticated();
   return session;
 }
 
 /** A session from a login (not a guest e-mail), or 401. */
-export function requireLogin(request: FastifyRequest): Session {
-  const session = readSession(request);
+export async function requireLogin(request: FastifyRequest): Promise<Session> {
+  const session = await readSession(request);
   if (!session || session.kind !== 'login') throw unauthenticated('Sign in to continue.');
   return session;
 }
@@ -70,7 +160,7 @@ export function assertOwnsOrder(session: Session, order: { id: number; clientId:
   if (!owns) throw forbidden();
 }
 
-/** Remembers an order placed in this browser. */
-export function rememberOrder(session: Session, orderId: number): Session {
-  return session.orders.includes(orderId) ? session : { ...session, orders: [...session.orders, orderId] };
+/** Remembers an order placed in this browser's session. */
+export function rememberOrder(request: FastifyRequest, session: Session, orderId: number): Promise<Session> {
+  return request.server.sessions.rememberOrder(session, orderId);
 }

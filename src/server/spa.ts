@@ -62,14 +62,14 @@ export function acceptedLanguages(header: string | undefined): string[] {
  * browser's languages (the app may still move a visitor from Spain to Spanish, as only it knows the
  * country). The index shows the first screen of the session's kind of visitor.
  */
-export function pageOf(pages: Pages, request: FastifyRequest, path: string): Page {
+export async function pageOf(pages: Pages, request: FastifyRequest, path: string): Promise<Page> {
   const segments = path.slice('/checkout'.length).split('/').filter(Boolean);
   const prefix = segments[0] ?? '';
   const prefixed = isLocale(prefix) && prefix !== DEFAULT_LOCALE;
   const locale = prefixed ? prefix : pickLocale({ cookie: request.cookies?.[LANGUAGE_COOKIE], browserLanguages: acceptedLanguages(request.headers['accept-language']) });
   const isIndex = segments.length === (prefixed ? 1 : 0);
   if (!isIndex) return pages.starting[locale];
-  const kind = readSession(request)?.kind;
+  const kind = (await readSession(request))?.kind;
   return pages.index[locale][kind === 'login' ? 'client' : kind === 'guest' ? 'guest' : 'visitor'];
 }
 
@@ -96,12 +96,12 @@ export async function serveSpa(app: FastifyInstance, distDir: string): Promise<v
   }
   const pages = built ? readPages(distDir) : null;
   const indexPage: Page = built ? readPage(indexFile) : { html: Buffer.from(PLACEHOLDER), br: null, gzip: null };
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     const isApi = path.startsWith('/checkout/api/') || path.startsWith('/checkout/aff/');
     const isPage = request.method === 'GET' && (path === '/checkout' || path.startsWith('/checkout/')) && !isApi && !path.startsWith('/checkout/assets/');
     if (!isPage) return reply.code(404).send({ error: { code: 'not_found', message: `No route ${request.method} ${path}.` } });
-    const page = pages ? pageOf(pages, request, path) : indexPage;
+    const page = pages ? await pageOf(pages, request, path) : indexPage;
     const accepted = String(request.headers['accept-encoding'] ?? '');
     const [encoding, body] = page.br && /\bbr\b/.test(accepted) ? ['br', page.br] : page.gzip && /\bgzip\b/.test(accepted) ? ['gzip', page.gzip] : [null, page.html];
     if (encoding) reply.header('content-encoding', encoding);

@@ -161,10 +161,11 @@ describe('the money path: order, sandbox page, signed confirmation, credentials'
     expect((await account.call('isReseller')).body).toEqual({ reseller: false });
     const products = (await account.call('getResellersProducts')).body;
     const order = await placeOrder(account, { pid: [products.newResellerPid ?? 0, 10], amount: 199 });
+    // The server builds the order: the credit pack, then the activation it adds for a new reseller.
     const paid = await payOnSandbox(t.app, order.link);
     expect(paid.headers.location).toBe('/checkout/resellers/waiting');
     expect((await account.call('isReseller')).body).toEqual({ reseller: true });
-    const service = await account.call('getResellerProducts', { query: { serviceid: String(order.serviceids[1]) } });
+    const service = await account.call('getResellerProducts', { query: { serviceid: String(order.serviceids[0]) } });
     expect(service.body).toMatchObject({ pid: 10, status: 'Active', reseller: { name: 'Reseller 50 credits', status: 'Active' } });
   });
 });

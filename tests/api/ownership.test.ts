@@ -165,18 +165,18 @@ describe('the session cookie', () => {
     expect(header).toMatch(/SameSite=Lax/);
   });
 
-  it('a tampered cookie is no session', async () => {
+  it('a tampered or made-up cookie is no session', async () => {
     const browser = await loggedIn(t.app);
     const value = browser.cookies.get('tvc_session') ?? '';
-    const [payload, signature] = [value.slice(0, value.lastIndexOf('.')), value.slice(value.lastIndexOf('.') + 1)];
+    expect(value).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const forged = (cookie: string) => {
       const copy = new Browser(t.app);
       copy.cookies.set('tvc_session', cookie);
       return copy;
     };
-    const flipped = `${payload}.${signature.startsWith('A') ? 'B' : 'A'}${signature.slice(1)}`;
-    const otherClient = Buffer.from(JSON.stringify({ clientId: 2, email: DEMO_ACCOUNTS.reseller.email, kind: 'login', orders: [] })).toString('base64url');
-    for (const cookie of [flipped, `${otherClient}.${signature}`, otherClient, `${payload}`, 'garbage']) {
+    const flipped = `${value.startsWith('A') ? 'B' : 'A'}${value.slice(1)}`;
+    const oldStyle = Buffer.from(JSON.stringify({ clientId: 2, email: DEMO_ACCOUNTS.reseller.email, kind: 'login', orders: [] })).toString('base64url');
+    for (const cookie of [flipped, `${value}x`, value.slice(1), oldStyle, 'garbage']) {
       const copy = forged(cookie);
       expect((await copy.call('getSession')).body, cookie).toEqual({ loggedIn: false, guest: false, userid: null, email: null });
       expect((await copy.call('getActiveProducts')).status, cookie).toBe(401);

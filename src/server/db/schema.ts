@@ -150,6 +150,21 @@ export const affiliateClicks = pgTable('affiliate_clicks', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
+/**
+ * Sessions: the cookie holds a random 256-bit id, the store only its SHA-256, so a copy of the store
+ * signs no one in. A guest session reaches the orders placed in it; a sign-in reaches all of its client.
+ */
+export const sessions = pgTable('sessions', {
+  idHash: text('id_hash').primaryKey(),
+  clientId: integer('client_id').notNull().references(() => clients.id),
+  kind: text('kind').$type<'guest' | 'password'>().notNull(),
+  orders: integer('orders').array().notNull().default(sql`'{}'::integer[]`),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull().defaultNow(),
+  idleExpiresAt: timestamp('idle_expires_at', { withTimezone: true }).notNull(),
+  absoluteExpiresAt: timestamp('absolute_expires_at', { withTimezone: true }).notNull(),
+}, (table) => [index('sessions_client_idx').on(table.clientId)]);
+
 /** Display names of the payment gateways, from the catalogue file (the module's own name otherwise). */
 export const gatewayNames = pgTable('gateway_names', {
   module: text('module').primaryKey(),

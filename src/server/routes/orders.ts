@@ -9,7 +9,7 @@ import { isoDate, promotionRefusal, type Promotion } from '../../domain/promotio
 import { pricedPromotion } from '../billing/promotions';
 import type { CatalogueProduct, IdempotencyClaim } from '../billing/port';
 import { badRequest, conflict, forbidden, notFound, unauthenticated, unprocessable } from '../http-error';
-import { assertOwnsOrder, rememberOrder, requireLogin, requireSession, writeSession, type Session } from '../session';
+import { assertOwnsOrder, rememberOrder, requireLogin, requireSession, type Session } from '../session';
 import { visitorOf } from '../visitor';
 import type { Handlers, RouteDeps } from './types';
 
@@ -65,10 +65,10 @@ export function orderRoutes({ billing, gateways, fraud, config }: RouteDeps): Ha
 
   return {
     async order(request, reply) {
-      const session = requireSession(request);
+      const session = await requireSession(request);
       const body = request.body;
       const reseller = Array.isArray(body.pid);
-      if (reseller) requireLogin(request);
+      if (reseller) await requireLogin(request);
       if (reseller && (body.promocode || body.configoptions)) throw badRequest('Reseller orders take no promotion or options.');
       const pids = Array.isArray(body.pid) ? await resellerOrderPids(session, body.pid) : [body.pid];
       const products = await productsFor(pids, reseller ? 'reseller' : 'retail');
@@ -120,14 +120,14 @@ export function orderRoutes({ billing, gateways, fraud, config }: RouteDeps): Ha
         affid: body.affid ?? null,
         fraud: !verdict.valid,
         payment: verdict.valid ? { gateway: gateway.module, expiresAt: new Date(Date.now() + PAYMENT_DEADLINE_MS) } : null,
-      }, idempotencyClaim(request, `order:${session.clientId}`));
+      }, idempotencyClaim(request, `order:${session.clientId}:${session.id}`));
       const { paymentId, ...placed } = answer.body;
-      writeSession(request, reply, rememberOrder(session, placed.orderid));
+      await rememberOrder(request, session, placed.orderid);
       return { ...placed, link: paymentId ? gatewayOf(gateway.module).paymentUrl(paymentId) : null };
     },
 
     async addInvoice(request) {
-      const session = requireLogin(request);
+      const session = await requireLogin(request);
       const { serviceId, extraQuantity, paymentmethod, price, currency } = request.body;
       const service = await billing.service(serviceId);
       if (!service) throw notFound('This service does not exist.');
@@ -143,13 +143,13 @@ export function orderRoutes({ billing, gateways, fraud, config }: RouteDeps): Ha
       const answer = await billing.createUpsellInvoice({
         clientId: session.clientId, serviceId, quantity: extraQuantity, currency, amountCents: toCents(amount),
         payment: { gateway: gateway.module, expiresAt: new Date(Date.now() + PAYMENT_DEADLINE_MS) },
-      }, idempotencyClaim(request, `addInvoice:${session.clientId}`));
+      }, idempotencyClaim(request, `addInvoice:${session.clientId}:${session.id}`));
       const { invoiceid, paymentId, amountCents, deadline } = answer.body;
       return { invoiceid, amount: amountCents / 100, currency: answer.body.currency, link: gateway.paymentUrl(paymentId), deadline };
     },
 
     async getOrderStatus(request) {
-      const order = await ownedOrder(requireSession(request), Number(request.query.orderid));
+      const order = await ownedOrder(await requireSession(request), Number(request.query.orderid));
       return {
         orderid: order.id, status: order.status, invoiceid: order.invoiceId, invoiceStatus: order.invoiceStatus,
         serviceids: order.serviceIds, fraud: order.fraud, amount: order.amountCents / 100, currency: order.currency,
@@ -157,7 +157,7 @@ export function orderRoutes({ billing, gateways, fraud, config }: RouteDeps): Ha
     },
 
     async getInvoiceStatus(request) {
-      const session = requireSession(request);
+      const session = await requireSession(request);
       const invoice = await billing.invoice(Number(request.query.invoiceid));
       if (!invoice) throw notFound('This invoice does not exist.');
       if (invoice.orderId) await ownedOrder(session, invoice.orderId);
@@ -169,7 +169,7 @@ export function orderRoutes({ billing, gateways, fraud, config }: RouteDeps): Ha
     },
 
     async cancelOrder(request) {
-      const session = requireSession(request);
+      const session = await requireSession(request);
       await ownedOrder(session, request.body.orderid);
       const cancelled = await billing.changeOrderStatus(request.body.orderid, ['Pending', 'Fraud'], 'Cancelled');
       if (!cancelled) throw conflict('order_not_pending', 'Only an unpaid order can be cancelled.');
@@ -177,7 +177,7 @@ export function orderRoutes({ billing, gateways, fraud, config }: RouteDeps): Ha
     },
 
     async fraudOrder(request) {
-      const session = requireSession(request);
+      const session = await requireSession(request);
       await ownedOrder(session, request.body.orderid);
       const flagged = await billing.changeOrderStatus(request.body.orderid, ['Pending'], 'Fraud');
       if (!flagged) throw conflict('order_not_pending', 'Only an unpaid order can be flagged.');

@@ -44,7 +44,7 @@ export function paymentRoutes({ billing, gateways }: RouteDeps): Handlers<'getGa
         defaultGateway: first.module,
       };
     },
-    offshore: (request) => newLink(requireSession(request), request.body, false),
-    coinbase: (request) => newLink(requireSession(request), request.body, true),
+    offshore: async (request) => newLink(await requireSession(request), request.body, false),
+    coinbase: async (request) => newLink(await requireSession(request), request.body, true),
   };
 }

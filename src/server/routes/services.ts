@@ -41,7 +41,7 @@ export function serviceRoutes({ billing }: RouteDeps): Handlers<
 
   return {
     async getClientProducts(request) {
-      const service = await ownedService(requireSession(request), Number(request.query.serviceid));
+      const service = await ownedService(await requireSession(request), Number(request.query.serviceid));
       const active = service.status === 'Active';
       return {
         serviceid: service.id, orderid: service.orderId, pid: service.pid, name: service.productName, status: service.status,
@@ -57,7 +57,7 @@ export function serviceRoutes({ billing }: RouteDeps): Handlers<
     },
 
     async getResellerProducts(request) {
-      const service = await ownedService(requireLogin(request), Number(request.query.serviceid));
+      const service = await ownedService(await requireLogin(request), Number(request.query.serviceid));
       if (service.productGroup !== 'reseller') throw notFound('This is not a reseller service.');
       return {
         serviceid: service.id, pid: service.pid, name: service.productName, status: service.status,
@@ -66,7 +66,7 @@ export function serviceRoutes({ billing }: RouteDeps): Handlers<
     },
 
     async getActiveProducts(request) {
-      const session = requireLogin(request);
+      const session = await requireLogin(request);
       const services = (await billing.activeServices(session.clientId)).filter((service) => service.productGroup === 'retail');
       const products = await Promise.all(services.map(async (service) => {
         const product = await billing.product(service.pid);
@@ -81,30 +81,30 @@ export function serviceRoutes({ billing }: RouteDeps): Handlers<
     },
 
     async updateClientProduct(request) {
-      const service = await ownedService(requireSession(request), request.body.serviceid);
+      const service = await ownedService(await requireSession(request), request.body.serviceid);
       await billing.updateService(service.id, { notes: request.body.notes });
       return { serviceid: service.id, result: 'success' as const };
     },
 
-    moduleTerminate: (request) => action(requireSession(request), request.body.serviceid, async (service) => {
+    moduleTerminate: async (request) => action(await requireSession(request), request.body.serviceid, async (service) => {
       requireStatus(service, ['Active', 'Suspended'], 'Only an active or suspended service can be terminated.');
       return billing.updateService(service.id, { status: 'Terminated' });
     }),
 
-    moduleCreate: (request) => action(requireSession(request), request.body.serviceid, async (service) => {
+    moduleCreate: async (request) => action(await requireSession(request), request.body.serviceid, async (service) => {
       if (service.username) throw conflict('already_provisioned', 'This service is already set up.');
       const order = await billing.order(service.orderId);
       if (order?.invoiceStatus !== 'Paid') throw conflict('not_paid', 'This service is set up once its invoice is paid.');
       return billing.provisionService(service.id);
     }),
 
-    restartService: (request) => action(requireSession(request), request.body.serviceid, async (service) => {
+    restartService: async (request) => action(await requireSession(request), request.body.serviceid, async (service) => {
       requireStatus(service, ['Active'], 'Only an active service can be restarted.');
       return service;
     }),
 
     async updateMacAddress(request) {
-      const session = requireSession(request);
+      const session = await requireSession(request);
       const service = await ownedService(session, request.body.serviceid);
       if (session.kind !== 'login' && service.status !== 'Active') throw forbidden();
       const updated = await billing.updateService(service.id, { macAddress: normaliseMacAddress(request.body.macAddress) });

@@ -1,7 +1,7 @@
 import { currencyForCountry } from '../../domain/currency';
 import { conflict, HttpError } from '../http-error';
 import { hashPassword, verifyPassword } from '../secrets';
-import { clearSession, readSession, requireLogin, writeSession } from '../session';
+import { endSession, readSession, requireLogin, startSession } from '../session';
 import { visitorOf } from '../visitor';
 import type { Handlers, RouteDeps } from './types';
 
@@ -13,17 +13,15 @@ export function sessionRoutes({ billing, config }: RouteDeps): Handlers<'auth' |
     async auth(request, reply) {
       const client = await billing.clientByEmail(request.body.email);
       if (!(await verifyPassword(request.body.password, client?.passwordHash ?? null)) || !client) throw invalidLogin();
-      writeSession(request, reply, { clientId: client.id, email: client.email, kind: 'login', orders: [] });
+      await startSession(request, reply, { clientId: client.id, kind: 'password' });
       return { userid: client.id, email: client.email, loggedIn: true };
     },
 
     async authMiddleware(request, reply) {
-      const current = readSession(request);
+      const current = await readSession(request);
       const client = await billing.guestClient(request.body.email);
-      // A login for the same client stays a login; anything else becomes a guest scoped to this browser's orders.
-      if (current?.kind === 'login' && current.clientId === client.id) return { userid: client.id, email: client.email };
-      const orders = current?.clientId === client.id ? current.orders : [];
-      writeSession(request, reply, { clientId: client.id, email: client.email, kind: 'guest', orders });
+      // The same client's session stays as it is; anything else begins a guest session scoped to the orders placed in it.
+      if (current?.clientId !== client.id) await startSession(request, reply, { clientId: client.id, kind: 'guest' });
       return { userid: client.id, email: client.email };
     },
 
@@ -34,12 +32,12 @@ export function sessionRoutes({ billing, config }: RouteDeps): Handlers<'auth' |
       // Any client with this e-mail, guest ones included, blocks a sign-up: claiming it would expose its orders.
       const client = existingReseller ? existing : existing ? null : await billing.createClient({ email, passwordHash: await hashPassword(password), reseller: false });
       if (!client) throw conflict('email_taken', 'A user already exists with that email address');
-      writeSession(request, reply, { clientId: client.id, email: client.email, kind: 'login', orders: [] });
+      await startSession(request, reply, { clientId: client.id, kind: 'password' });
       return { userid: client.id, email: client.email, reseller: client.reseller };
     },
 
     async isReseller(request) {
-      const session = requireLogin(request);
+      const session = await requireLogin(request);
       const client = await billing.clientById(session.clientId);
       return { reseller: client?.reseller ?? false };
     },
@@ -49,13 +47,13 @@ export function sessionRoutes({ billing, config }: RouteDeps): Handlers<'auth' |
       return { country, currency: currencyForCountry(country) };
     },
 
-    async signOut(_request, reply) {
-      clearSession(reply);
+    async signOut(request, reply) {
+      await endSession(request, reply);
       return { loggedIn: false as const };
     },
 
     async getSession(request) {
-      const session = readSession(request);
+      const session = await readSession(request);
       return {
         loggedIn: session?.kind === 'login',
         guest: session?.kind === 'guest',
