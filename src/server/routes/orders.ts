@@ -64,7 +64,7 @@ export function orderRoutes({ billing, gateways, fraud, config }: RouteDeps): Ha
   };
 
   return {
-    async order(request, reply) {
+    async order(request) {
       const session = await requireSession(request);
       const body = request.body;
       const reseller = Array.isArray(body.pid);
