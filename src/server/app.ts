@@ -5,7 +5,9 @@ import Fastify, { type FastifyError, type FastifyInstance, type RouteHandlerMeth
 import { createLocalBilling } from './billing/local';
 import type { ServerConfig } from './config';
 import type { Store } from './db/connect';
-import { seedDemo } from './db/seed';
+import { applyCatalogue } from './catalogue/apply';
+import { catalogueForStart, type Catalogue } from './catalogue/load';
+import { DEMO_ACCOUNT_PIDS, seedDemoAccounts } from './db/seed';
 import { localFraudRules } from './fraud/local-rules';
 import { HttpError } from './http-error';
 import { lazySchemaCompilers } from './lazy-schemas';
@@ -27,8 +29,10 @@ import { loadSecrets } from './secrets';
 export interface AppOptions {
   config: ServerConfig;
   store: Store;
-  /** Fill an empty store with the demo catalogue and accounts (in demo mode by default; never in production). */
+  /** Give a new store the demo accounts (in demo mode by default; never in production). */
   seed?: boolean;
+  /** The catalogue file already read and checked (main.ts reads it first); read from the configuration otherwise. */
+  catalogue?: Catalogue;
   logger?: boolean;
 }
 
@@ -59,7 +63,7 @@ function trustedProxies(trust: ServerConfig['trustProxy']): boolean | string[] |
 }
 
 /** Builds the checkout server: the contract's routes, the sandbox payment page and the SPA. */
-export async function buildApp({ config, store, seed = config.mode === 'demo', logger = false }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, store, seed = config.mode === 'demo', catalogue: given, logger = false }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ? { level: config.logLevel } : false,
     trustProxy: trustedProxies(config.trustProxy),
@@ -69,8 +73,13 @@ export async function buildApp({ config, store, seed = config.mode === 'demo', l
   });
 
   refuseUnsafeConfig(config);
+  const catalogue = given ?? catalogueForStart(config);
   const secrets = await loadSecrets(config, store.db);
-  if (seed && config.mode === 'demo') await seedDemo(store.db, secrets, config.serverHostname);
+  // The store's catalogue is the file's at every start: the operator's CATALOGUE_FILE, or the demo's own.
+  const changes = await applyCatalogue(store.db, catalogue);
+  app.log.info({ catalogue: catalogue.source, ...changes }, 'catalogue file applied');
+  const demoProducts = DEMO_ACCOUNT_PIDS.every((pid) => catalogue.products.some((product) => product.pid === pid));
+  if (seed && config.mode === 'demo' && demoProducts) await seedDemoAccounts(store.db, secrets, config.serverHostname);
   const billing = createLocalBilling(store.db, { encryptionKey: secrets.encryptionKey, serverHostname: config.serverHostname, catalogueTtlMs: config.catalogueTtlMs });
   await refuseDemoAccounts(config, billing);
   const gateways = configuredGateways(config, secrets);
