@@ -66,7 +66,10 @@ function describeSchemaError(error: ErrorObject): [Path, string] {
       return [[...path, String(params.additionalProperty)], `is not a ${parent?.title ?? 'known field'} (${known})`];
     }
     case 'enum': return [path, `must be one of ${(params.allowedValues as unknown[]).join(', ')}`];
-    case 'minimum': case 'maximum': case 'exclusiveMinimum': case 'exclusiveMaximum': return [path, `must be ${String(params.comparison)} ${String(params.limit)}`];
+    case 'minimum': case 'maximum': case 'exclusiveMinimum': case 'exclusiveMaximum': {
+      const words: Record<string, string> = { '>=': 'at least', '>': 'more than', '<=': 'at most', '<': 'less than' };
+      return [path, `must be ${words[String(params.comparison)] ?? String(params.comparison)} ${String(params.limit)}`];
+    }
     case 'pattern': return [path, `must be ${parent?.title ?? `text matching ${String(params.pattern)}`}`];
     case 'minLength': return [path, 'must not be empty'];
     case 'minItems': return [path, `must list at least ${String(params.limit)}`];
@@ -116,9 +119,12 @@ export function parseCatalogue(text: string, format: 'yaml' | 'json', source: st
     try {
       JSON.parse(text);
     } catch (error) {
-      const position = /position (\d+)/.exec((error as Error).message)?.[1];
-      const line = position === undefined ? 1 : text.slice(0, Number(position)).split('\n').length;
-      throw fault(line, `not valid JSON (${(error as Error).message})`);
+      // Node's message gives a line or a position on most versions; YAML's parse of the same text says where otherwise.
+      const message = (error as Error).message;
+      const line = /line (\d+)/.exec(message)?.[1];
+      const position = /position (\d+)/.exec(message)?.[1];
+      const yamlLine = parseDocument(text, { lineCounter: lines }).errors[0]?.linePos?.[0].line;
+      throw fault(line ? Number(line) : position ? text.slice(0, Number(position)).split('\n').length : (yamlLine ?? 1), `not valid JSON (${message.split('\n')[0]})`);
     }
   }
   // YAML 1.2 reads JSON too; both get line numbers from the same parse.
@@ -135,18 +141,18 @@ export function parseCatalogue(text: string, format: 'yaml' | 'json', source: st
   }
   const file = content as CatalogueFileContent;
 
-  const unique = <T>(list: T[], key: (item: T) => string | number, field: string, what: string) => {
-    const seen = new Map<string | number, number>();
+  /** Refuses a key given twice in a list (compared after `same`, e.g. letter case aside). */
+  const unique = <T extends Record<K, string | number>, K extends string>(list: T[], field: string, key: K, same = (value: T[K]) => String(value)) => {
+    const seen = new Map<string, number>();
     list.forEach((item, index) => {
-      const value = key(item);
-      const first = seen.get(value);
-      if (first !== undefined) throw at([field, index], `${what} ${String(value)} is listed twice (also ${field}[${first}])`);
-      seen.set(value, index);
+      const first = seen.get(same(item[key]));
+      if (first !== undefined) throw at([field, index, key], `${String(item[key])} is listed twice (also ${field}[${first}])`);
+      seen.set(same(item[key]), index);
     });
   };
 
   // Currencies: each one the store prices in, exactly one default, at rate 1.
-  unique(file.currencies, (currency) => currency.code, 'currencies', 'currency');
+  unique(file.currencies, 'currencies', 'code');
   const missing = CURRENCIES.filter((code) => !file.currencies.some((currency) => currency.code === code));
   if (missing.length) throw at(['currencies'], `must list every currency the store prices in (${CURRENCIES.join(', ')}); missing: ${missing.join(', ')}`);
   const defaults = file.currencies.flatMap((currency, index) => (currency.default ? [index] : []));
@@ -173,10 +179,10 @@ export function parseCatalogue(text: string, format: 'yaml' | 'json', source: st
   };
 
   const options = file.options ?? [];
-  unique(options, (option) => option.id, 'options', 'option');
+  unique(options, 'options', 'id');
   const optionIds = new Set(options.map((option) => option.id));
 
-  unique(file.products, (product) => product.pid, 'products', 'pid');
+  unique(file.products, 'products', 'pid');
   const products = file.products.map((product, index) => {
     (product.options ?? []).forEach((id, position) => {
       if (!optionIds.has(id)) throw at(['products', index, 'options', position], `names option ${id}, which options does not define`);
@@ -195,7 +201,7 @@ export function parseCatalogue(text: string, format: 'yaml' | 'json', source: st
   const pids = new Set(products.map((product) => product.pid));
 
   const promotionList = file.promotions ?? [];
-  unique(promotionList, (promotion) => promotion.code.toLowerCase(), 'promotions', 'code (letter case aside)');
+  unique(promotionList, 'promotions', 'code', (code) => code.toLowerCase());
   const promotions = promotionList.map((promotion, index) => {
     const where = (field: string, ...rest: Path): Path => ['promotions', index, field, ...rest];
     promotion.appliesto.forEach((pid, position) => {

@@ -13,7 +13,7 @@ const TEXT = { type: 'string', minLength: 1 } as const;
 const CYCLE_PRICES = {
   type: 'object',
   title: 'billing cycle',
-  properties: Object.fromEntries(PRICING_KEYS.map((key) => [key, { type: 'number', minimum: -1 }])),
+  properties: Object.fromEntries(PRICING_KEYS.map((key) => [key, { type: 'number' }])),
   additionalProperties: false,
 } as const;
 
@@ -100,8 +100,7 @@ export const CATALOGUE_SCHEMA = {
     },
     gateways: {
       type: 'object',
-      title: 'gateway module',
-      propertyNames: { pattern: '^[a-z0-9]+$' },
+      propertyNames: { pattern: '^[a-z0-9]+$', title: 'gateway module' },
       additionalProperties: TEXT,
     },
   },
