@@ -6,7 +6,7 @@ import { createLocalBilling } from './billing/local';
 import type { ServerConfig } from './config';
 import type { Store } from './db/connect';
 import { applyCatalogue } from './catalogue/apply';
-import { catalogueForStart, type Catalogue } from './catalogue/load';
+import { catalogueForStart } from './catalogue/load';
 import { DEMO_ACCOUNT_PIDS, seedDemoAccounts } from './db/seed';
 import { localFraudRules } from './fraud/local-rules';
 import { HttpError } from './http-error';
@@ -31,8 +31,6 @@ export interface AppOptions {
   store: Store;
   /** Give a new store the demo accounts (in demo mode by default; never in production). */
   seed?: boolean;
-  /** The catalogue file already read and checked (main.ts reads it first); read from the configuration otherwise. */
-  catalogue?: Catalogue;
   logger?: boolean;
 }
 
@@ -63,7 +61,7 @@ function trustedProxies(trust: ServerConfig['trustProxy']): boolean | string[] |
 }
 
 /** Builds the checkout server: the contract's routes, the sandbox payment page and the SPA. */
-export async function buildApp({ config, store, seed = config.mode === 'demo', catalogue: given, logger = false }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, store, seed = config.mode === 'demo', logger = false }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ? { level: config.logLevel } : false,
     trustProxy: trustedProxies(config.trustProxy),
@@ -73,11 +71,12 @@ export async function buildApp({ config, store, seed = config.mode === 'demo', c
   });
 
   refuseUnsafeConfig(config);
-  const catalogue = given ?? catalogueForStart(config);
   const secrets = await loadSecrets(config, store.db);
   // The store's catalogue is the file's at every start: the operator's CATALOGUE_FILE, or the demo's own.
+  const catalogueStarted = performance.now();
+  const catalogue = catalogueForStart(config);
   const changes = await applyCatalogue(store.db, catalogue);
-  app.log.info({ catalogue: catalogue.source, ...changes }, 'catalogue file applied');
+  app.log.info({ catalogue: catalogue.source, ...changes, ms: Math.round(performance.now() - catalogueStarted) }, 'catalogue file applied');
   const demoProducts = DEMO_ACCOUNT_PIDS.every((pid) => catalogue.products.some((product) => product.pid === pid));
   if (seed && config.mode === 'demo' && demoProducts) await seedDemoAccounts(store.db, secrets, config.serverHostname);
   const billing = createLocalBilling(store.db, { encryptionKey: secrets.encryptionKey, serverHostname: config.serverHostname, catalogueTtlMs: config.catalogueTtlMs });
