@@ -1,8 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../config';
+import { projectRoot } from '../project-root';
 import { catalogueForStart, DEMO_CATALOGUE_FILE, loadCatalogueFile, parseCatalogue } from './load';
 
 /** A small catalogue, one line per entry so a test can name the line a fault is on. */
@@ -102,6 +103,15 @@ describe('a valid catalogue file', () => {
       gateways: { sandbox: 'Card' },
     }, null, 2);
     expect({ ...parseCatalogue(json, 'json', 'x.json'), source: 'same' }).toEqual({ ...parseCatalogue(VALID, 'yaml', 'x.yaml'), source: 'same' });
+  });
+
+  it('the example in the README\'s "Catalogue file" section is a valid catalogue', () => {
+    const readme = readFileSync(join(projectRoot, 'README.md'), 'utf8');
+    const example = /## Catalogue file[\s\S]*?```yaml\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(example).toBeDefined();
+    const catalogue = parseCatalogue(example ?? '', 'yaml', 'README.md');
+    expect(catalogue.products.map((product) => product.pid)).toEqual([1]);
+    expect(catalogue.promotions.map((promotion) => promotion.code)).toEqual(['WELCOME10']);
   });
 
   it('the demo file is the demo catalogue of the README: plans 1-3, reseller products 10-13, six promotions, USEDUP50 starting used up', () => {
