@@ -10,6 +10,7 @@ import { buildApp } from '../../src/server/app';
 import { applyCatalogue } from '../../src/server/catalogue/apply';
 import { DEMO_CATALOGUE_FILE, loadCatalogueFile } from '../../src/server/catalogue/load';
 import { ConfigError, readConfig } from '../../src/server/config';
+import { openStore } from '../../src/server/db/connect';
 import { Browser, createTestApp, guest, payOnSandbox, placeOrder, rows, storeSnapshot, TEST_SECRETS, type Answer, type TestApp } from './helper';
 
 const dir = mkdtempSync(join(tmpdir(), 'tvc-catalogue-file-'));
@@ -162,8 +163,42 @@ describe('CATALOGUE_FILE is applied at every start: products and promotions left
   });
 });
 
-describe('a production start with a bad catalogue file', () => {
-  it('refuses with one line naming the file, the line and the field, before anything else (exit code 1)', () => {
+describe('a production start and its catalogue', () => {
+  // No real gateway adapter exists yet and production refuses the sandboxes: an empty GATEWAYS is the only
+  // list that passes that check, so these starts end at the gateway step, after the catalogue's.
+  const production = (env: Record<string, string> = {}) => readConfig({
+    NODE_ENV: 'production', GATEWAYS: '', DIST_DIR: inject('distDir'),
+    SESSION_SECRET: 'production-session-secret-0123456789', ENCRYPTION_KEY: Buffer.alloc(32, 9).toString('base64url'), ...env,
+  });
+
+  it('without CATALOGUE_FILE is refused, naming the variable, and seeds nothing (no demo catalogue, no demo account)', async () => {
+    const store = await openStore({ engine: 'memory' });
+    try {
+      await expect(buildApp({ config: production(), store })).rejects.toThrow(/^CATALOGUE_FILE is not set: production takes its products/);
+      expect(await rows(store.db, sql`select (select count(*) from products)::int as products, (select count(*) from promotions)::int as promotions, (select count(*) from clients)::int as clients`))
+        .toEqual([{ products: 0, promotions: 0, clients: 0 }]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('with CATALOGUE_FILE applies the operator\'s catalogue and seeds no demo account', async () => {
+    const file = join(dir, 'production.yaml');
+    writeFileSync(file, stringify(operatorCatalogue()));
+    const store = await openStore({ engine: 'memory' });
+    try {
+      // The start goes past the catalogue and stops at the empty gateway list.
+      await expect(buildApp({ config: production({ CATALOGUE_FILE: file }), store })).rejects.toThrow('GATEWAYS names no payment gateway.');
+      expect(await rows(store.db, sql`select pid from products order by pid`)).toEqual([1, 2, 10, 11, 12, 13].map((pid) => ({ pid })));
+      expect(await rows(store.db, sql`select code, uses from promotions where code in ('SPRING15', 'USEDUP50') order by code`)).toEqual([{ code: 'SPRING15', uses: 0 }, { code: 'USEDUP50', uses: 0 }]);
+      expect(await rows(store.db, sql`select count(*)::int as clients from clients`)).toEqual([{ clients: 0 }]);
+    } finally {
+      await store.close();
+    }
+  });
+
+
+  it('with a bad catalogue file refuses with one line naming the file, the line and the field, before anything else (exit code 1)', () => {
     const bad = join(dir, 'production-bad.yaml');
     const text = readFileSync(DEMO_CATALOGUE_FILE, 'utf8').replace('  - pid: 2\n', '  - pid: 1\n');
     writeFileSync(bad, text);
