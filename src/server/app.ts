@@ -5,7 +5,9 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import { createLocalBilling } from './billing/local';
 import type { ServerConfig } from './config';
 import type { Store } from './db/connect';
-import { seedDemo } from './db/seed';
+import { applyCatalogue } from './catalogue/apply';
+import { catalogueForStart } from './catalogue/load';
+import { DEMO_ACCOUNT_PIDS, seedDemoAccounts } from './db/seed';
 import { localFraudRules } from './fraud/local-rules';
 import { HttpError } from './http-error';
 import { lazySchemaCompilers } from './lazy-schemas';
@@ -30,7 +32,7 @@ import { createSessionStore } from './session';
 export interface AppOptions {
   config: ServerConfig;
   store: Store;
-  /** Fill an empty store with the demo catalogue and accounts (in demo mode by default; never in production). */
+  /** Give a new store the demo accounts (in demo mode by default; never in production). */
   seed?: boolean;
   /** Log to standard output (true), or to a stream (tests read what would be logged). */
   logger?: boolean | { stream: NodeJS.WritableStream };
@@ -74,7 +76,13 @@ export async function buildApp({ config, store, seed = config.mode === 'demo', l
 
   refuseUnsafeConfig(config);
   const secrets = await loadSecrets(config, store.db);
-  if (seed && config.mode === 'demo') await seedDemo(store.db, secrets, config.serverHostname);
+  // The store's catalogue is the file's at every start: the operator's CATALOGUE_FILE, or the demo's own.
+  const catalogueStarted = performance.now();
+  const catalogue = catalogueForStart(config);
+  const changes = await applyCatalogue(store.db, catalogue);
+  app.log.info({ catalogue: catalogue.source, ...changes, ms: Math.round(performance.now() - catalogueStarted) }, 'catalogue file applied');
+  const demoProducts = DEMO_ACCOUNT_PIDS.every((pid) => catalogue.products.some((product) => product.pid === pid));
+  if (seed && config.mode === 'demo' && demoProducts) await seedDemoAccounts(store.db, secrets, config.serverHostname);
   const billing = createLocalBilling(store.db, { encryptionKey: secrets.encryptionKey, serverHostname: config.serverHostname, catalogueTtlMs: config.catalogueTtlMs });
   await refuseDemoAccounts(config, billing);
   const gateways = configuredGateways(config, secrets);

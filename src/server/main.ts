@@ -1,4 +1,5 @@
 import { buildApp } from './app';
+import { loadCatalogueFile } from './catalogue/load';
 import { ConfigError, readConfig } from './config';
 import { openStore } from './db/connect';
 import { refuseUnsafeConfig } from './production';
@@ -17,6 +18,8 @@ const startedAt = performance.now();
 const config = (() => {
   try {
     const read = readConfig();
+    // A named catalogue file is checked before anything else is refused or opened, so its fault is the line printed.
+    if (read.catalogueFile) loadCatalogueFile(read.catalogueFile);
     refuseUnsafeConfig(read);
     return read;
   } catch (error) {

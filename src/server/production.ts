@@ -1,4 +1,5 @@
 import type { BillingPort } from './billing/port';
+import { CATALOGUE_FILE_MISSING } from './catalogue/load';
 import { ConfigError, type ServerConfig } from './config';
 import { DEMO_ACCOUNTS } from './db/seed';
 import { sandboxGatewaysIn } from './payments/gateways';
@@ -9,6 +10,7 @@ export function refuseUnsafeConfig(config: ServerConfig): void {
   if (config.mode !== 'production') return;
   const missing = missingSecrets(config);
   if (missing.length) throw new ConfigError(missingSecretsMessage(missing));
+  if (!config.catalogueFile) throw new ConfigError(CATALOGUE_FILE_MISSING);
   const sandboxes = sandboxGatewaysIn(config.gateways);
   if (sandboxes.length) {
     throw new ConfigError(`GATEWAYS names the sandbox gateway${sandboxes.length > 1 ? 's' : ''} ${sandboxes.join(', ')}, whose page pays for anyone: production takes real gateways only (or set DEMO=on for a demo).`);

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedDemo } from '../../src/server/db/seed';
-import { loadSecrets } from '../../src/server/secrets';
+import { applyCatalogue } from '../../src/server/catalogue/apply';
+import { DEMO_CATALOGUE_FILE, loadCatalogueFile } from '../../src/server/catalogue/load';
 import { BASIC_ORDER, Browser, createTestApp, freshEmail, rows, storeSnapshot, type Answer, type TestApp } from './helper';
 
 /** What a proxy in front (COUNTRY_HEADER=cf-ipcountry) says of a visitor from Great Britain. */
@@ -79,15 +79,16 @@ describe('Fixed Amount promotions are converted from the default currency (refer
     expect(answer.body).toMatchObject({ amount: 7.99, currency: 'EUR' });
   });
 
-  it('a store seeded before rates existed gets the demo rates on its next start; rates already there are kept', async () => {
-    const secrets = await loadSecrets(t.config, t.db);
+  it('the rates are the catalogue file\'s: a store without them gets them at the next start, and a rate changed in the table is set back', async () => {
+    const demo = loadCatalogueFile(DEMO_CATALOGUE_FILE);
     await t.db.execute(sql`delete from currencies`);
-    await seedDemo(t.db, secrets, t.config.serverHostname);
-    expect(await rows(t.db, sql`select code, rate::float8 as rate from currencies order by code`)).toEqual([{ code: 'EUR', rate: 1 }, { code: 'GBP', rate: 0.85 }]);
+    await applyCatalogue(t.db, demo);
+    expect(await rows(t.db, sql`select code, rate::float8 as rate, is_default from currencies order by code`)).toEqual([
+      { code: 'EUR', rate: 1, is_default: true }, { code: 'GBP', rate: 0.85, is_default: false },
+    ]);
     await t.db.execute(sql`update currencies set rate = 0.86 where code = 'GBP'`);
-    await seedDemo(t.db, secrets, t.config.serverHostname);
-    expect(await rows(t.db, sql`select rate::float8 as rate from currencies where code = 'GBP'`)).toEqual([{ rate: 0.86 }]);
-    await t.db.execute(sql`update currencies set rate = 0.85 where code = 'GBP'`);
+    await applyCatalogue(t.db, demo);
+    expect(await rows(t.db, sql`select rate::float8 as rate from currencies where code = 'GBP'`)).toEqual([{ rate: 0.85 }]);
   });
 
   // Last: it changes the GBP rate.

@@ -6,6 +6,8 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../..');
+/** A valid catalogue file (the demo's), so the refusals under test are the ones reached. */
+const CATALOGUE_FILE = join(ROOT, 'src/server/catalogue/demo.yaml');
 
 /** Keys an operator gives a production start (any value of the right shape). */
 const KEYS = {
@@ -68,9 +70,15 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('a start as an operator makes
   });
 
   it('production with a sandbox gateway refuses, naming it, before any store is opened', async () => {
-    const exit = await production({ ...KEYS, GATEWAYS: 'sandbox' });
+    const exit = await production({ ...KEYS, CATALOGUE_FILE, GATEWAYS: 'sandbox' });
     expect(exit.code).toBe(1);
     expect(exit.output.trim()).toBe('TV Checkout refuses to start: GATEWAYS names the sandbox gateway sandbox, whose page pays for anyone: production takes real gateways only (or set DEMO=on for a demo).');
+  });
+
+  it('production without a catalogue file refuses, naming CATALOGUE_FILE', async () => {
+    const exit = await production({ ...KEYS, GATEWAYS: 'sandbox' });
+    expect(exit.code).toBe(1);
+    expect(exit.output.trim()).toMatch(/^TV Checkout refuses to start: CATALOGUE_FILE is not set: production takes its products/);
   });
 
   it('TRUST_PROXY=true is refused in any mode', async () => {
@@ -86,7 +94,7 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('a start as an operator makes
     expect(demo.output).toContain('TV Checkout (demo)');
 
     // No real gateway exists yet, so a gateway without an adapter stands in: the store is checked before the gateways are built.
-    const exit = await production({ DATA_DIR: dataDir, SESSION_SECRET: KEYS.SESSION_SECRET, ENCRYPTION_KEY: KEYS.ENCRYPTION_KEY, GATEWAYS: 'hostedlink', WEBHOOK_SECRET_HOSTEDLINK: 'x' });
+    const exit = await production({ DATA_DIR: dataDir, CATALOGUE_FILE, SESSION_SECRET: KEYS.SESSION_SECRET, ENCRYPTION_KEY: KEYS.ENCRYPTION_KEY, GATEWAYS: 'hostedlink', WEBHOOK_SECRET_HOSTEDLINK: 'x' });
     expect(exit.code).toBe(1);
     expect(exit.output).toContain('TV Checkout refuses to start: The store holds the demo account demo@tvcheckout.test, whose password is published');
   }, 120_000);

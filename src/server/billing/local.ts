@@ -4,7 +4,7 @@ import { generateServicePassword, generateUsername } from '../../domain/credenti
 import { isCurrency, type Currency, type CurrencyRate } from '../../domain/currency';
 import { MESSAGE_TEXTS } from '../../domain/messages';
 import type { Database } from '../db/connect';
-import { affiliateClicks, clients, configOptions, currencies, idempotencyKeys, invoices, orders, payments, products, promotions, services, webhookEvents } from '../db/schema';
+import { affiliateClicks, clients, configOptions, currencies, gatewayNames, idempotencyKeys, invoices, orders, payments, products, promotions, services, webhookEvents } from '../db/schema';
 import { conflict, unprocessable } from '../http-error';
 import { decryptSecret, encryptSecret } from '../secrets';
 import type {
@@ -36,7 +36,8 @@ export function createLocalBilling(db: Database, options: { encryptionKey: Buffe
 
   const readCatalogue = async () => {
     const [rows, optionRows] = await Promise.all([
-      db.select().from(products).orderBy(asc(products.group), asc(products.sortOrder), asc(products.pid)),
+      // A retired product (left out of the catalogue file) is neither listed nor sold; service() still names it.
+      db.select().from(products).where(eq(products.retired, false)).orderBy(asc(products.group), asc(products.sortOrder), asc(products.pid)),
       db.select().from(configOptions),
     ]);
     return rows.map((row) => toProduct(row, optionRows));
@@ -63,6 +64,7 @@ export function createLocalBilling(db: Database, options: { encryptionKey: Buffe
   };
   const cachedCatalogue = cached(readCatalogue);
   const cachedCurrencies = cached(readCurrencies);
+  const cachedGatewayNames = cached(async () => Object.fromEntries((await db.select().from(gatewayNames)).map((row) => [row.module, row.displayname])));
 
   const toClient = (row: typeof clients.$inferSelect): Client => ({ id: row.id, email: row.email, passwordHash: row.passwordHash, reseller: row.reseller });
 
@@ -148,12 +150,15 @@ export function createLocalBilling(db: Database, options: { encryptionKey: Buffe
     product: async (pid) => (await cachedCatalogue()).find((product) => product.pid === pid) ?? null,
 
     async promotion(code) {
-      const [row] = await db.select().from(promotions).where(sql`lower(${promotions.code}) = lower(${code})`);
+      // A retired promotion (left out of the catalogue file) is no longer accepted; its row keeps its uses.
+      const [row] = await db.select().from(promotions).where(and(sql`lower(${promotions.code}) = lower(${code})`, eq(promotions.retired, false)));
       if (!row) return null;
       return { code: row.code, type: row.type, value: row.value, appliesto: row.appliesto, startdate: row.startdate, expirationdate: row.expirationdate, maxuses: row.maxuses, uses: row.uses };
     },
 
     currencies: cachedCurrencies,
+
+    gatewayNames: cachedGatewayNames,
 
     async clientByEmail(email) {
       const [row] = await db.select().from(clients).where(eq(clients.email, email.trim().toLowerCase()));
@@ -202,7 +207,7 @@ export function createLocalBilling(db: Database, options: { encryptionKey: Buffe
       if (order.promocode) {
         // Counted only while uses are left, so concurrent orders cannot use a code beyond its maxuses.
         const counted = await tx.update(promotions).set({ uses: sql`${promotions.uses} + 1` })
-          .where(sql`lower(${promotions.code}) = lower(${order.promocode}) and (${promotions.maxuses} = 0 or ${promotions.uses} < ${promotions.maxuses})`)
+          .where(sql`lower(${promotions.code}) = lower(${order.promocode}) and not ${promotions.retired} and (${promotions.maxuses} = 0 or ${promotions.uses} < ${promotions.maxuses})`)
           .returning({ code: promotions.code });
         if (counted.length === 0) throw unprocessable('promotion_invalid', MESSAGE_TEXTS['promo.exhausted']);
       }

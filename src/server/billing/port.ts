@@ -149,6 +149,8 @@ export interface BillingPort {
   promotion(code: string): Promise<StoredPromotion | null>;
   /** The currencies the catalogue is priced in, with their rates to the default currency. */
   currencies(): Promise<CurrencyRate[]>;
+  /** Gateways' display names the catalogue gives, by module (a module not named keeps its adapter's name). */
+  gatewayNames(): Promise<Record<string, string>>;
 
   clientByEmail(email: string): Promise<Client | null>;
   clientById(id: number): Promise<Client | null>;

@@ -39,8 +39,9 @@ export function paymentRoutes({ billing, gateways }: RouteDeps): Handlers<'getGa
     async getGateway() {
       const [first] = gateways;
       if (!first) throw new Error('No payment gateway is configured');
+      const names = await billing.gatewayNames();
       return {
-        paymentmethods: { paymentmethod: gateways.map(({ module, displayname, type }) => ({ module, displayname, type })) },
+        paymentmethods: { paymentmethod: gateways.map(({ module, displayname, type }) => ({ module, displayname: names[module] ?? displayname, type })) },
         defaultGateway: first.module,
       };
     },

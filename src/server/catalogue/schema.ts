@@ -1,0 +1,139 @@
+import { BILLING_CYCLES, type PricingKey } from '../../domain/billing-cycle';
+import { CURRENCIES, type Currency } from '../../domain/currency';
+
+/** The cycles a pricing table is keyed by (One Time is priced as monthly). */
+export const PRICING_KEYS: readonly PricingKey[] = ['monthly', 'quarterly', 'semiannually', 'annually', 'biennially', 'triennially'];
+
+/** A date as the billing system keeps it; 0000-00-00 means unbounded. */
+const DATE = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$', title: 'a date YYYY-MM-DD (0000-00-00 for none)' } as const;
+const ID = { type: 'integer', minimum: 1 } as const;
+const TEXT = { type: 'string', minLength: 1 } as const;
+
+/** Prices per cycle; -1 (or a missing cycle) means not sold in that cycle. */
+const CYCLE_PRICES = {
+  type: 'object',
+  title: 'billing cycle',
+  properties: Object.fromEntries(PRICING_KEYS.map((key) => [key, { type: 'number' }])),
+  additionalProperties: false,
+} as const;
+
+/** Prices per currency the store supports; a missing currency is not sold in it. */
+const PRICING = {
+  type: 'object',
+  title: 'currency the store supports',
+  properties: Object.fromEntries(CURRENCIES.map((code) => [code, CYCLE_PRICES])),
+  additionalProperties: false,
+} as const;
+
+/** The JSON Schema of CATALOGUE_FILE (YAML or JSON); semantic rules (unique keys, references) are checked after it. */
+export const CATALOGUE_SCHEMA = {
+  type: 'object',
+  required: ['currencies', 'products'],
+  additionalProperties: false,
+  properties: {
+    currencies: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        required: ['code', 'rate'],
+        additionalProperties: false,
+        properties: {
+          code: { type: 'string', enum: [...CURRENCIES] },
+          rate: { type: 'number', exclusiveMinimum: 0, maximum: 99999 },
+          default: { type: 'boolean' },
+        },
+      },
+    },
+    options: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['id', 'name', 'pricing'],
+        additionalProperties: false,
+        properties: { id: ID, name: TEXT, pricing: PRICING },
+      },
+    },
+    products: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        required: ['pid', 'group', 'sortOrder', 'name', 'paytype', 'billingcycle', 'pricing', 'customFields'],
+        additionalProperties: false,
+        properties: {
+          pid: ID,
+          group: { type: 'string', enum: ['retail', 'reseller'] },
+          sortOrder: { type: 'integer' },
+          name: TEXT,
+          description: { type: 'string' },
+          paytype: { type: 'string', enum: ['onetime', 'recurring'] },
+          billingcycle: { type: 'string', enum: [...BILLING_CYCLES] },
+          pricing: PRICING,
+          options: { type: 'array', items: ID, uniqueItems: true },
+          customFields: {
+            type: 'object',
+            required: ['username', 'password'],
+            additionalProperties: false,
+            properties: { username: ID, password: ID },
+          },
+        },
+      },
+    },
+    promotions: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['code', 'type', 'value', 'appliesto'],
+        additionalProperties: false,
+        properties: {
+          code: { type: 'string', pattern: '^\\S+$', title: 'a code without spaces' },
+          type: { type: 'string', enum: ['Percentage', 'Fixed Amount'] },
+          value: { type: 'number', exclusiveMinimum: 0, maximum: 99999999 },
+          appliesto: { type: 'array', items: ID, minItems: 1, uniqueItems: true },
+          startdate: DATE,
+          expirationdate: DATE,
+          maxuses: { type: 'integer', minimum: 0 },
+          uses: { type: 'integer', minimum: 0 },
+        },
+      },
+    },
+    gateways: {
+      type: 'object',
+      propertyNames: { pattern: '^[a-z0-9]+$', title: 'gateway module' },
+      additionalProperties: TEXT,
+    },
+  },
+} as const;
+
+type CyclePrices = Partial<Record<PricingKey, number>>;
+type FilePricing = Partial<Record<Currency, CyclePrices>>;
+
+/** The file as written (after the schema check). */
+export interface CatalogueFileContent {
+  currencies: { code: Currency; rate: number; default?: boolean }[];
+  options?: { id: number; name: string; pricing: FilePricing }[];
+  products: {
+    pid: number;
+    group: 'retail' | 'reseller';
+    sortOrder: number;
+    name: string;
+    description?: string;
+    paytype: 'onetime' | 'recurring';
+    billingcycle: (typeof BILLING_CYCLES)[number];
+    pricing: FilePricing;
+    options?: number[];
+    customFields: { username: number; password: number };
+  }[];
+  promotions?: {
+    code: string;
+    type: 'Percentage' | 'Fixed Amount';
+    value: number;
+    appliesto: number[];
+    startdate?: string;
+    expirationdate?: string;
+    maxuses?: number;
+    uses?: number;
+  }[];
+  gateways?: Record<string, string>;
+}
