@@ -30,6 +30,8 @@ export interface AppOptions {
   /** Fill an empty store with the demo catalogue and accounts (in demo mode by default; never in production). */
   seed?: boolean;
   logger?: boolean;
+  /** Where log lines go instead of stdout (turns logging on; tests read the lines). */
+  logStream?: { write(line: string): void };
 }
 
 /**
@@ -59,9 +61,9 @@ function trustedProxies(trust: ServerConfig['trustProxy']): boolean | string[] |
 }
 
 /** Builds the checkout server: the contract's routes, the sandbox payment page and the SPA. */
-export async function buildApp({ config, store, seed = config.mode === 'demo', logger = false }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, store, seed = config.mode === 'demo', logger = false, logStream }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: logger ? { level: config.logLevel } : false,
+    logger: logger || logStream ? { level: config.logLevel, ...(logStream ? { stream: logStream } : {}) } : false,
     trustProxy: trustedProxies(config.trustProxy),
     bodyLimit: 64 * 1024,
     schemaController: { compilersFactory: lazySchemaCompilers() },
@@ -119,8 +121,8 @@ export async function buildApp({ config, store, seed = config.mode === 'demo', l
   ) as Record<string, RouteHandlerMethod>;
   registerOperations(app, contractOperations(), handlers, config.rateLimit ? RATE_LIMITS : {});
 
-  await app.register(async (scope) => sandboxPages(scope, { gateways, findPayment: (id) => billing.payment(id) }));
-  await serveSpa(app, config.distDir);
+  await app.register(async (scope) => sandboxPages(scope, { gateways, findPayment: (id) => billing.payment(id), demo: config.mode === 'demo' }));
+  await serveSpa(app, config.distDir, { demoBanner: config.mode === 'demo' });
   return app;
 }
 

@@ -5,7 +5,7 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import pg from 'pg';
 import { expect, inject } from 'vitest';
 import type { components, operations } from '../../src/api/schema';
-import { buildApp } from '../../src/server/app';
+import { buildApp, type AppOptions } from '../../src/server/app';
 import { readConfig, type ServerConfig } from '../../src/server/config';
 import { openStore, type Database, type Store } from '../../src/server/db/connect';
 import { DEMO_ACCOUNTS } from '../../src/server/db/seed';
@@ -53,9 +53,10 @@ async function freshPostgresDatabase(serverUrl: string): Promise<{ url: string; 
 /**
  * The checkout server on a store of its own: a copy of the seeded PGlite template, or, with DATABASE_URL,
  * a new PostgreSQL database migrated by openStore and seeded by buildApp. `env` overrides the configuration
- * (e.g. { TRUST_PROXY: '10.0.0.0/8' }); the developer's own environment is not read.
+ * (e.g. { TRUST_PROXY: '10.0.0.0/8' }); the developer's own environment is not read. A `logStream`
+ * receives the server's log lines (JSON, one per write).
  */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(env: Record<string, string> = {}, { logStream }: Pick<AppOptions, 'logStream'> = {}): Promise<TestApp> {
   const config = readConfig({ DIST_DIR: inject('distDir'), PUBLIC_URL: 'http://localhost:3000', ...TEST_SECRETS, ...env });
   const serverUrl = process.env.DATABASE_URL;
   let store: Store;
@@ -70,7 +71,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     template ??= new Blob([readFileSync(file)]);
     store = await openStore({ engine: 'memory', from: template });
   }
-  const app = await buildApp({ config, store });
+  const app = await buildApp({ config, store, logStream });
   return {
     app, store, db: store.db, config,
     async close() {
