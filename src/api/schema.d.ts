@@ -595,7 +595,7 @@ export interface paths {
         put?: never;
         /**
          * Payment notification from a gateway
-         * @description Verified on the raw body (HMAC-SHA256 of "t.rawBody", timestamp window) and de-duplicated by event id; a failed check changes nothing.
+         * @description Verified on the raw body (HMAC-SHA256 of "t.rawBody", timestamp window) and de-duplicated by event id; a failed check changes nothing. A verified payment that cannot be applied (invoice no longer unpaid, expired link, other amount or currency, unknown payment) is answered 200 too, so the provider stops retrying; it activates nothing and is recorded as a payment exception for the operator.
          */
         post: operations["paymentWebhook"];
         delete?: never;
@@ -690,7 +690,7 @@ export interface components {
         ServiceStatus: "Pending" | "Active" | "Suspended" | "Terminated" | "Cancelled" | "Fraud";
         Error: {
             error: {
-                /** @description Machine-readable code, e.g. bad_request, unauthenticated, invalid_credentials, forbidden, not_found, promotion_not_found, price_changed, idempotency_key_reused, email_taken, order_not_pending, invoice_paid, promotion_invalid, invalid_signature, stale_timestamp, rate_limited. */
+                /** @description Machine-readable code, e.g. bad_request, unauthenticated, invalid_credentials, forbidden, not_found, promotion_not_found, price_changed, idempotency_key_reused, email_taken, order_not_pending, invoice_paid, invoice_cancelled, invoice_refunded, promotion_invalid, invalid_signature, stale_timestamp, rate_limited. */
                 code: string;
                 /** @description A human-readable message. */
                 message: string;
@@ -1087,7 +1087,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A conflict with the current state (`price_changed` with the server's amount and currency, `idempotency_key_reused`, `email_taken`, `order_not_pending`, `invoice_paid`, a service action the service's status does not allow). */
+        /** @description A conflict with the current state (`price_changed` with the server's amount and currency, `idempotency_key_reused`, `email_taken`, `order_not_pending`, `invoice_paid`, `invoice_cancelled`, `invoice_refunded`, a service action the service's status does not allow). */
         Conflict: {
             headers: {
                 [name: string]: unknown;

@@ -35,7 +35,7 @@ export interface AppOptions {
   /** Give a new store the demo accounts (in demo mode by default; never in production). */
   seed?: boolean;
   /** Log to standard output (true), or to a stream (tests read what would be logged). */
-  logger?: boolean | { stream: NodeJS.WritableStream };
+  logger?: boolean | { stream: { write(line: string): void } };
 }
 
 /** Answers that carry credentials or personal data: never stored by a browser or a shared cache. */
@@ -136,8 +136,8 @@ export async function buildApp({ config, store, seed = config.mode === 'demo', l
   ) as Record<string, RouteHandlerMethod>;
   registerOperations(app, contractOperations(), handlers, config.rateLimit ? RATE_LIMITS : {});
 
-  await app.register(async (scope) => sandboxPages(scope, { gateways, findPayment: (id) => billing.payment(id) }));
-  await serveSpa(app, config.distDir);
+  await app.register(async (scope) => sandboxPages(scope, { gateways, findPayment: (id) => billing.payment(id), demo: config.mode === 'demo' }));
+  await serveSpa(app, config.distDir, { demoBanner: config.mode === 'demo' });
   return app;
 }
 

@@ -1,8 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DEFAULT_LOCALE, isLocale, LANGUAGE_COOKIE, LOCALES, pickLocale, type Locale } from '../domain/locale';
+import { DEMO_BANNER_TEXTS, withDemoBanner } from './demo-banner';
 import { readSession } from './session';
 
 const PLACEHOLDER = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>TV Checkout</title></head>
@@ -13,6 +16,36 @@ interface Page {
   html: Buffer;
   br: Buffer | null;
   gzip: Buffer | null;
+  /** A page changed at run time (the demo's banner) is compressed on its first request, once; this fills br and gzip. */
+  compress?: () => Promise<void>;
+}
+
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/**
+ * The page with the demo banner in its locale. Its compressed forms are made on the first request for
+ * it and kept (the build's .br/.gz are of the page without the banner), so the start pays nothing.
+ */
+export function bannered(page: Page, locale: Locale): Page {
+  const html = Buffer.from(withDemoBanner(page.html.toString('utf8'), DEMO_BANNER_TEXTS[locale]));
+  let compressed: Promise<void> | null = null;
+  const result: Page = {
+    html,
+    br: null,
+    gzip: null,
+    compress: () => {
+      compressed ??= Promise.all([
+        brotli(html, { params: { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY, [zlib.BROTLI_PARAM_SIZE_HINT]: html.length } }),
+        gzipAsync(html, { level: 9 }),
+      ]).then(([br, gz]) => {
+        result.br = br;
+        result.gzip = gz;
+      });
+      return compressed;
+    },
+  };
+  return result;
 }
 
 type PageVisitor = 'visitor' | 'guest' | 'client';
@@ -32,13 +65,14 @@ function readPage(file: string): Page {
   return { html: readFileSync(file), br: variant('.br'), gzip: variant('.gz') };
 }
 
-function readPages(distDir: string): Pages | null {
+function readPages(distDir: string, demoBanner: boolean): Pages | null {
   const dir = join(distDir, 'pages');
   if (!existsSync(dir)) return null;
   const byLocale = <T>(make: (locale: Locale) => T) => Object.fromEntries(LOCALES.map((locale) => [locale, make(locale)])) as Record<Locale, T>;
+  const read = (file: string, locale: Locale) => (demoBanner ? bannered(readPage(join(dir, file)), locale) : readPage(join(dir, file)));
   return {
-    index: byLocale((locale) => Object.fromEntries(VISITORS.map((visitor) => [visitor, readPage(join(dir, `index.${locale}.${visitor}.html`))])) as Record<PageVisitor, Page>),
-    starting: byLocale((locale) => readPage(join(dir, `starting.${locale}.html`))),
+    index: byLocale((locale) => Object.fromEntries(VISITORS.map((visitor) => [visitor, read(`index.${locale}.${visitor}.html`, locale)])) as Record<PageVisitor, Page>),
+    starting: byLocale((locale) => read(`starting.${locale}.html`, locale)),
   };
 }
 
@@ -73,8 +107,11 @@ export async function pageOf(pages: Pages, request: FastifyRequest, path: string
   return pages.index[locale][kind === 'login' ? 'client' : kind === 'guest' ? 'guest' : 'visitor'];
 }
 
-/** Serves the built SPA under /checkout/ with history fallback; unknown API paths answer a 404 error body. */
-export async function serveSpa(app: FastifyInstance, distDir: string): Promise<void> {
+/**
+ * Serves the built SPA under /checkout/ with history fallback; unknown API paths answer a 404 error body.
+ * With `demoBanner` (demo mode) every page carries the demo banner in its locale.
+ */
+export async function serveSpa(app: FastifyInstance, distDir: string, { demoBanner = false }: { demoBanner?: boolean } = {}): Promise<void> {
   const indexFile = join(distDir, 'index.html');
   const built = existsSync(indexFile);
   if (built) {
@@ -86,7 +123,8 @@ export async function serveSpa(app: FastifyInstance, distDir: string): Promise<v
       wildcard: true,
       index: false,
       // The pages are sent by the history fallback below, each to the visitors it is for; so are folders.
-      allowedPath: (pathName) => !pathName.startsWith('/pages/') && !pathName.endsWith('/'),
+      // In the demo index.html goes through the handler too, which adds the banner.
+      allowedPath: (pathName) => !pathName.startsWith('/pages/') && !pathName.endsWith('/') && !(demoBanner && pathName === '/index.html'),
       // The build writes .br and .gz beside each asset (vite.config.ts); they are sent when the browser accepts them.
       preCompressed: true,
       setHeaders: (response, path) => {
@@ -94,8 +132,10 @@ export async function serveSpa(app: FastifyInstance, distDir: string): Promise<v
       },
     });
   }
-  const pages = built ? readPages(distDir) : null;
-  const indexPage: Page = built ? readPage(indexFile) : { html: Buffer.from(PLACEHOLDER), br: null, gzip: null };
+  const pages = built ? readPages(distDir, demoBanner) : null;
+  const builtIndex: Page = built ? readPage(indexFile) : { html: Buffer.from(PLACEHOLDER), br: null, gzip: null };
+  // index.html is the default locale's index (vite.config.ts).
+  const indexPage = demoBanner ? bannered(builtIndex, DEFAULT_LOCALE) : builtIndex;
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     const isApi = path.startsWith('/checkout/api/') || path.startsWith('/checkout/aff/');
@@ -103,6 +143,7 @@ export async function serveSpa(app: FastifyInstance, distDir: string): Promise<v
     if (!isPage) return reply.code(404).send({ error: { code: 'not_found', message: `No route ${request.method} ${path}.` } });
     const page = pages ? await pageOf(pages, request, path) : indexPage;
     const accepted = String(request.headers['accept-encoding'] ?? '');
+    if (page.compress && /\b(br|gzip)\b/.test(accepted)) await page.compress();
     const [encoding, body] = page.br && /\bbr\b/.test(accepted) ? ['br', page.br] : page.gzip && /\bgzip\b/.test(accepted) ? ['gzip', page.gzip] : [null, page.html];
     if (encoding) reply.header('content-encoding', encoding);
     return reply

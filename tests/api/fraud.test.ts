@@ -51,7 +51,7 @@ describe('fraud rules on the default configuration', () => {
     for (const [operationId, paymentmethod] of [['offshore', 'sandbox'], ['coinbase', 'sandboxcrypto']] as const) {
       const answer = await shopper.call(operationId, { body: { invoiceid: flagged.invoiceid, paymentmethod, amount: 12.99, currency: 'EUR' } });
       expect(answer.status, answer.text).toBe(409);
-      expect(answer.body).toEqual({ error: { code: 'invoice_paid', message: expect.any(String) } });
+      expect(answer.body).toEqual({ error: { code: 'invoice_cancelled', message: expect.any(String) } });
     }
     expect((await shopper.call('getOrderStatus', { query: { orderid: String(flagged.orderid) } })).body).toMatchObject({ status: 'Fraud', invoiceStatus: 'Cancelled' });
   });

@@ -53,9 +53,10 @@ async function freshPostgresDatabase(serverUrl: string): Promise<{ url: string; 
 /**
  * The checkout server on a store of its own: a copy of the seeded PGlite template, or, with DATABASE_URL,
  * a new PostgreSQL database migrated by openStore and seeded by buildApp. `env` overrides the configuration
- * (e.g. { TRUST_PROXY: '10.0.0.0/8' }); the developer's own environment is not read.
+ * (e.g. { TRUST_PROXY: '10.0.0.0/8' }); the developer's own environment is not read. A `logStream`
+ * receives the server's log lines (JSON, one per write).
  */
-export async function createTestApp(env: Record<string, string> = {}, options: { logStream?: NodeJS.WritableStream } = {}): Promise<TestApp> {
+export async function createTestApp(env: Record<string, string> = {}, options: { logStream?: { write(line: string): void } } = {}): Promise<TestApp> {
   const config = readConfig({ DIST_DIR: inject('distDir'), PUBLIC_URL: 'http://localhost:3000', ...TEST_SECRETS, ...env });
   const serverUrl = process.env.DATABASE_URL;
   let store: Store;

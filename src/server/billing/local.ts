@@ -4,15 +4,24 @@ import { generateServicePassword, generateUsername } from '../../domain/credenti
 import { isCurrency, type Currency, type CurrencyRate } from '../../domain/currency';
 import { MESSAGE_TEXTS } from '../../domain/messages';
 import type { Database } from '../db/connect';
-import { affiliateClicks, clients, configOptions, currencies, gatewayNames, idempotencyKeys, invoices, orders, payments, products, promotions, services, webhookEvents } from '../db/schema';
+import { affiliateClicks, clients, configOptions, currencies, gatewayNames, idempotencyKeys, invoices, orders, paymentExceptions, payments, products, promotions, services, webhookEvents } from '../db/schema';
 import { conflict, unprocessable } from '../http-error';
 import { decryptSecret, encryptSecret } from '../secrets';
 import type {
-  BillingPort, CatalogueProduct, Client, IdempotencyClaim, InvoiceRecord, OrderRecord, PaymentRecord, ServiceRecord, StoredAnswer,
+  BillingPort, CatalogueProduct, Client, IdempotencyClaim, InvoiceRecord, InvoiceStatus, OrderRecord, PaymentExceptionReason, PaymentRecord,
+  ServiceRecord, SettleResult, StoredAnswer,
 } from './port';
 
 type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 type Executor = Database | Transaction;
+
+/** Why an invoice can no longer be paid; null while it is Unpaid. */
+export function closedInvoiceReason(status: InvoiceStatus): PaymentExceptionReason | null {
+  if (status === 'Paid') return 'invoice_paid';
+  if (status === 'Cancelled') return 'invoice_cancelled';
+  if (status === 'Refunded') return 'invoice_refunded';
+  return null;
+}
 
 const newPaymentId = () => `pay_${randomBytes(18).toString('base64url')}`;
 const cents = (amountCents: number) => amountCents / 100;
@@ -81,14 +90,14 @@ export function createLocalBilling(db: Database, options: { encryptionKey: Buffe
   };
 
   const readPayment = async (executor: Executor, id: string): Promise<PaymentRecord | null> => {
-    const [row] = await executor.select({ payment: payments, invoiceKind: invoices.kind, orderKind: orders.kind })
+    const [row] = await executor.select({ payment: payments, invoiceKind: invoices.kind, invoiceStatus: invoices.status, orderKind: orders.kind, orderStatus: orders.status })
       .from(payments)
       .innerJoin(invoices, eq(invoices.id, payments.invoiceId))
       .leftJoin(orders, eq(orders.id, invoices.orderId))
       .where(eq(payments.id, id));
     if (!row) return null;
     const returnPath = row.orderKind === 'reseller' ? '/checkout/resellers/waiting' : '/checkout/waiting';
-    return { ...row.payment, returnPath };
+    return { ...row.payment, returnPath, invoiceStatus: row.invoiceStatus, invoiceKind: row.invoiceKind, orderStatus: row.orderStatus ?? null };
   };
 
   const insertPayment = async (executor: Executor, invoice: { id: number; currency: Currency; amountCents: number }, gateway: string, expiresAt: Date) => {
@@ -256,24 +265,45 @@ export function createLocalBilling(db: Database, options: { encryptionKey: Buffe
 
     payment: (id) => readPayment(db, id),
 
-    settlePayment: (gateway, event) => db.transaction(async (tx) => {
+    settlePayment: (gateway, event) => db.transaction(async (tx): Promise<SettleResult> => {
       const fresh = await tx.insert(webhookEvents).values({ id: event.id, gateway, type: event.type }).onConflictDoNothing().returning({ id: webhookEvents.id });
-      if (fresh.length === 0) return 'duplicate';
-      const payment = await readPayment(tx, event.paymentId);
-      const matches = payment && payment.gateway === gateway && payment.invoiceId === event.invoiceId
-        && payment.amountCents === event.amountCents && payment.currency === event.currency;
-      if (!matches) return 'ignored';
+      if (fresh.length === 0) return { outcome: 'duplicate', reason: null, invoiceId: event.invoiceId };
+      const found = await readPayment(tx, event.paymentId);
+      // A payment of another gateway or another invoice is, for this event, a payment we do not know.
+      const payment = found && found.gateway === gateway && found.invoiceId === event.invoiceId ? found : null;
+      const invoiceId = payment?.invoiceId ?? event.invoiceId;
+      const exception = async (reason: PaymentExceptionReason): Promise<SettleResult> => {
+        // A declined event moved no money: nothing to refund or apply, so it is not the operator's to handle.
+        if (event.type === 'payment.failed') return { outcome: 'ignored', reason, invoiceId };
+        await tx.insert(paymentExceptions).values({
+          gateway, eventId: event.id, eventType: event.type, paymentId: event.paymentId, invoiceId, amountCents: event.amountCents, currency: event.currency, reason,
+        });
+        return { outcome: 'exception', reason, invoiceId };
+      };
+      if (!payment) return exception('unknown_payment');
+      const sameMoney = payment.amountCents === event.amountCents && payment.currency === event.currency;
+      // The payment that paid this invoice, reported again under a new event id: the same money, already applied.
+      if (payment.status === 'Paid' && sameMoney && event.type === 'payment.succeeded') return { outcome: 'already_applied', reason: null, invoiceId };
+      const closed = closedInvoiceReason(payment.invoiceStatus);
+      if (closed) return exception(closed);
+      if (payment.expiresAt.getTime() < event.createdAt.getTime()) return exception('link_expired');
+      if (payment.currency !== event.currency) return exception('currency_mismatch');
+      if (payment.amountCents !== event.amountCents) return exception('amount_mismatch');
       if (event.type === 'payment.failed') {
         await tx.update(payments).set({ status: 'Declined' }).where(and(eq(payments.id, payment.id), eq(payments.status, 'Open')));
-        return 'declined';
+        return { outcome: 'declined', reason: null, invoiceId };
       }
       const [invoice] = await tx.update(invoices).set({ status: 'Paid', paidAt: new Date() })
         .where(and(eq(invoices.id, payment.invoiceId), eq(invoices.status, 'Unpaid'))).returning();
-      if (!invoice) return 'ignored';
+      if (!invoice) {
+        // Closed by a concurrent transaction (another link paid, the order cancelled) since it was read.
+        const [now] = await tx.select({ status: invoices.status }).from(invoices).where(eq(invoices.id, payment.invoiceId));
+        return exception(closedInvoiceReason(now?.status ?? 'Cancelled') ?? 'invoice_paid');
+      }
       await tx.update(payments).set({ status: 'Paid' }).where(eq(payments.id, payment.id));
       if (invoice.kind === 'upsell' && invoice.serviceId) {
         await tx.update(services).set({ extraConnections: sql`${services.extraConnections} + ${invoice.extraQuantity}` }).where(eq(services.id, invoice.serviceId));
-        return 'paid';
+        return { outcome: 'paid', reason: null, invoiceId };
       }
       if (invoice.orderId) {
         await tx.update(orders).set({ status: 'Active' }).where(eq(orders.id, invoice.orderId));
@@ -284,7 +314,7 @@ export function createLocalBilling(db: Database, options: { encryptionKey: Buffe
         const [order] = await tx.select().from(orders).where(eq(orders.id, invoice.orderId));
         if (order?.kind === 'reseller') await tx.update(clients).set({ reseller: true }).where(eq(clients.id, order.clientId));
       }
-      return 'paid';
+      return { outcome: 'paid', reason: null, invoiceId };
     }),
 
     service: (id) => readService(db, id),

@@ -60,6 +60,11 @@ export interface PaymentRecord {
   expiresAt: Date;
   /** Where the shopper goes back to after the hosted page. */
   returnPath: string;
+  /** The invoice this link pays: only an Unpaid one may be paid through it. */
+  invoiceStatus: InvoiceStatus;
+  invoiceKind: 'order' | 'upsell';
+  /** The invoice's order (null for an upsell invoice). */
+  orderStatus: OrderStatus | null;
 }
 
 export interface ServiceRecord {
@@ -137,9 +142,42 @@ export interface PaymentEvent {
   invoiceId: number;
   amountCents: number;
   currency: Currency;
+  /** When the provider created the event (its signed `created`): a payment made before the link expired is on time. */
+  createdAt: Date;
 }
 
-export type SettleOutcome = 'duplicate' | 'paid' | 'declined' | 'ignored';
+/** Why a verified payment event could not be applied (payment_exceptions.reason). */
+export type PaymentExceptionReason =
+  | 'invoice_paid' | 'invoice_cancelled' | 'invoice_refunded' | 'link_expired' | 'amount_mismatch' | 'currency_mismatch' | 'unknown_payment';
+
+/**
+ * What a verified event did: `exception` = money the provider reports that could not be applied (recorded
+ * for the operator); `already_applied` = a new event id for the payment that paid the invoice (same money);
+ * `ignored` = a declined event that applies to nothing (no money moved).
+ */
+export type SettleOutcome = 'duplicate' | 'paid' | 'declined' | 'already_applied' | 'ignored' | 'exception';
+
+export interface SettleResult {
+  outcome: SettleOutcome;
+  /** Set for `exception` and `ignored`. */
+  reason: PaymentExceptionReason | null;
+  /** The invoice the event names (or its payment's). */
+  invoiceId: number;
+}
+
+/** A payment the provider reported that could not be applied, for the operator to refund or apply by hand. */
+export interface PaymentException {
+  id: number;
+  gateway: string;
+  eventId: string;
+  eventType: string;
+  paymentId: string | null;
+  invoiceId: number | null;
+  amountCents: number;
+  currency: string;
+  reason: PaymentExceptionReason;
+  receivedAt: Date;
+}
 
 /** What the checkout needs of a billing system. The local store implements it; a WHMCS adapter would too. */
 export interface BillingPort {
@@ -169,8 +207,12 @@ export interface BillingPort {
   createUpsellInvoice(invoice: NewUpsellInvoice, claim: IdempotencyClaim | null): Promise<StoredAnswer<{ invoiceid: number; paymentId: string; amountCents: number; currency: Currency; deadline: string }>>;
   createPayment(input: { invoiceId: number; gateway: string; expiresAt: Date }): Promise<PaymentRecord>;
   payment(id: string): Promise<PaymentRecord | null>;
-  /** Applies a verified payment event once: paid → invoice Paid, order Active, services provisioned. */
-  settlePayment(gateway: string, event: PaymentEvent): Promise<SettleOutcome>;
+  /**
+   * Applies a verified payment event once: paid → invoice Paid, order Active, services provisioned. A
+   * payment that cannot be applied (closed invoice, expired link, other amount or currency, unknown
+   * payment) is recorded as a payment exception in the same transaction, and activates nothing.
+   */
+  settlePayment(gateway: string, event: PaymentEvent): Promise<SettleResult>;
 
   service(id: number): Promise<ServiceRecord | null>;
   activeServices(clientId: number): Promise<ServiceRecord[]>;

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import type { PaymentRecord } from '../billing/port';
 import type { ServerConfig } from '../config';
+import { DEMO_BANNER_TEXTS, demoBannerHtml } from '../demo-banner';
 import type { ServerSecrets } from '../secrets';
 import type { PaymentGateway } from './port';
 import { signWebhook } from './signature';
@@ -18,13 +20,14 @@ export function sandboxGateway(module: string, displayname: string, type: Paymen
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.codePointAt(0) ?? 0};`);
 
-function page(title: string, body: string): string {
+function page(title: string, body: string, demo: boolean): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)} · Sandbox payments</title>
 <style>
 :root{color-scheme:light dark;font-family:system-ui,sans-serif}
-body{margin:0;display:grid;place-items:center;min-height:100vh;background:Canvas;color:CanvasText}
+body{margin:0;display:grid;grid-template-rows:auto 1fr;min-height:100vh;background:Canvas;color:CanvasText}
+main{grid-row:2;place-self:center}
 main{max-width:26rem;padding:2rem;border:1px solid GrayText;border-radius:12px}
 .amount{font-size:2rem;font-weight:700;margin:.5rem 0 1.5rem}
 .actions{display:flex;gap:1rem}
@@ -32,18 +35,34 @@ button{font:inherit;padding:.75rem 1.25rem;border-radius:8px;border:2px solid cu
 button.pay{background:#0a6b2b;color:#fff;border-color:#0a6b2b}
 button:focus-visible,a:focus-visible{outline:3px solid #1a73e8;outline-offset:2px}
 .visually-hidden{position:absolute;width:1px;height:1px;margin:-1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
-</style></head><body><main>${body}</main></body></html>`;
+</style></head><body>${demo ? demoBannerHtml(DEMO_BANNER_TEXTS['en-en']) : ''}<main>${body}</main></body></html>`;
 }
 
 /** What the sandbox page needs from the rest of the server. */
 export interface SandboxDeps {
   gateways: PaymentGateway[];
-  findPayment(id: string): Promise<{ id: string; invoiceId: number; gateway: string; amountCents: number; currency: string; status: string; expiresAt: Date; returnPath: string } | null>;
+  findPayment(id: string): Promise<PaymentRecord | null>;
+  /** In demo mode the page carries the demo banner. */
+  demo: boolean;
+}
+
+/** Why a link can no longer pay, as the shopper reads it; null while its invoice is Unpaid and the link is live. */
+export function closedLink(payment: Pick<PaymentRecord, 'invoiceStatus' | 'invoiceKind' | 'expiresAt'>, now = Date.now()): { status: 409 | 410; title: string; text: string } | null {
+  if (payment.invoiceStatus === 'Paid') return { status: 409, title: 'This invoice is already paid', text: 'Nothing more is due on it, so this link no longer takes payments.' };
+  if (payment.invoiceStatus === 'Cancelled') {
+    return payment.invoiceKind === 'order'
+      ? { status: 409, title: 'This order was cancelled', text: 'Its invoice can no longer be paid, so this link no longer takes payments.' }
+      : { status: 409, title: 'This invoice was cancelled', text: 'It can no longer be paid, so this link no longer takes payments.' };
+  }
+  if (payment.invoiceStatus === 'Refunded') return { status: 409, title: 'This invoice was refunded', text: 'It can no longer be paid, so this link no longer takes payments.' };
+  if (payment.expiresAt.getTime() < now) return { status: 410, title: 'This link has expired', text: 'Go back to the checkout to get a new payment link.' };
+  return null;
 }
 
 /**
  * The sandbox provider's hosted page (outside the SPA): shows the amount with Pay and Decline, then
  * confirms through the same signed webhook a real provider sends, and returns the shopper to the checkout.
+ * A link whose invoice is no longer Unpaid, or that has expired, shows why and takes no payment.
  */
 export async function sandboxPages(app: FastifyInstance, deps: SandboxDeps): Promise<void> {
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
@@ -53,9 +72,12 @@ export async function sandboxPages(app: FastifyInstance, deps: SandboxDeps): Pro
   const paymentOrPage = async (id: string) => {
     const payment = /^pay_[A-Za-z0-9_-]{16,64}$/.test(id) ? await deps.findPayment(id) : null;
     const gateway = deps.gateways.find((candidate) => candidate.module === payment?.gateway);
-    if (!payment || !gateway) return { ok: false, html: page('Payment not found', '<h1>Payment not found</h1><p>This payment link does not exist.</p>'), status: 404 } as const;
-    if (payment.status === 'Paid') return { ok: false, html: page('Already paid', `<h1>Already paid</h1><p>This payment is complete.</p><p><a href="${escapeHtml(payment.returnPath)}">Back to the checkout</a></p>`), status: 409 } as const;
-    if (payment.expiresAt.getTime() < Date.now()) return { ok: false, html: page('Link expired', `<h1>This payment link has expired</h1><p><a href="${escapeHtml(payment.returnPath)}">Back to the checkout</a></p>`), status: 410 } as const;
+    if (!payment || !gateway) return { ok: false, html: page('Payment not found', '<h1>Payment not found</h1><p>This payment link does not exist.</p>', deps.demo), status: 404 } as const;
+    const closed = closedLink(payment);
+    if (closed) {
+      const html = page(closed.title, `<h1>${escapeHtml(closed.title)}</h1><p>${escapeHtml(closed.text)}</p><p><a href="${escapeHtml(payment.returnPath)}">Back to the checkout</a></p>`, deps.demo);
+      return { ok: false, html, status: closed.status } as const;
+    }
     return { ok: true, payment, gateway } as const;
   };
 
@@ -74,7 +96,7 @@ export async function sandboxPages(app: FastifyInstance, deps: SandboxDeps): Pro
 <button class="pay" type="submit" name="decision" value="pay" autofocus>Pay ${escapeHtml(amount)}</button>
 <button type="submit" name="decision" value="decline">Decline</button>
 </div></form>
-<p><small>Sandbox: no money moves. ${payment.status === 'Declined' ? 'This payment was declined before; you can still pay it.' : ''}</small></p>`));
+<p><small>Sandbox: no money moves. ${payment.status === 'Declined' ? 'This payment was declined before; you can still pay it.' : ''}</small></p>`, deps.demo));
   });
 
   app.post<{ Params: { paymentId: string }; Body: { decision?: string } }>('/checkout/sandbox/pay/:paymentId', async (request, reply) => {
@@ -83,7 +105,7 @@ export async function sandboxPages(app: FastifyInstance, deps: SandboxDeps): Pro
     if (!found.ok) return reply.type('text/html; charset=utf-8').code(found.status).send(found.html);
     const decision = request.body?.decision;
     if (decision !== 'pay' && decision !== 'decline') {
-      return reply.type('text/html; charset=utf-8').code(400).send(page('Choose', '<h1>Choose Pay or Decline</h1>'));
+      return reply.type('text/html; charset=utf-8').code(400).send(page('Choose', '<h1>Choose Pay or Decline</h1>', deps.demo));
     }
     const { payment, gateway } = found;
     const event = {
@@ -102,7 +124,7 @@ export async function sandboxPages(app: FastifyInstance, deps: SandboxDeps): Pro
     });
     if (delivery.statusCode !== 200) {
       request.log.error({ status: delivery.statusCode, body: delivery.body }, 'sandbox webhook refused');
-      return reply.type('text/html; charset=utf-8').code(502).send(page('Not confirmed', '<h1>The payment could not be confirmed</h1><p>Please try again.</p>'));
+      return reply.type('text/html; charset=utf-8').code(502).send(page('Not confirmed', '<h1>The payment could not be confirmed</h1><p>Please try again.</p>', deps.demo));
     }
     return reply.redirect(payment.returnPath, 303);
   });

@@ -26,7 +26,9 @@ export function paymentRoutes({ billing, gateways }: RouteDeps): Handlers<'getGa
     } else if (session.kind !== 'login' || invoice.clientId !== session.clientId) {
       throw forbidden();
     }
-    if (invoice.status !== 'Unpaid') throw conflict('invoice_paid', 'This invoice is no longer awaiting payment.');
+    if (invoice.status === 'Paid') throw conflict('invoice_paid', 'This invoice is already paid.');
+    if (invoice.status === 'Cancelled') throw conflict('invoice_cancelled', invoice.kind === 'order' ? 'This order was cancelled; its invoice can no longer be paid.' : 'This invoice was cancelled and can no longer be paid.');
+    if (invoice.status === 'Refunded') throw conflict('invoice_refunded', 'This invoice was refunded and can no longer be paid.');
     const due = invoice.amountCents / 100;
     if (currency !== invoice.currency || !sameAmount(amount, due)) {
       throw conflict('price_changed', `This invoice is for ${due.toFixed(2)} ${invoice.currency}.`, { amount: due, currency: invoice.currency });

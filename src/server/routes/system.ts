@@ -25,11 +25,16 @@ export function systemRoutes({ billing, gateways, fraud, config, storeEngine }: 
         throw badRequest(check.reason === 'stale_timestamp' ? 'The webhook timestamp is outside the allowed window.' : 'The webhook signature does not match.', check.reason);
       }
       const event = request.body;
-      const outcome = await billing.settlePayment(gateway.module, {
+      const amountCents = Math.round(event.data.amount * 100);
+      const { outcome, reason, invoiceId } = await billing.settlePayment(gateway.module, {
         id: event.id, type: event.type, paymentId: event.data.paymentId, invoiceId: event.data.invoiceid,
-        amountCents: Math.round(event.data.amount * 100), currency: event.data.currency,
+        amountCents, currency: event.data.currency, createdAt: new Date(event.created * 1000),
       });
-      request.log.info({ event: event.id, outcome }, 'payment webhook');
+      // Never the payment id (a payment link is a bearer token) nor anything about the shopper.
+      const facts = { invoice: invoiceId, gateway: gateway.module, event: event.id, type: event.type, amount: event.data.amount, currency: event.data.currency };
+      if (outcome === 'exception') request.log.warn({ ...facts, reason }, 'payment exception: a payment the provider reports could not be applied (npm run payments:exceptions)');
+      else request.log.info({ ...facts, outcome, ...(reason ? { reason } : {}) }, 'payment webhook');
+      // 200 in every case, so the provider stops retrying: what could not be applied is recorded, not refused.
       return { received: true as const, duplicate: outcome === 'duplicate' };
     },
 
