@@ -1,10 +1,11 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyError, type FastifyInstance, type RouteHandlerMethod } from 'fastify';
+import fastifyUnderPressure from '@fastify/under-pressure';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteHandlerMethod } from 'fastify';
 import { createLocalBilling } from './billing/local';
 import type { ServerConfig } from './config';
-import type { Store } from './db/connect';
+import { isStoreUnavailable, type Store } from './db/connect';
 import { seedDemo } from './db/seed';
 import { localFraudRules } from './fraud/local-rules';
 import { HttpError } from './http-error';
@@ -50,12 +51,34 @@ export const AJV_OPTIONS = {
   customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allowUnionTypes: true, allErrors: false },
 };
 
+const HEALTH_URL = '/checkout/api/health';
+
 const ERROR_CODES: Record<number, string> = { 400: 'bad_request', 401: 'unauthenticated', 403: 'forbidden', 404: 'not_found', 405: 'method_not_allowed', 409: 'conflict', 413: 'payload_too_large', 415: 'unsupported_media_type', 429: 'rate_limited' };
 
 /** Fastify's form of TRUST_PROXY: a hop count trusts that many proxies nearest the server, never more. */
 function trustedProxies(trust: ServerConfig['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
   if (typeof trust === 'number') return (_address, hop) => hop < trust;
   return trust;
+}
+
+/** Seconds a shed caller is told to wait (the pressure is sampled every second). */
+const OVERLOADED_RETRY_AFTER_S = 2;
+const OVERLOADED = new HttpError(503, 'overloaded', `The server is overloaded. Please try again in ${OVERLOADED_RETRY_AFTER_S} s.`);
+
+/** Past the thresholds a request is answered 503 at once instead of queueing; health always answers. */
+function loadSheddingOptions(limits: ServerConfig['loadShedding']) {
+  return {
+    maxEventLoopDelay: limits.maxEventLoopDelayMs,
+    maxHeapUsedBytes: limits.maxHeapUsedBytes,
+    maxEventLoopUtilization: limits.maxEventLoopUtilization,
+    eventLoopUtilizationMode: 'interval' as const,
+    pressureHandler: (request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined => {
+      if (request.routeOptions.url === HEALTH_URL) return undefined;
+      reply.header('retry-after', String(OVERLOADED_RETRY_AFTER_S));
+      // Rejected, the request goes to the error handler, which answers in the one error shape.
+      return Promise.reject(OVERLOADED);
+    },
+  };
 }
 
 /** Builds the checkout server: the contract's routes, the sandbox payment page and the SPA. */
@@ -74,7 +97,7 @@ export async function buildApp({ config, store, seed = config.mode === 'demo', l
   const billing = createLocalBilling(store.db, { encryptionKey: secrets.encryptionKey, serverHostname: config.serverHostname, catalogueTtlMs: config.catalogueTtlMs });
   await refuseDemoAccounts(config, billing);
   const gateways = configuredGateways(config, secrets);
-  const deps: RouteDeps = { config, billing, gateways, fraud: localFraudRules(config.fraud, billing), secrets, storeEngine: store.engine };
+  const deps: RouteDeps = { config, billing, gateways, fraud: localFraudRules(config.fraud, billing), secrets, storeEngine: store.engine, pingStore: (timeoutMs) => store.ping(timeoutMs) };
 
   await app.register(fastifyCookie, { secret: secrets.session });
   await app.register(fastifyHelmet, {
@@ -92,6 +115,8 @@ export async function buildApp({ config, store, seed = config.mode === 'demo', l
     errorResponseBuilder: (_request, context) => new HttpError(429, 'rate_limited', `Too many attempts. Try again in ${Math.ceil(context.ttl / 1000)} s.`),
   });
 
+  if (config.loadShedding.enabled) await app.register(fastifyUnderPressure, loadSheddingOptions(config.loadShedding));
+
   // The raw body is kept for webhook signatures, which are computed over the exact bytes sent.
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     (request as { rawBody?: string }).rawBody = body as string;
@@ -107,6 +132,10 @@ export async function buildApp({ config, store, seed = config.mode === 'demo', l
     if (error.validation) {
       const where = error.validationContext ?? 'request';
       return reply.code(400).send({ error: { code: 'bad_request', message: `Invalid ${where}: ${error.message.replace(/^[a-z]+\/?/, '').trim() || 'does not match the contract'}` } });
+    }
+    if (isStoreUnavailable(error)) {
+      request.log.warn({ err: error }, 'store unavailable');
+      return reply.code(503).header('retry-after', '5').send({ error: { code: 'store_unavailable', message: 'The store cannot be reached right now. Please try again in a moment.' } });
     }
     const status = error.statusCode ?? 500;
     if (status < 500) return reply.code(status).send({ error: { code: ERROR_CODES[status] ?? 'bad_request', message: error.message } });
