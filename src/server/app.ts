@@ -92,8 +92,12 @@ export async function buildApp({ config, store, seed = config.mode === 'demo', l
   });
 
   refuseUnsafeConfig(config);
-  const secrets = await loadSecrets(config, store.db);
-  if (seed && config.mode === 'demo') await seedDemo(store.db, secrets, config.serverHostname);
+  // Instances starting together on one database write their start-up rows one at a time.
+  const secrets = await store.exclusive(async () => {
+    const loaded = await loadSecrets(config, store.db);
+    if (seed && config.mode === 'demo') await seedDemo(store.db, loaded, config.serverHostname);
+    return loaded;
+  });
   const billing = createLocalBilling(store.db, { encryptionKey: secrets.encryptionKey, serverHostname: config.serverHostname, catalogueTtlMs: config.catalogueTtlMs });
   await refuseDemoAccounts(config, billing);
   const gateways = configuredGateways(config, secrets);

@@ -16,6 +16,8 @@ export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 export interface Store {
   db: Database;
   engine: 'pglite' | 'postgres';
+  /** Runs `work` while no other instance on this store runs its own (start-up writes such as the demo seed). */
+  exclusive<T>(work: () => Promise<T>): Promise<T>;
   /** Runs a trivial query; rejects when the store does not answer within timeoutMs. */
   ping(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -25,6 +27,23 @@ const migrationsFolder = join(projectRoot, 'src/server/db/migrations');
 
 /** Every instance migrating one PostgreSQL database takes this advisory lock first, so they migrate one by one. */
 const MIGRATION_LOCK_KEY = 7_265_812_011;
+/** Likewise for the rows an instance writes as it starts (demo seed, catalogue). */
+const STARTUP_LOCK_KEY = 7_265_812_012;
+
+/** Runs `work` on a connection of its own holding a PostgreSQL advisory lock, released after. */
+async function withAdvisoryLock<T>(client: PoolClient, key: number, work: () => Promise<T>): Promise<T> {
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [key]);
+    const result = await work();
+    await client.query('SELECT pg_advisory_unlock($1)', [key]);
+    client.release();
+    return result;
+  } catch (error) {
+    // Destroyed rather than pooled: closing the session also frees the advisory lock.
+    client.release(true);
+    throw error;
+  }
+}
 
 export type StoreOptions =
   | {
@@ -118,17 +137,8 @@ async function openPostgres(databaseUrl: string, waitMs: number, warn: (message:
   pool.on('connect', (client) => client.on('error', onConnectionLost));
   try {
     const client = await connectWhenUp(pool, databaseUrl, waitMs, warn);
-    try {
-      // Instances starting together on one database migrate one after the other; the rest find it done.
-      await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-      await migratePostgres(drizzlePostgres(client, { schema }), { migrationsFolder });
-      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
-      client.release();
-    } catch (error) {
-      // Destroyed rather than pooled: closing the session also frees the advisory lock.
-      client.release(true);
-      throw error;
-    }
+    // Instances starting together on one database migrate one after the other; the rest find it done.
+    await withAdvisoryLock(client, MIGRATION_LOCK_KEY, () => migratePostgres(drizzlePostgres(client, { schema }), { migrationsFolder }));
   } catch (error) {
     await pool.end().catch(() => {});
     throw error;
@@ -137,6 +147,7 @@ async function openPostgres(databaseUrl: string, waitMs: number, warn: (message:
   return {
     db: db as unknown as Database,
     engine: 'postgres',
+    exclusive: async (work) => withAdvisoryLock(await pool.connect(), STARTUP_LOCK_KEY, work),
     ping: async (timeoutMs = 2_000) => {
       await withTimeout(pool.query('SELECT 1'), timeoutMs);
     },
@@ -159,6 +170,8 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     return {
       db: db as unknown as Database,
       engine: 'pglite',
+      // One process per PGlite store (the data directory is locked): nothing to serialise with.
+      exclusive: (work) => work(),
       ping: async (timeoutMs = 2_000) => {
         await withTimeout(db.execute(sql`SELECT 1`), timeoutMs);
       },
