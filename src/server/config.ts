@@ -144,7 +144,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     catalogueTtlMs: Number(env.CATALOGUE_CACHE_MS ?? 30_000),
     loadShedding: {
       enabled: env.LOAD_SHEDDING !== 'off',
-      maxEventLoopDelayMs: nonNegativeNumber(env, 'LOAD_SHEDDING_MAX_EVENT_LOOP_DELAY_MS', 1_000),
+      maxEventLoopDelayMs: nonNegativeNumber(env, 'LOAD_SHEDDING_MAX_EVENT_LOOP_DELAY_MS', 500),
       // Near V8's heap limit the process spends its time collecting garbage, then dies out of memory.
       maxHeapUsedBytes: nonNegativeNumber(env, 'LOAD_SHEDDING_MAX_HEAP_MB', Math.floor(getHeapStatistics().heap_size_limit * 0.9 / 2 ** 20)) * 2 ** 20,
       maxEventLoopUtilization: nonNegativeNumber(env, 'LOAD_SHEDDING_MAX_EVENT_LOOP_UTILIZATION', 0, 1),
