@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore } from '../../src/server/db/connect';
 import { createPostgresCluster, eventually, freePort, ROOT, spawnServer, type PostgresCluster, type ServerProcess } from './support';
 
 let cluster: PostgresCluster;
@@ -94,6 +95,11 @@ describe('the server on PostgreSQL', () => {
     await Promise.all(instances.map((instance) => instance.ready));
     for (const instance of instances) expect((await call(instance.baseUrl, '/checkout/api/health?ready=1')).status).toBe(200);
     expect(Number(cluster.query('SELECT count(*) FROM drizzle.__drizzle_migrations', 'shop').trim())).toBe(MIGRATIONS);
+    // Processes start a few hundred ms apart; stores opened in one process meet the database in the same instant.
+    cluster.query('CREATE DATABASE together');
+    const stores = await Promise.all([1, 2, 3, 4].map(() => openStore({ engine: 'postgres', databaseUrl: cluster.url('together'), waitMs: 0 })));
+    await Promise.all(stores.map((store) => store.close()));
+    expect(Number(cluster.query('SELECT count(*) FROM drizzle.__drizzle_migrations', 'together').trim())).toBe(MIGRATIONS);
     [serving] = instances as [ServerProcess];
     await Promise.all(instances.slice(1).map((instance) => instance.stop()));
   });
