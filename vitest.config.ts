@@ -28,6 +28,18 @@ export default defineConfig({
         },
       },
       {
+        // The real server as a process: the data-directory lock, PostgreSQL stopped and started under it
+        // (a throwaway cluster of its own), load shedding. Files run one at a time: each spawns servers.
+        test: {
+          name: 'server',
+          include: ['tests/server/**/*.test.ts'],
+          environment: 'node',
+          fileParallelism: false,
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
         // The SPA rendered in happy-dom: routes, translations and (tests/model) the machine paths walked through the views.
         test: {
           name: 'dom',

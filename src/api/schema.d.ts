@@ -612,8 +612,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Health check
-         * @description The server is up and which store it uses.
+         * Health check (liveness, or readiness with ready=1)
+         * @description Without `ready`: liveness, the process is up and answers (even when overloaded or without its store), and which store it uses. With `ready=1`: readiness for a load balancer, a trivial query on the store within a short timeout; 503 `store_unavailable` when the store cannot be reached, so traffic goes to another instance.
          */
         get: operations["health"];
         put?: never;
@@ -2044,7 +2044,10 @@ export interface operations {
     };
     health: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `1` asks for readiness: the store is checked too. */
+                ready?: "1";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2061,6 +2064,17 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            /** @description Not ready (only with `ready=1`); the store cannot be reached. The answer carries `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     signOut: {

@@ -1,10 +1,11 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyUnderPressure from '@fastify/under-pressure';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteHandlerMethod } from 'fastify';
 import { createLocalBilling } from './billing/local';
 import type { ServerConfig } from './config';
-import type { Store } from './db/connect';
+import { isStoreUnavailable, type Store } from './db/connect';
 import { applyCatalogue } from './catalogue/apply';
 import { catalogueForStart } from './catalogue/load';
 import { DEMO_ACCOUNT_PIDS, seedDemoAccounts } from './db/seed';
@@ -62,7 +63,29 @@ export const AJV_OPTIONS = {
   customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allowUnionTypes: true, allErrors: false },
 };
 
+const HEALTH_URL = '/checkout/api/health';
+
 const ERROR_CODES: Record<number, string> = { 400: 'bad_request', 401: 'unauthenticated', 403: 'forbidden', 404: 'not_found', 405: 'method_not_allowed', 409: 'conflict', 413: 'payload_too_large', 415: 'unsupported_media_type', 429: 'rate_limited' };
+
+/** Seconds a shed caller is told to wait (the pressure is sampled every second). */
+const OVERLOADED_RETRY_AFTER_S = 2;
+const OVERLOADED = new HttpError(503, 'overloaded', `The server is overloaded. Please try again in ${OVERLOADED_RETRY_AFTER_S} s.`);
+
+/** Past the thresholds a request is answered 503 at once instead of queueing; health always answers. */
+function loadSheddingOptions(limits: ServerConfig['loadShedding']) {
+  return {
+    maxEventLoopDelay: limits.maxEventLoopDelayMs,
+    maxHeapUsedBytes: limits.maxHeapUsedBytes,
+    maxEventLoopUtilization: limits.maxEventLoopUtilization,
+    eventLoopUtilizationMode: 'interval' as const,
+    pressureHandler: (request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined => {
+      if (request.routeOptions.url === HEALTH_URL) return undefined;
+      reply.header('retry-after', String(OVERLOADED_RETRY_AFTER_S));
+      // Rejected, the request goes to the error handler, which answers in the one error shape.
+      return Promise.reject(OVERLOADED);
+    },
+  };
+}
 
 /** Builds the checkout server: the contract's routes, the sandbox payment page and the SPA. */
 export async function buildApp({ config, store, seed = config.mode === 'demo', logger = false }: AppOptions): Promise<FastifyInstance> {
@@ -75,18 +98,22 @@ export async function buildApp({ config, store, seed = config.mode === 'demo', l
   });
 
   refuseUnsafeConfig(config);
-  const secrets = await loadSecrets(config, store.db);
-  // The store's catalogue is the file's at every start: the operator's CATALOGUE_FILE, or the demo's own.
-  const catalogueStarted = performance.now();
-  const catalogue = catalogueForStart(config);
-  const changes = await applyCatalogue(store.db, catalogue);
-  app.log.info({ catalogue: catalogue.source, ...changes, ms: Math.round(performance.now() - catalogueStarted) }, 'catalogue file applied');
-  const demoProducts = DEMO_ACCOUNT_PIDS.every((pid) => catalogue.products.some((product) => product.pid === pid));
-  if (seed && config.mode === 'demo' && demoProducts) await seedDemoAccounts(store.db, secrets, config.serverHostname);
+  // Instances starting together on one database write their start-up rows one at a time.
+  const secrets = await store.exclusive(async () => {
+    const loaded = await loadSecrets(config, store.db);
+    // The store's catalogue is the file's at every start: the operator's CATALOGUE_FILE, or the demo's own.
+    const catalogueStarted = performance.now();
+    const file = catalogueForStart(config);
+    const changes = await applyCatalogue(store.db, file);
+    app.log.info({ catalogue: file.source, ...changes, ms: Math.round(performance.now() - catalogueStarted) }, 'catalogue file applied');
+    const demoProducts = DEMO_ACCOUNT_PIDS.every((pid) => file.products.some((product) => product.pid === pid));
+    if (seed && config.mode === 'demo' && demoProducts) await seedDemoAccounts(store.db, loaded, config.serverHostname);
+    return loaded;
+  });
   const billing = createLocalBilling(store.db, { encryptionKey: secrets.encryptionKey, serverHostname: config.serverHostname, catalogueTtlMs: config.catalogueTtlMs });
   await refuseDemoAccounts(config, billing);
   const gateways = configuredGateways(config, secrets);
-  const deps: RouteDeps = { config, billing, gateways, fraud: localFraudRules(config.fraud, billing), secrets, storeEngine: store.engine };
+  const deps: RouteDeps = { config, billing, gateways, fraud: localFraudRules(config.fraud, billing), secrets, storeEngine: store.engine, pingStore: (timeoutMs) => store.ping(timeoutMs) };
 
   await app.register(fastifyCookie);
   app.decorate('sessions', createSessionStore(store.db, secrets.session));
@@ -108,6 +135,8 @@ export async function buildApp({ config, store, seed = config.mode === 'demo', l
     errorResponseBuilder: (_request, context) => new HttpError(429, 'rate_limited', `Too many attempts. Try again in ${Math.ceil(context.ttl / 1000)} s.`),
   });
 
+  if (config.loadShedding.enabled) await app.register(fastifyUnderPressure, loadSheddingOptions(config.loadShedding));
+
   // The raw body is kept for webhook signatures, which are computed over the exact bytes sent.
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     (request as { rawBody?: string }).rawBody = body as string;
@@ -123,6 +152,10 @@ export async function buildApp({ config, store, seed = config.mode === 'demo', l
     if (error.validation) {
       const where = error.validationContext ?? 'request';
       return reply.code(400).send({ error: { code: 'bad_request', message: `Invalid ${where}: ${error.message.replace(/^[a-z]+\/?/, '').trim() || 'does not match the contract'}` } });
+    }
+    if (isStoreUnavailable(error)) {
+      request.log.warn({ err: error }, 'store unavailable');
+      return reply.code(503).header('retry-after', '5').send({ error: { code: 'store_unavailable', message: 'The store cannot be reached right now. Please try again in a moment.' } });
     }
     const status = error.statusCode ?? 500;
     if (status < 500) return reply.code(status).send({ error: { code: ERROR_CODES[status] ?? 'bad_request', message: error.message } });

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
+import { getHeapStatistics } from 'node:v8';
 import { join, resolve } from 'node:path';
 import { parseGatewayList } from '../domain/gateway';
 import { projectRoot } from './project-root';
@@ -31,6 +32,8 @@ export interface ServerConfig {
   dataDir: string;
   /** PostgreSQL connection string; when unset the embedded PGlite store in dataDir is used. */
   databaseUrl: string | null;
+  /** How long a start waits for a PostgreSQL that does not answer yet before it gives up. */
+  databaseWaitMs: number;
   gateways: string[];
   serverHostname: string;
   /** Proxies whose X-Forwarded-For, X-Forwarded-Proto and country header are believed. */
@@ -50,6 +53,8 @@ export interface ServerConfig {
   logLevel: string;
   /** How long catalogue reads (products, options, currency rates) are served from memory. */
   catalogueTtlMs: number;
+  /** Past these, requests are answered 503 overloaded at once instead of queueing; 0 turns a check off. */
+  loadShedding: { enabled: boolean; maxEventLoopDelayMs: number; maxHeapUsedBytes: number; maxEventLoopUtilization: number };
 }
 
 /** A configuration the server refuses to start with; the message is the one line an operator reads. */
@@ -95,6 +100,12 @@ const positiveInteger = (env: NodeJS.ProcessEnv, name: string, fallback: number)
   return value;
 };
 
+const nonNegativeNumber = (env: NodeJS.ProcessEnv, name: string, fallback: number, max = Infinity) => {
+  const value = Number(env[name] ?? fallback);
+  if (!Number.isFinite(value) || value < 0 || value > max) throw new ConfigError(`${name} must be a number from 0${max === Infinity ? '' : ` to ${max}`}, got ${env[name]}.`);
+  return value;
+};
+
 /** Reads the configuration from an environment (process.env by default); a wrong value throws a ConfigError. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const port = Number(env.PORT ?? 3000);
@@ -114,6 +125,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
     dataDir: resolve(env.DATA_DIR ?? './.data'),
     databaseUrl: env.DATABASE_URL || null,
+    databaseWaitMs: nonNegativeNumber(env, 'DATABASE_WAIT_MS', 30_000),
     gateways,
     serverHostname: env.SERVER_HOSTNAME ?? 'stream.tvcheckout.test',
     trustProxy,
@@ -133,5 +145,12 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     distDir: env.DIST_DIR ? resolve(env.DIST_DIR) : join(projectRoot, 'dist'),
     logLevel: env.LOG_LEVEL ?? 'info',
     catalogueTtlMs: Number(env.CATALOGUE_CACHE_MS ?? 30_000),
+    loadShedding: {
+      enabled: env.LOAD_SHEDDING !== 'off',
+      maxEventLoopDelayMs: nonNegativeNumber(env, 'LOAD_SHEDDING_MAX_EVENT_LOOP_DELAY_MS', 500),
+      // Near V8's heap limit the process spends its time collecting garbage, then dies out of memory.
+      maxHeapUsedBytes: nonNegativeNumber(env, 'LOAD_SHEDDING_MAX_HEAP_MB', Math.floor(getHeapStatistics().heap_size_limit * 0.9 / 2 ** 20)) * 2 ** 20,
+      maxEventLoopUtilization: nonNegativeNumber(env, 'LOAD_SHEDDING_MAX_EVENT_LOOP_UTILIZATION', 0, 1),
+    },
   };
 }

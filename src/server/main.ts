@@ -26,9 +26,11 @@ const config = (() => {
     return refuse(error);
   }
 })();
+const warn = (message: string) => console.warn(`TV Checkout: ${message}`);
+// Waits for PostgreSQL up to DATABASE_WAIT_MS; a data directory another server holds is refused.
 const store = await openStore(config.databaseUrl
-  ? { engine: 'postgres', databaseUrl: config.databaseUrl }
-  : { engine: 'pglite', dataDir: config.dataDir });
+  ? { engine: 'postgres', databaseUrl: config.databaseUrl, waitMs: config.databaseWaitMs, warn }
+  : { engine: 'pglite', dataDir: config.dataDir, warn }).catch(refuse);
 const app = await buildApp({ config, store, logger: true }).catch(async (error: unknown) => {
   await store.close();
   return refuse(error);

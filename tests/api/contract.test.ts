@@ -108,6 +108,21 @@ describe('the served set of routes', () => {
   });
 });
 
+describe('health', () => {
+  it('is liveness without ready, and readiness with ready=1: 200 while the store answers, 503 store_unavailable once it does not', async () => {
+    const server = await createTestApp();
+    const browser = new Browser(server.app);
+    expect((await browser.call('health', { query: { ready: '1' } })).status).toBe(200);
+    // The store goes away (closed under the app); the process still answers.
+    await server.store.close();
+    const notReady = await browser.call('health', { query: { ready: '1' } });
+    expectError(notReady, 503, 'store_unavailable');
+    expect(Number(notReady.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await browser.call('health')).status).toBe(200);
+    await server.app.close();
+  });
+});
+
 describe('every answer of every operation matches openapi.yaml', () => {
   let demo: Browser & { userid: number };
   let reseller: Browser & { userid: number };
@@ -378,3 +393,4 @@ describe('known contract gaps', () => {
     }
   });
 });
+

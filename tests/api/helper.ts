@@ -57,7 +57,8 @@ async function freshPostgresDatabase(serverUrl: string): Promise<{ url: string; 
  * receives the server's log lines (JSON, one per write).
  */
 export async function createTestApp(env: Record<string, string> = {}, options: { logStream?: { write(line: string): void } } = {}): Promise<TestApp> {
-  const config = readConfig({ DIST_DIR: inject('distDir'), PUBLIC_URL: 'http://localhost:3000', ...TEST_SECRETS, ...env });
+  // Load shedding off: one test process floods its in-process app by design (tests/server checks shedding).
+  const config = readConfig({ DIST_DIR: inject('distDir'), PUBLIC_URL: 'http://localhost:3000', LOAD_SHEDDING: 'off', ...TEST_SECRETS, ...env });
   const serverUrl = process.env.DATABASE_URL;
   let store: Store;
   let drop = async () => {};

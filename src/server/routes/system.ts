@@ -1,10 +1,13 @@
-import { badRequest, notFound } from '../http-error';
+import { HttpError, badRequest, notFound } from '../http-error';
 import { verifyWebhook } from '../payments/signature';
 import { visitorOf } from '../visitor';
 import type { Handlers, RouteDeps } from './types';
 
+/** A load balancer's readiness probe is answered within this, whatever the store does. */
+const READINESS_TIMEOUT_MS = 2_000;
+
 /** Fraud check, affiliate clicks, payment webhooks and health. */
-export function systemRoutes({ billing, gateways, fraud, config, storeEngine }: RouteDeps): Handlers<'checkFraud' | 'newAffiliateClick' | 'paymentWebhook' | 'health'> {
+export function systemRoutes({ billing, gateways, fraud, config, storeEngine, pingStore }: RouteDeps): Handlers<'checkFraud' | 'newAffiliateClick' | 'paymentWebhook' | 'health'> {
   return {
     async checkFraud(request) {
       const verdict = await fraud.assess(visitorOf(request, config));
@@ -38,7 +41,16 @@ export function systemRoutes({ billing, gateways, fraud, config, storeEngine }: 
       return { received: true as const, duplicate: outcome === 'duplicate' };
     },
 
-    async health() {
+    async health(request, reply) {
+      if (request.query.ready === '1') {
+        try {
+          await pingStore(READINESS_TIMEOUT_MS);
+        } catch (error) {
+          request.log.warn({ err: error }, 'not ready: the store does not answer');
+          reply.header('retry-after', '5');
+          throw new HttpError(503, 'store_unavailable', 'The store cannot be reached right now.');
+        }
+      }
       return { status: 'ok' as const, store: storeEngine };
     },
   };

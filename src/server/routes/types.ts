@@ -14,6 +14,8 @@ export interface RouteDeps {
   fraud: FraudPort;
   secrets: ServerSecrets;
   storeEngine: 'pglite' | 'postgres';
+  /** A trivial query on the store; rejects when it does not answer in time (readiness). */
+  pingStore: (timeoutMs?: number) => Promise<void>;
 }
 
 export type OperationId = keyof operations;
