@@ -165,6 +165,16 @@ export const sessions = pgTable('sessions', {
   absoluteExpiresAt: timestamp('absolute_expires_at', { withTimezone: true }).notNull(),
 }, (table) => [index('sessions_client_idx').on(table.clientId)]);
 
+/**
+ * Counters of the rate limits, shared by every instance on the store: per address and route, and failed
+ * sign-ins per account. A counter starts again once its window has passed.
+ */
+export const rateCounters = pgTable('rate_counters', {
+  key: text('key').primaryKey(),
+  hits: integer('hits').notNull(),
+  resetAt: timestamp('reset_at', { withTimezone: true }).notNull(),
+}, (table) => [index('rate_counters_reset_idx').on(table.resetAt)]);
+
 /** Display names of the payment gateways, from the catalogue file (the module's own name otherwise). */
 export const gatewayNames = pgTable('gateway_names', {
   module: text('module').primaryKey(),
