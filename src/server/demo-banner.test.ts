@@ -9,18 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGE_VISITORS, renderIndexScreen, renderStartingScreen, type PrerenderedScreen } from '../app/prerender';
 import { LOCALES, type Locale } from '../domain/locale';
 import type { Translations } from '../i18n';
+import { DEMO_BANNER_TEXT } from '../../tests/support/demo-banner-texts';
 import { withDemoBanner } from './demo-banner';
 import { bannered, serveSpa } from './spa';
 
-/** The banner's text as issue 10 and the translators give it. */
-const BANNER_TEXT: Record<Locale, string> = {
-  'en-en': 'Demo — payments are simulated',
-  'en-gb': 'Demo — payments are simulated',
-  'de-de': 'Demo – Zahlungen werden nur simuliert',
-  'es-es': 'Demo: los pagos son simulados',
-  'nl-nl': 'Demo — betalingen worden gesimuleerd',
-  'pt-pt': 'Demonstração — os pagamentos são simulados',
-};
+const BANNER_TEXT = DEMO_BANNER_TEXT;
 const PREFIX: Record<Locale, string> = { 'en-en': '', 'en-gb': 'en-gb/', 'de-de': 'de-de/', 'es-es': 'es-es/', 'nl-nl': 'nl-nl/', 'pt-pt': 'pt-pt/' };
 
 const translations = (locale: Locale) => JSON.parse(readFileSync(join(import.meta.dirname, '../i18n/locales', `${locale}.json`), 'utf8')) as Translations;

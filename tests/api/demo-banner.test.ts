@@ -3,19 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOCALES } from '../../src/domain/locale';
+import { DEMO_BANNER_TEXT } from '../support/demo-banner-texts';
 import { Browser, createTestApp, guestWithOrder, linkPath, type TestApp } from './helper';
 
-/** The banner's text as issue 10 and the translators give it. */
-const BANNER_TEXT = {
-  'en-en': 'Demo — payments are simulated',
-  'en-gb': 'Demo — payments are simulated',
-  'de-de': 'Demo – Zahlungen werden nur simuliert',
-  'es-es': 'Demo: los pagos son simulados',
-  'nl-nl': 'Demo — betalingen worden gesimuleerd',
-  'pt-pt': 'Demonstração — os pagamentos são simulados',
-} as const;
-type Locale = keyof typeof BANNER_TEXT;
-const LOCALES = Object.keys(BANNER_TEXT) as Locale[];
+const BANNER_TEXT = DEMO_BANNER_TEXT;
 
 const BANNER = /<aside class="tvc-demo-banner"[^>]*>([^<]*)<\/aside>/;
 const page = (name: string) => `<!doctype html><html><head><title>${name}</title></head><body><div id="root"><h1>${name}</h1></div></body></html>`;

@@ -2,8 +2,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, statSync } from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../../lib/free-port';
 
 /** The repository's root. */
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -19,19 +19,7 @@ export function killServers(): void {
 
 export const sleep = (milliseconds: number) => new Promise<void>((resolve) => setTimeout(resolve, milliseconds));
 
-/** A TCP port that was free a moment ago on the loopback interface. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 export interface HttpAnswer {
   status: number;

@@ -5,10 +5,10 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { copyFileSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { assertChromium } from './chromium';
+import { freePort } from '../../../scripts/lib/free-port';
 import { personalDataInLog } from './log-privacy';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -34,17 +34,6 @@ function buildIfStale(): void {
   if (build.status !== 0) throw new Error(`[e2e] npm run build failed (exit ${build.status})`);
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const probe = createServer();
-    probe.unref();
-    probe.on('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 interface Started {
   child: ChildProcess;

@@ -1,11 +1,9 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ROOT, spawnServer } from './support';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 /** A valid catalogue file (the demo's), so the refusals under test are the ones reached. */
 const CATALOGUE_FILE = join(ROOT, 'src/server/catalogue/demo.yaml');
 
@@ -15,49 +13,25 @@ const KEYS = {
   ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64'),
   WEBHOOK_SECRET_SANDBOX: 'operator-webhook-secret',
 };
+/** The test keys spawnServer gives, taken away: an operator's start has only what it sets. */
+const NO_KEYS = { SESSION_SECRET: '', ENCRYPTION_KEY: '', WEBHOOK_SECRET_SANDBOX: '', WEBHOOK_SECRET_SANDBOXCRYPTO: '' };
 
 interface Exit {
-  code: number | null;
+  code: number | string;
   output: string;
   /** Whether it logged "ready in N ms" (then it was stopped). */
   ready: boolean;
 }
 
-const freePort = () => new Promise<number>((done, fail) => {
-  const probe = createServer();
-  probe.on('error', fail);
-  probe.listen(0, '127.0.0.1', () => {
-    const address = probe.address();
-    probe.close(() => (typeof address === 'object' && address ? done(address.port) : fail(new Error('no port'))));
-  });
-});
-
-/** Starts the real server as an operator would, with only `env` (no inherited NODE_ENV or keys); stops it once ready. */
+/** Starts the real server as an operator would; stops it once ready. */
 async function start(env: Record<string, string>): Promise<Exit> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: String(await freePort()), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  let ready = false;
-  const onData = (chunk: Buffer) => {
-    output += chunk.toString();
-    if (!ready && /ready in \d+ ms/.test(output)) {
-      ready = true;
-      child.kill('SIGTERM');
-    }
-  };
-  child.stdout.on('data', onData);
-  child.stderr.on('data', onData);
-  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-  const code = await new Promise<number | null>((done) => child.once('exit', done));
-  clearTimeout(timer);
-  return { code, output, ready };
+  const server = await spawnServer({ ...NO_KEYS, ...env });
+  const ready = await server.ready.then(() => true, () => false);
+  if (ready) await server.stop();
+  return { code: await server.exited, output: server.output(), ready };
 }
 
-// Spawned with an environment of its own, so the PostgreSQL pass of .ci/run would only repeat it.
-describe.skipIf(Boolean(process.env.DATABASE_URL))('a start as an operator makes it', () => {
+describe('a start as an operator makes it', () => {
   const root = mkdtempSync(join(tmpdir(), 'tvc-start-'));
   afterAll(() => rmSync(root, { recursive: true, force: true }));
   const production = (env: Record<string, string>) => start({ NODE_ENV: 'production', DATA_DIR: join(root, 'never-opened'), ...env });
