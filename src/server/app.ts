@@ -23,6 +23,7 @@ import { systemRoutes } from './routes/system';
 import type { RouteDeps } from './routes/types';
 import { refuseDemoAccounts, refuseUnsafeConfig } from './production';
 import { loadSecrets } from './secrets';
+import { TRANSPORT_ERROR_CODES, transportOptions } from './transport';
 
 export interface AppOptions {
   config: ServerConfig;
@@ -50,7 +51,7 @@ export const AJV_OPTIONS = {
   customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allowUnionTypes: true, allErrors: false },
 };
 
-const ERROR_CODES: Record<number, string> = { 400: 'bad_request', 401: 'unauthenticated', 403: 'forbidden', 404: 'not_found', 405: 'method_not_allowed', 409: 'conflict', 413: 'payload_too_large', 415: 'unsupported_media_type', 429: 'rate_limited' };
+const ERROR_CODES: Record<number, string> = { ...TRANSPORT_ERROR_CODES, 401: 'unauthenticated', 403: 'forbidden', 405: 'method_not_allowed', 409: 'conflict', 429: 'rate_limited' };
 
 /** Fastify's form of TRUST_PROXY: a hop count trusts that many proxies nearest the server, never more. */
 function trustedProxies(trust: ServerConfig['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
@@ -66,6 +67,7 @@ export async function buildApp({ config, store, seed = config.mode === 'demo', l
     bodyLimit: 64 * 1024,
     schemaController: { compilersFactory: lazySchemaCompilers() },
     ajv: AJV_OPTIONS,
+    ...transportOptions(config),
   });
 
   refuseUnsafeConfig(config);
@@ -92,6 +94,8 @@ export async function buildApp({ config, store, seed = config.mode === 'demo', l
     errorResponseBuilder: (_request, context) => new HttpError(429, 'rate_limited', `Too many attempts. Try again in ${Math.ceil(context.ttl / 1000)} s.`),
   });
 
+  // Every body the contract takes is JSON: text/plain is refused with 415 like any other type, not parsed into a string.
+  app.removeContentTypeParser('text/plain');
   // The raw body is kept for webhook signatures, which are computed over the exact bytes sent.
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     (request as { rawBody?: string }).rawBody = body as string;
