@@ -37,10 +37,10 @@ for (const name of only) if (!(MEASURES as readonly string[]).includes(name)) th
 const wants = (measure: Measure) => only.has(measure);
 const quick = flags.quick ?? false;
 const settings = quick
-  ? { lighthouseRuns: 1, loadSeconds: 3, rates: [100, 500], orders: 200, orderConnections: 10, startRuns: 1, wholeSuite: false, kneeSeconds: 3, kneeRates: [500, 1000, 2000, 4000, 8000] }
+  ? { lighthouseRuns: 1, loadSeconds: 3, rates: [100, 500], orders: 200, orderConnections: 10, startRuns: 1, wholeSuite: false, kneeSeconds: 3, kneeRates: [1000, 2000, 4000, 8000, 12000, 16000, 24000] }
   : {
     lighthouseRuns: 5, loadSeconds: 15, rates: [100, 500], orders: 2000, orderConnections: 10, startRuns: 7, wholeSuite: true,
-    kneeSeconds: 5, kneeRates: [250, 500, 750, 1000, 1500, 2000, 3000, 4000, 5000, 6000, 8000, 10000, 12000, 16000],
+    kneeSeconds: 5, kneeRates: [250, 500, 750, 1000, 1500, 2000, 3000, 4000, 6000, 8000, 10000, 12000, 14000, 16000, 20000, 24000, 32000],
   };
 const outFile = resolve(ROOT, flags.out ?? 'BENCHMARKS.md');
 
@@ -196,7 +196,7 @@ if (wants('knee')) {
 }
 const KNEE = '3b. Throughput knee (getProducts)';
 if (knees) {
-  note(KNEE, `The knee is the first offered rate at which GET ${KNEE_PATH} fails: p99 over ${KNEE_RULE.p99LimitMs} ms, any connection error, timeout or non-2xx, or less than ${Math.round(KNEE_RULE.minServedShare * 100)} % of the offered rate served (answers counted from 1 s into the step, when every stream has started, to its end). The rate is ramped (${settings.kneeRates.join(', ')} req/s, ${settings.kneeSeconds} s each, 1 s apart, after a warm-up of 500 requests) and stops at the first failing step, so the knee lies between the last rate that held and it. Load: one autocannon per ${KNEE_STREAM_RATE} req/s, started 1/n s apart, each with ${KNEE_CONNECTIONS_PER_STREAM} connections; a connection waits for each answer, so a saturated server shows as a rate not served as well as in latency. Each server is started fresh as \`${server.label}\` (the ceiling through tsx) with RATE_LIMIT=off and the default LOG_LEVEL; autocannon runs in the benchmark's process on the same machine, so the ceiling is this machine's and this load generator's.`);
+  note(KNEE, `The knee is the first offered rate at which GET ${KNEE_PATH} fails: p99 over ${KNEE_RULE.p99LimitMs} ms, any connection error, timeout or non-2xx, or less than ${Math.round(KNEE_RULE.minServedShare * 100)} % of the offered rate served (answers counted from 1 s into the step, when every stream has started, to its end). The three servers run side by side and the rate is ramped (${settings.kneeRates.join(', ')} req/s, ${settings.kneeSeconds} s a step, 1 s apart, after a warm-up of 500 requests each), each rate offered to each server in turn so that the noise of a shared machine falls on all alike; a failing step is run once more, and a server leaves the ramp at the first rate that fails twice, so its knee lies between the last rate that held and that one. Load: one autocannon per ${KNEE_STREAM_RATE} req/s, started 1/n s apart, each with ${KNEE_CONNECTIONS_PER_STREAM} connections; a connection waits for each answer, so a saturated server shows as a rate not served as well as in latency. Each server is started fresh as \`${server.label}\` (the ceiling through tsx) with RATE_LIMIT=off and the default LOG_LEVEL; autocannon runs in the benchmark's process on the same machine, so the ceiling is this machine's and this load generator's.`);
   const ceilingResult = knees.ceiling.result;
   for (const measured of [...knees.ours, knees.ceiling]) {
     const result = measured.result;

@@ -1,19 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { describeKnee, kneeRatio, rampToKnee, steadyRate, stepFailures, type StepFigures } from './knee';
+import { describeKnee, kneeRatio, rampToKnee, rampToKnees, steadyRate, stepFailures, type StepFigures } from './knee';
 
 /** A step that served all it was offered, fast and clean, unless told otherwise. */
 const step = (rate: number, over: Partial<StepFigures> = {}): StepFigures => ({
   rate, answered: rate * 5, ok: rate * 5, non2xx: {}, errors: 0, achievedRate: rate, p99: 4, ...over,
 });
 
-/** A synthetic server: each rate's figures from a table; records which rates were offered. */
-const synthetic = (table: Record<number, Partial<StepFigures>>) => {
+/**
+ * A synthetic server: each rate's figures from a table (a list gives one entry per attempt, the last one
+ * repeating); records which rates were offered, and into a shared log when given one.
+ */
+const synthetic = (table: Record<number, Partial<StepFigures> | Partial<StepFigures>[]>, log: string[] = [], name = '') => {
   const offered: number[] = [];
   return {
     offered,
     run: async (rate: number) => {
+      const attempts = offered.filter((earlier) => earlier === rate).length;
       offered.push(rate);
-      return step(rate, table[rate] ?? {});
+      log.push(`${name}${rate}`);
+      const entry = table[rate] ?? {};
+      const figures = Array.isArray(entry) ? entry[Math.min(attempts, entry.length - 1)] ?? {} : entry;
+      return step(rate, figures);
     },
   };
 };
@@ -38,13 +45,13 @@ describe('stepFailures', () => {
 });
 
 describe('rampToKnee', () => {
-  it('stops at the first failing step: the knee, with the last rate that held', async () => {
+  it('stops at the first rate that fails twice: the knee, with the last rate that held', async () => {
     const server = synthetic({ 1000: { p99: 180 }, 1500: { p99: 900 } });
     const result = await rampToKnee([250, 500, 750, 1000, 1500, 2000], server.run);
-    expect(server.offered).toEqual([250, 500, 750, 1000]);
+    expect(server.offered).toEqual([250, 500, 750, 1000, 1000]);
     expect(result.knee).toBe(1000);
     expect(result.lastHeld).toBe(750);
-    expect(result.steps.map((figures) => figures.failures.length)).toEqual([0, 0, 0, 1]);
+    expect(result.steps.map((figures) => figures.failures.length)).toEqual([0, 0, 0, 1, 1]);
     expect(describeKnee(result)).toBe('1000 req/s (held 750)');
   });
 
@@ -59,6 +66,15 @@ describe('rampToKnee', () => {
     const server = synthetic({});
     await rampToKnee([1000, 250, 500], server.run);
     expect(server.offered).toEqual([250, 500, 1000]);
+  });
+
+  it('lets a rate hold when its retry passes (one stall of a shared machine is not a knee)', async () => {
+    const server = synthetic({ 500: [{ p99: 400 }, { p99: 6 }], 750: { non2xx: { 503: 1 } } });
+    const result = await rampToKnee([250, 500, 750], server.run);
+    expect(server.offered).toEqual([250, 500, 500, 750, 750]);
+    expect(result).toMatchObject({ lastHeld: 500, knee: 750 });
+    const noRetry = await rampToKnee([250, 500, 750], synthetic({ 500: [{ p99: 400 }, { p99: 6 }] }).run, { retries: 0 });
+    expect(noRetry).toMatchObject({ lastHeld: 250, knee: 500 });
   });
 
   it('says when the whole ramp held, and when the first step already failed', async () => {
@@ -99,5 +115,24 @@ describe('steadyRate', () => {
 
   it('has no window for a step of 1 s or less', () => {
     expect(steadyRate([10, 20], 1)).toBeNaN();
+  });
+});
+
+describe('rampToKnees', () => {
+  it('offers each rate to every server still ramping before the next rate, and drops a server at its knee', async () => {
+    const log: string[] = [];
+    const results = await rampToKnees([250, 500, 1000], {
+      ours: synthetic({ 500: { p99: 150 } }, log, 'ours@').run,
+      ceiling: synthetic({}, log, 'ceiling@').run,
+    });
+    expect(log).toEqual(['ours@250', 'ceiling@250', 'ours@500', 'ours@500', 'ceiling@500', 'ceiling@1000']);
+    expect(results.ours).toMatchObject({ lastHeld: 250, knee: 500 });
+    expect(results.ceiling).toMatchObject({ lastHeld: 1000, knee: null });
+  });
+
+  it('stops offering rates once every server has its knee', async () => {
+    const log: string[] = [];
+    await rampToKnees([250, 500, 1000], { a: synthetic({ 250: { errors: 1 } }, log, 'a@').run }, { retries: 0 });
+    expect(log).toEqual(['a@250']);
   });
 });

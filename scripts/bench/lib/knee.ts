@@ -52,29 +52,52 @@ export function stepFailures(step: StepFigures, rule: KneeRule = KNEE_RULE): str
 }
 
 export interface KneeResult {
+  /** Every step run, in order (a step that failed and was run again appears twice). */
   steps: (StepFigures & { failures: string[] })[];
-  /** The highest offered rate that held (null when the first step already failed). */
+  /** The highest offered rate that held (null when the first rate already failed). */
   lastHeld: number | null;
-  /** The knee: the first offered rate that failed (null when every step of the ramp held). */
+  /** The knee: the first offered rate that failed (null when every rate of the ramp held). */
   knee: number | null;
 }
 
 /**
- * Offers each rate of the ramp in turn (ascending) and stops at the first step that fails the rule: the
- * knee lies between the last rate that held and that one.
+ * Offers each rate of the ramp (ascending) to every server in turn, so a noisy moment of a shared machine
+ * falls on all of them alike; a server leaves the ramp at its first failing rate, its knee. A failing step
+ * is run `retries` more times and the rate holds if one of them passes, so one stall does not make a knee.
  */
-export async function rampToKnee(rates: readonly number[], runStep: (rate: number) => Promise<StepFigures>, rule: KneeRule = KNEE_RULE): Promise<KneeResult> {
-  const ascending = [...rates].sort((a, b) => a - b);
-  const steps: KneeResult['steps'] = [];
-  let lastHeld: number | null = null;
-  for (const rate of ascending) {
-    const figures = await runStep(rate);
-    const failures = stepFailures(figures, rule);
-    steps.push({ ...figures, failures });
-    if (failures.length) return { steps, lastHeld, knee: rate };
-    lastHeld = rate;
+export async function rampToKnees<Name extends string>(
+  rates: readonly number[],
+  runners: Record<Name, (rate: number) => Promise<StepFigures>>,
+  { rule = KNEE_RULE, retries = 1 }: { rule?: KneeRule; retries?: number } = {},
+): Promise<Record<Name, KneeResult>> {
+  const names = Object.keys(runners) as Name[];
+  const results = Object.fromEntries(names.map((name) => [name, { steps: [], lastHeld: null, knee: null }])) as unknown as Record<Name, KneeResult>;
+  const ramping = new Set(names);
+  for (const rate of [...rates].sort((a, b) => a - b)) {
+    for (const name of names.filter((candidate) => ramping.has(candidate))) {
+      const result = results[name];
+      let held = false;
+      for (let attempt = 0; attempt <= retries && !held; attempt += 1) {
+        const figures = await runners[name](rate);
+        const failures = stepFailures(figures, rule);
+        result.steps.push({ ...figures, failures });
+        held = failures.length === 0;
+      }
+      if (held) {
+        result.lastHeld = rate;
+      } else {
+        result.knee = rate;
+        ramping.delete(name);
+      }
+    }
+    if (ramping.size === 0) break;
   }
-  return { steps, lastHeld, knee: null };
+  return results;
+}
+
+/** One server's ramp (see rampToKnees). */
+export async function rampToKnee(rates: readonly number[], runStep: (rate: number) => Promise<StepFigures>, options: { rule?: KneeRule; retries?: number } = {}): Promise<KneeResult> {
+  return (await rampToKnees(rates, { server: runStep }, options)).server;
 }
 
 /** A knee in words: "1500 req/s (held 1000)", "> 8000 req/s (the whole ramp held)", "≤ 250 req/s". */
