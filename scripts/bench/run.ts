@@ -215,7 +215,7 @@ if (knees) {
     const share = kneeRatio(measured.result, ceilingResult);
     rows.push({
       section: KNEE, measure: `${measured.label} / ceiling`, value: share.bound === 'unknown' ? 'n/a' : `${share.bound === 'at most' ? '≤ ' : ''}${ratio(share.value)}`, budget: '', within: null,
-      how: `knee over knee (${describeKnee(measured.result)} / ${describeKnee(ceilingResult)})${share.bound === 'at most' ? '; an upper bound, as a knee was beyond or at the edge of its ramp' : ''}`,
+      how: `knee over knee (${describeKnee(measured.result)} / ${describeKnee(ceilingResult)})${share.bound === 'at most' ? '; an upper bound, as a knee was beyond or at the edge of its ramp' : ''}${share.bound === 'exact' && share.value >= 1 ? '; the bare Fastify stopped at the same rate, so the limit here is the machine and the load generator sharing it, not our server' : ''}`,
     });
   }
 }
