@@ -24,6 +24,8 @@ export interface LoadFigures {
   p50: number;
   p99: number;
   max: number;
+  /** When each answer came, in ms from the run's start. */
+  answerTimesMs: number[];
 }
 
 export interface ReadLoad extends LoadFigures {
@@ -90,17 +92,18 @@ function forwardedFor(): () => string {
 /**
  * Runs autocannon, recording every answer's own latency (float ms) instead of its 1 ms histogram. With
  * `streams` > 1 (fixed rates only) it runs that many one-connection autocannons of rate/streams each,
- * started 1/streams s apart.
+ * started 1/streams s apart, each with `connectionsPerStream` connections sharing its rate.
  */
-async function cannon(options: autocannon.Options, label: string, streams = 1): Promise<LoadFigures> {
+export async function cannon(options: autocannon.Options, label: string, streams = 1, connectionsPerStream = 1): Promise<LoadFigures> {
   const latencies: number[] = [];
+  const answerTimesMs: number[] = [];
   const statuses = new Map<number, number>();
   const startedAt = performance.now();
   // With a rate, autocannon would "correct" for coordinated omission with a 1 ms interval and so add
   // made-up samples; the latencies recorded below are the answers' own in any case.
   const rated = options.overallRate !== undefined || options.connectionRate !== undefined;
   const perStream: autocannon.Options = streams > 1 && options.overallRate
-    ? { ...options, connections: 1, overallRate: Math.max(1, Math.round(options.overallRate / streams)) }
+    ? { ...options, connections: connectionsPerStream, overallRate: Math.max(1, Math.round(options.overallRate / streams)) }
     : options;
   const launch = async (delayMs: number) => {
     await sleep(delayMs);
@@ -108,6 +111,7 @@ async function cannon(options: autocannon.Options, label: string, streams = 1): 
     const instance = autocannon({ ...perStream, ...(rated ? { ignoreCoordinatedOmission: true } : {}), timeout: 10 }) as unknown as autocannon.Instance & PromiseLike<autocannon.Result>;
     instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
       statuses.set(statusCode, (statuses.get(statusCode) ?? 0) + 1);
+      answerTimesMs.push(performance.now() - startedAt);
       if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
     });
     return instance;
@@ -131,6 +135,7 @@ async function cannon(options: autocannon.Options, label: string, streams = 1): 
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
     max: latencies.length ? latencies.reduce((max, value) => Math.max(max, value), 0) : Number.NaN,
+    answerTimesMs,
   };
 }
 
@@ -161,7 +166,7 @@ export async function measureLoad(options: LoadOptions): Promise<LoadResult> {
   const dataDir = join(options.workDir, 'load-data');
   const logFile = join(options.workDir, 'load-server.log');
   // TRUST_PROXY lets the benchmark spread its load over forwarded addresses should per-IP limits be on.
-  const server = await startServer({ entry: options.entry, dataDir, logFile, distDir: options.distDir, env: { TRUST_PROXY: 'true' } });
+  const server = await startServer({ entry: options.entry, dataDir, logFile, distDir: options.distDir, env: { TRUST_PROXY: '127.0.0.0/8' } });
   const { base, pid } = server;
   let sampler: ReturnType<typeof sampleMemory> | null = null;
   try {

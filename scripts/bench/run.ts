@@ -2,7 +2,7 @@
  * `npm run bench`: builds what it needs, takes every measure of DESIGN.md section 9 side by side with the
  * floor of the stack, prints a table and writes BENCHMARKS.md. Options:
  *   --quick            fewer runs and shorter loads, to try it (the figures are then rough)
- *   --only=a,b         some of: bundle, start, load, lighthouse, tests
+ *   --only=a,b         some of: bundle, start, load, knee, lighthouse, tests
  *   --out=FILE         where to write the Markdown (BENCHMARKS.md at the repository's root by default)
  * It exits 1 when a measure could not be taken; a missed budget is reported, not an error.
  */
@@ -12,6 +12,8 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { analyseBuild, buildServerBundle, gzipOfUrl, viteBuild, type BuildAnalysis } from './bundle';
 import { CHROME_FLAGS, lighthouseVersion, measurePage, type LighthouseSummary } from './lighthouse';
+import { KNEE_CONNECTIONS_PER_STREAM, KNEE_PATH, KNEE_STREAM_RATE, measureKnees, type KneeServer } from './knee';
+import { describeKnee, KNEE_RULE, kneeRatio } from './lib/knee';
 import { measureLoad, streamsFor, type LoadResult } from './load';
 import { describeMachine } from './lib/machine';
 import { killServers, request, ROOT, startServer, TSX_ENTRY, type ServerHandle } from './lib/proc';
@@ -20,14 +22,14 @@ import { kB, mib, ms, ratio, seconds } from './lib/stats';
 import { measureStart, type StartResult } from './start';
 import { measureSuites, type SuiteTiming } from './suites';
 
-const MEASURES = ['bundle', 'start', 'load', 'lighthouse', 'tests'] as const;
+const MEASURES = ['bundle', 'start', 'load', 'knee', 'lighthouse', 'tests'] as const;
 type Measure = (typeof MEASURES)[number];
 
 const { values: flags } = parseArgs({
   options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', default: false } },
 });
 if (flags.help) {
-  console.log('npm run bench [-- --quick] [-- --only=bundle,start,load,lighthouse,tests] [-- --out=FILE]');
+  console.log('npm run bench [-- --quick] [-- --only=bundle,start,load,knee,lighthouse,tests] [-- --out=FILE]');
   process.exit(0);
 }
 const only = new Set((flags.only ?? MEASURES.join(',')).split(',').map((name) => name.trim()).filter(Boolean));
@@ -35,8 +37,11 @@ for (const name of only) if (!(MEASURES as readonly string[]).includes(name)) th
 const wants = (measure: Measure) => only.has(measure);
 const quick = flags.quick ?? false;
 const settings = quick
-  ? { lighthouseRuns: 1, loadSeconds: 3, rates: [100, 500], orders: 200, orderConnections: 10, startRuns: 1, wholeSuite: false }
-  : { lighthouseRuns: 5, loadSeconds: 15, rates: [100, 500], orders: 2000, orderConnections: 10, startRuns: 7, wholeSuite: true };
+  ? { lighthouseRuns: 1, loadSeconds: 3, rates: [100, 500], orders: 200, orderConnections: 10, startRuns: 1, wholeSuite: false, kneeSeconds: 3, kneeRates: [1000, 2000, 4000, 8000, 12000, 16000, 24000] }
+  : {
+    lighthouseRuns: 5, loadSeconds: 15, rates: [100, 500], orders: 2000, orderConnections: 10, startRuns: 7, wholeSuite: true,
+    kneeSeconds: 5, kneeRates: [250, 500, 750, 1000, 1500, 2000, 3000, 4000, 6000, 8000, 10000, 12000, 14000, 16000, 20000, 24000, 32000],
+  };
 const outFile = resolve(ROOT, flags.out ?? 'BENCHMARKS.md');
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -92,7 +97,7 @@ if (wants('bundle') || wants('lighthouse')) {
 
 // The server as `npm start` runs it (an esbuild bundle), for every measure that starts one.
 let server = { entry: TSX_ENTRY, label: `node ${TSX_ENTRY.join(' ')}` };
-if (wants('start') || wants('load') || wants('lighthouse')) {
+if (wants('start') || wants('load') || wants('knee') || wants('lighthouse')) {
   const bundled = await step('bundle the server (package.json build:server)', () => buildServerBundle(join(workDir, 'build-server.log')));
   if (bundled) server = bundled;
 }
@@ -158,7 +163,7 @@ if (wants('load')) {
 }
 const API = '3. API under load (embedded store, fresh server)';
 if (load) {
-  note(API, `One server (\`${server.label}\`) started fresh on a new temporary DATA_DIR (PGlite) with RATE_LIMIT=off, FRAUD_MAX_ORDERS_PER_IP_PER_HOUR=1000000000, TRUST_PROXY=true and the default LOG_LEVEL (info, to a file); autocannon runs in the benchmark's process. Latencies are each 2xx answer's own, timed by autocannon per request (nearest-rank percentiles, no coordinated-omission correction), after a warm-up of 200 requests per call.`);
+  note(API, `One server (\`${server.label}\`) started fresh on a new temporary DATA_DIR (PGlite) with RATE_LIMIT=off, FRAUD_MAX_ORDERS_PER_IP_PER_HOUR=1000000000, TRUST_PROXY=127.0.0.0/8 and the default LOG_LEVEL (info, to a file); autocannon runs in the benchmark's process. Latencies are each 2xx answer's own, timed by autocannon per request (nearest-rank percentiles, no coordinated-omission correction), after a warm-up of 200 requests per call.`);
   if (load.limitsBypassed) note(API, '**The server kept its per-IP rate limits despite RATE_LIMIT=off** (40 promotion lookups from one address met a 429), so every request of the load carried its own X-Forwarded-For from 127.0.0.0/8: the limits never trip, their bookkeeping still runs.');
   for (const read of load.reads) {
     const non2xx = Object.values(read.non2xx).reduce((sum, count) => sum + count, 0);
@@ -181,6 +186,38 @@ if (load) {
   });
   rows.push({ section: START, measure: 'idle RSS', value: mib(load.idleRssKiB), budget: '', within: null, how: 'VmRSS 3 s after the load server\'s first answer (a new data directory), before any load' });
   rows.push({ section: START, measure: 'peak RSS under load', value: mib(load.peakRssUnderLoadKiB), budget: '', within: null, how: `highest VmRSS sampled every 100 ms during the API load above; VmHWM (the most ever resident, start included) was ${mib(load.hwmKiB)}` });
+}
+
+// 3b. The throughput knee of getProducts on both stores, against a bare Fastify's.
+let knees: { ours: KneeServer[]; ceiling: KneeServer } | null = null;
+if (wants('knee')) {
+  knees = await step(`throughput knee of getProducts (${settings.kneeSeconds} s per step, ${settings.kneeRates.join(', ')} req/s)`, () =>
+    measureKnees({ entry: server.entry, workDir: dataRoot, rates: settings.kneeRates, stepSeconds: settings.kneeSeconds, log }));
+}
+const KNEE = '3b. Throughput knee (getProducts)';
+if (knees) {
+  note(KNEE, `The knee is the first offered rate at which GET ${KNEE_PATH} fails: p99 over ${KNEE_RULE.p99LimitMs} ms, any connection error, timeout or non-2xx, or less than ${Math.round(KNEE_RULE.minServedShare * 100)} % of the offered rate served (answers counted from 1 s into the step, when every stream has started, to its end). The three servers run side by side and the rate is ramped (${settings.kneeRates.join(', ')} req/s, ${settings.kneeSeconds} s a step, 1 s apart, after a warm-up of 500 requests each), each rate offered to each server in turn so that the noise of a shared machine falls on all alike; a failing step is run once more, and a server leaves the ramp at the first rate that fails twice, so its knee lies between the last rate that held and that one. Load: one autocannon per ${KNEE_STREAM_RATE} req/s, started 1/n s apart, each with ${KNEE_CONNECTIONS_PER_STREAM} connections; a connection waits for each answer, so a saturated server shows as a rate not served as well as in latency. Each server is started fresh as \`${server.label}\` (the ceiling through tsx) with RATE_LIMIT=off and the default LOG_LEVEL; autocannon runs in the benchmark's process on the same machine, so the ceiling is this machine's and this load generator's.`);
+  const ceilingResult = knees.ceiling.result;
+  for (const measured of [...knees.ours, knees.ceiling]) {
+    const result = measured.result;
+    if (!result) {
+      rows.push({ section: KNEE, measure: measured.label, value: 'not measured', budget: '', within: null, how: measured.unavailable ?? 'unavailable' });
+      continue;
+    }
+    const last = result.steps.at(-1);
+    rows.push({
+      section: KNEE, measure: measured.label, value: describeKnee(result), budget: '', within: null,
+      how: `${measured.how}; steps: ${result.steps.map((figures) => `${figures.rate}/s → p99 ${ms(figures.p99)}, ${figures.achievedRate.toFixed(0)}/s served${figures.failures.length ? ' ✗' : ''}`).join('; ')}${result.knee !== null && last ? `; failed because: ${last.failures.join('; ')}` : ''}`,
+    });
+  }
+  for (const measured of knees.ours) {
+    if (!measured.result || !ceilingResult) continue;
+    const share = kneeRatio(measured.result, ceilingResult);
+    rows.push({
+      section: KNEE, measure: `${measured.label} / ceiling`, value: share.bound === 'unknown' ? 'n/a' : `${share.bound === 'at most' ? '≤ ' : ''}${ratio(share.value)}`, budget: '', within: null,
+      how: `knee over knee (${describeKnee(measured.result)} / ${describeKnee(ceilingResult)})${share.bound === 'at most' ? '; an upper bound, as a knee was beyond or at the edge of its ramp' : ''}${share.bound === 'exact' && share.value >= 1 ? '; the bare Fastify stopped at the same rate, so the limit here is the machine and the load generator sharing it, not our server' : ''}`,
+    });
+  }
 }
 
 // 2. Lighthouse on the real server (index and waiting page) and on the floor app served by the same server.
@@ -260,7 +297,7 @@ for (const suite of suites) {
 }
 
 // The report.
-const sectionOrder = [BUNDLE, LIGHTHOUSE, API, START, TESTS];
+const sectionOrder = [BUNDLE, LIGHTHOUSE, API, KNEE, START, TESTS];
 rows.sort((a, b) => sectionOrder.indexOf(a.section) - sectionOrder.indexOf(b.section));
 
 const details: string[] = [];

@@ -29,6 +29,7 @@ import { refuseDemoAccounts, refuseUnsafeConfig } from './production';
 import { trustFunction } from './proxy';
 import { loadSecrets } from './secrets';
 import { createSessionStore } from './session';
+import { TRANSPORT_ERROR_CODES, transportOptions } from './transport';
 
 export interface AppOptions {
   config: ServerConfig;
@@ -65,7 +66,7 @@ export const AJV_OPTIONS = {
 
 const HEALTH_URL = '/checkout/api/health';
 
-const ERROR_CODES: Record<number, string> = { 400: 'bad_request', 401: 'unauthenticated', 403: 'forbidden', 404: 'not_found', 405: 'method_not_allowed', 409: 'conflict', 413: 'payload_too_large', 415: 'unsupported_media_type', 429: 'rate_limited' };
+const ERROR_CODES: Record<number, string> = { ...TRANSPORT_ERROR_CODES, 401: 'unauthenticated', 403: 'forbidden', 405: 'method_not_allowed', 409: 'conflict', 429: 'rate_limited' };
 
 /** Seconds a shed caller is told to wait (the pressure is sampled every second). */
 const OVERLOADED_RETRY_AFTER_S = 2;
@@ -95,6 +96,7 @@ export async function buildApp({ config, store, seed = config.mode === 'demo', l
     bodyLimit: 64 * 1024,
     schemaController: { compilersFactory: lazySchemaCompilers() },
     ajv: AJV_OPTIONS,
+    ...transportOptions(config),
   });
 
   refuseUnsafeConfig(config);
@@ -137,6 +139,8 @@ export async function buildApp({ config, store, seed = config.mode === 'demo', l
 
   if (config.loadShedding.enabled) await app.register(fastifyUnderPressure, loadSheddingOptions(config.loadShedding));
 
+  // Every body the contract takes is JSON: text/plain is refused with 415 like any other type, not parsed into a string.
+  app.removeContentTypeParser('text/plain');
   // The raw body is kept for webhook signatures, which are computed over the exact bytes sent.
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     (request as { rawBody?: string }).rawBody = body as string;

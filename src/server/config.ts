@@ -49,6 +49,8 @@ export interface ServerConfig {
   resellerActivationPid: number;
   /** A request whose head and body have not arrived within this time is closed. */
   requestTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this time (longer than a proxy's usual 60 s idle timeout). */
+  keepAliveTimeoutMs: number;
   distDir: string;
   logLevel: string;
   /** How long catalogue reads (products, options, currency rates) are served from memory. */
@@ -142,6 +144,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     catalogueFile: env.CATALOGUE_FILE ? resolve(env.CATALOGUE_FILE) : null,
     resellerActivationPid: positiveInteger(env, 'RESELLER_ACTIVATION_PID', 13),
     requestTimeoutMs: positiveInteger(env, 'REQUEST_TIMEOUT_MS', 30_000),
+    keepAliveTimeoutMs: positiveInteger(env, 'KEEP_ALIVE_TIMEOUT_MS', 72_000),
     distDir: env.DIST_DIR ? resolve(env.DIST_DIR) : join(projectRoot, 'dist'),
     logLevel: env.LOG_LEVEL ?? 'info',
     catalogueTtlMs: Number(env.CATALOGUE_CACHE_MS ?? 30_000),

@@ -252,7 +252,12 @@ describe('bad input, by hand', () => {
     expectBadRequest(await order('{"pid": 1, "paymentmethod": '), /not valid JSON/);
     expectBadRequest(await order(''));
     expectBadRequest(await order("{ pid: 1 }"), /not valid JSON/);
-    expectBadRequest(await shopper.request({ method: 'POST', url: '/checkout/api/order', headers: { 'content-type': 'text/plain' }, payload: 'pid=1&amount=12.99' }));
+  });
+
+  it('a text/plain body is refused with 415, like any body that is not JSON', async () => {
+    const answer = await shopper.request({ method: 'POST', url: '/checkout/api/order', headers: { 'content-type': 'text/plain' }, payload: 'pid=1&amount=12.99' });
+    expect(answer.status, answer.text).toBe(415);
+    expect(answer.body).toEqual({ error: { code: 'unsupported_media_type', message: expect.any(String) } });
   });
 
   it('a string amount is refused, not coerced: "amount": "12.99"', async () => {
