@@ -30,6 +30,7 @@ import { trustFunction } from './proxy';
 import { loadSecrets } from './secrets';
 import { createSessionStore } from './session';
 import { TRANSPORT_ERROR_CODES, transportOptions } from './transport';
+import { createRateCounters, createSignInThrottle, rateLimitStore, tooManyAttempts } from './throttle';
 
 export interface AppOptions {
   config: ServerConfig;
@@ -119,6 +120,9 @@ export async function buildApp({ config, store, seed = config.mode === 'demo', l
 
   await app.register(fastifyCookie);
   app.decorate('sessions', createSessionStore(store.db, secrets.session));
+  // Rate-limit counters live in the store, so every instance on it enforces one limit.
+  const rateCounters = createRateCounters(store.db);
+  app.decorate('signInThrottle', createSignInThrottle(rateCounters, secrets.session));
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
       directives: {
@@ -134,7 +138,8 @@ export async function buildApp({ config, store, seed = config.mode === 'demo', l
   });
   await app.register(fastifyRateLimit, {
     global: false,
-    errorResponseBuilder: (_request, context) => new HttpError(429, 'rate_limited', `Too many attempts. Try again in ${Math.ceil(context.ttl / 1000)} s.`),
+    store: rateLimitStore(rateCounters),
+    errorResponseBuilder: (_request, context) => tooManyAttempts(Math.ceil(context.ttl / 1000)),
   });
 
   if (config.loadShedding.enabled) await app.register(fastifyUnderPressure, loadSheddingOptions(config.loadShedding));

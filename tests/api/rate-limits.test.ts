@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validatedResponses } from './contract';
-import { BASIC_ORDER, Browser, createTestApp, DEMO_ACCOUNTS, type Answer, type TestApp } from './helper';
+import { BASIC_ORDER, Browser, createTestApp, DEMO_ACCOUNTS, freshEmail, type Answer, type TestApp } from './helper';
 
 const expectRateLimited = (answer: Answer) => {
   expect(answer.status, answer.text).toBe(429);
@@ -16,7 +16,8 @@ async function hammer(count: number, send: () => Promise<Answer>): Promise<numbe
 }
 
 describe('rate limits (per connection address, per call)', () => {
-  // An app of their own: the limits count per app instance, and no other test should run into them.
+  // An app (and store) of their own: no other test should run into these counters.
+  // Each guess is on an address of its own, so the per-account limit (tests/api/throttle.test.ts) stays out of the way.
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();
@@ -25,9 +26,8 @@ describe('rate limits (per connection address, per call)', () => {
 
   it('auth: 10 attempts a minute, then 429 in the error shape, even with the right password; another address is not affected', async () => {
     const attacker = new Browser(t.app);
-    const wrong = { email: DEMO_ACCOUNTS.client.email, password: 'guess' };
-    expect(await hammer(10, () => attacker.call('auth', { body: wrong }))).toEqual(Array(10).fill(401));
-    expectRateLimited(await attacker.call('auth', { body: wrong }));
+    expect(await hammer(10, () => attacker.call('auth', { body: { email: freshEmail(), password: 'guess' } }))).toEqual(Array(10).fill(401));
+    expectRateLimited(await attacker.call('auth', { body: { email: freshEmail(), password: 'guess' } }));
     expectRateLimited(await attacker.call('auth', { body: DEMO_ACCOUNTS.client }));
     expect((await new Browser(t.app).call('auth', { body: DEMO_ACCOUNTS.client })).status).toBe(200);
   });
@@ -35,16 +35,16 @@ describe('rate limits (per connection address, per call)', () => {
   it('auth: a forged X-Forwarded-For does not buy more attempts (no trusted proxy is configured)', async () => {
     const attacker = new Browser(t.app);
     const statuses = await hammer(12, () => attacker.request({
-      method: 'POST', url: '/checkout/api/auth', json: { email: DEMO_ACCOUNTS.client.email, password: 'guess' }, headers: { 'x-forwarded-for': `198.51.100.${Math.floor(Math.random() * 250)}` },
+      method: 'POST', url: '/checkout/api/auth', json: { email: freshEmail(), password: 'guess' }, headers: { 'x-forwarded-for': `198.51.100.${Math.floor(Math.random() * 250)}` },
     }));
     expect(statuses).toEqual([...Array(10).fill(401), 429, 429]);
   });
 
   it('resellerAuth: 10 attempts a minute, then 429', async () => {
     const attacker = new Browser(t.app);
-    const wrong = { email: DEMO_ACCOUNTS.reseller.email, password: 'guess', existingReseller: true };
-    expect(await hammer(10, () => attacker.call('resellerAuth', { body: wrong }))).toEqual(Array(10).fill(401));
-    expectRateLimited(await attacker.call('resellerAuth', { body: wrong }));
+    const wrong = () => ({ email: freshEmail(), password: 'guess', existingReseller: true });
+    expect(await hammer(10, () => attacker.call('resellerAuth', { body: wrong() }))).toEqual(Array(10).fill(401));
+    expectRateLimited(await attacker.call('resellerAuth', { body: wrong() }));
   });
 
   it('getPromotion: 30 lookups a minute, then 429', async () => {
@@ -90,9 +90,15 @@ describe('RATE_LIMIT=off', () => {
   });
   afterAll(async () => t?.close());
 
-  it('turns the limits off (for load tests and the bad-input suite)', async () => {
+  it('turns the limits per address off (for load tests and the bad-input suite)', async () => {
     const attacker = new Browser(t.app);
-    expect(await hammer(11, () => attacker.call('auth', { body: { email: DEMO_ACCOUNTS.client.email, password: 'guess' } }))).toEqual(Array(11).fill(401));
+    expect(await hammer(11, () => attacker.call('auth', { body: { email: freshEmail(), password: 'guess' } }))).toEqual(Array(11).fill(401));
     expect(await hammer(35, () => attacker.call('order', { body: BASIC_ORDER }))).toEqual(Array(35).fill(401));
+  });
+
+  it('keeps the limit on failed sign-ins per account, which no proxy in front can enforce', async () => {
+    const wrong = { email: DEMO_ACCOUNTS.client.email, password: 'guess' };
+    expect(await hammer(10, () => new Browser(t.app).call('auth', { body: wrong }))).toEqual(Array(10).fill(401));
+    expectRateLimited(await new Browser(t.app).call('auth', { body: DEMO_ACCOUNTS.client }));
   });
 });

@@ -11,8 +11,10 @@ const invalidLogin = () => new HttpError(401, 'invalid_credentials', 'Email or P
 export function sessionRoutes({ billing, config }: RouteDeps): Handlers<'auth' | 'authMiddleware' | 'resellerAuth' | 'isReseller' | 'getCurrency' | 'signOut' | 'getSession'> {
   return {
     async auth(request, reply) {
+      await request.server.signInThrottle.attempt(request.body.email, reply);
       const client = await billing.clientByEmail(request.body.email);
       if (!(await verifyPassword(request.body.password, client?.passwordHash ?? null)) || !client) throw invalidLogin();
+      await request.server.signInThrottle.succeeded(request.body.email);
       await startSession(request, reply, { clientId: client.id, kind: 'password' });
       return { userid: client.id, email: client.email, loggedIn: true };
     },
@@ -27,8 +29,11 @@ export function sessionRoutes({ billing, config }: RouteDeps): Handlers<'auth' |
 
     async resellerAuth(request, reply) {
       const { email, password, existingReseller } = request.body;
+      // A reseller's sign-in shares the account's budget of failed sign-ins with auth.
+      if (existingReseller) await request.server.signInThrottle.attempt(email, reply);
       const existing = await billing.clientByEmail(email);
       if (existingReseller && !(await verifyPassword(password, existing?.passwordHash ?? null))) throw invalidLogin();
+      if (existingReseller) await request.server.signInThrottle.succeeded(email);
       // Any client with this e-mail, guest ones included, blocks a sign-up: claiming it would expose its orders.
       const client = existingReseller ? existing : existing ? null : await billing.createClient({ email, passwordHash: await hashPassword(password), reseller: false });
       if (!client) throw conflict('email_taken', 'A user already exists with that email address');
