@@ -23,7 +23,8 @@ async function photograph(screen: string, page: Page): Promise<string[]> {
       // Nothing wider than the screen: no sideways scrolling on a phone.
       expect(await page.evaluate(() => document.documentElement.scrollWidth), `${screen} fits ${name} width`).toBeLessThanOrEqual(viewport.width);
       const path = join(SCREENSHOTS, `${screen}.${name}.${scheme}.png`);
-      await page.screenshot({ path, fullPage: true, animations: 'disabled', caret: 'hide' });
+      // A full-page capture of a long screen on a busy 2-core machine can take longer than a click.
+      await page.screenshot({ path, fullPage: true, animations: 'disabled', caret: 'hide', timeout: 30_000 });
       files.push(path);
     }
   }
