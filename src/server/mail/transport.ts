@@ -54,10 +54,12 @@ export function smtpTransport(smtpUrl: string, from: string): MailTransport {
 
 /** What a failure is, for the outbox row and the log: codes only, never the server's text (it can quote the address). */
 export function describeMailError(error: unknown): string {
-  const { code, responseCode, response } = (error ?? {}) as { code?: unknown; responseCode?: unknown; response?: unknown };
-  const name = typeof code === 'string' && /^[A-Z0-9_]{1,40}$/.test(code) ? code : 'ERROR';
+  const { code, originalCode, responseCode, response } = (error ?? {}) as { code?: unknown; originalCode?: unknown; responseCode?: unknown; response?: unknown };
+  const codeOf = (value: unknown) => (typeof value === 'string' && /^[A-Z0-9_]{1,40}$/.test(value) ? value : null);
+  // The socket's own code says why a connection failed (e.g. a certificate refused: DEPTH_ZERO_SELF_SIGNED_CERT).
+  const cause = codeOf(originalCode) !== codeOf(code) ? codeOf(originalCode) : null;
   const enhanced = typeof response === 'string' ? /\b([245]\.\d{1,3}\.\d{1,3})\b/.exec(response)?.[1] : undefined;
-  return [name, typeof responseCode === 'number' ? String(responseCode) : null, enhanced].filter(Boolean).join(' ');
+  return [codeOf(code) ?? 'ERROR', cause, typeof responseCode === 'number' ? String(responseCode) : null, enhanced].filter(Boolean).join(' ');
 }
 
 /**
