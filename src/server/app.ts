@@ -13,6 +13,11 @@ import { localFraudRules } from './fraud/local-rules';
 import { HttpError } from './http-error';
 import { lazySchemaCompilers } from './lazy-schemas';
 import { logSerializers } from './log';
+import { demoOutboxPages } from './mail/demo-outbox';
+import { mailRenderer } from './mail/render';
+import { checkoutLinks } from './mail/templates';
+import { smtpTransport } from './mail/transport';
+import { startMailWorker, type MailWorker } from './mail/worker';
 import type { SpecOperation } from './openapi';
 import { contractOperations } from './operations';
 import { configuredGateways } from './payments/gateways';
@@ -113,7 +118,10 @@ export async function buildApp({ config, store, seed = config.mode === 'demo', l
     if (seed && config.mode === 'demo' && demoProducts) await seedDemoAccounts(store.db, loaded, config.serverHostname);
     return loaded;
   });
-  const billing = createLocalBilling(store.db, { encryptionKey: secrets.encryptionKey, serverHostname: config.serverHostname, catalogueTtlMs: config.catalogueTtlMs });
+  let mailWorker: MailWorker | null = null;
+  const billing = createLocalBilling(store.db, {
+    encryptionKey: secrets.encryptionKey, serverHostname: config.serverHostname, catalogueTtlMs: config.catalogueTtlMs, mailQueued: () => mailWorker?.nudge(),
+  });
   await refuseDemoAccounts(config, billing);
   const gateways = configuredGateways(config, secrets);
   const deps: RouteDeps = { config, billing, gateways, fraud: localFraudRules(config.fraud, billing), secrets, storeEngine: store.engine, pingStore: (timeoutMs) => store.ping(timeoutMs) };
@@ -179,7 +187,18 @@ export async function buildApp({ config, store, seed = config.mode === 'demo', l
   registerOperations(app, contractOperations(), handlers, config.rateLimit ? RATE_LIMITS : {});
 
   await app.register(async (scope) => sandboxPages(scope, { gateways, findPayment: (id) => billing.payment(id), demo: config.mode === 'demo' }));
+  const renderMail = mailRenderer({ links: checkoutLinks(config.publicUrl), credentials: config.mail.credentials, billing });
+  await app.register(async (scope) => demoOutboxPages(scope, { db: store.db, render: renderMail, demo: config.mode === 'demo', from: config.mail.from, sending: Boolean(config.mail.smtpUrl) }));
   await serveSpa(app, config.distDir, { demoBanner: config.mode === 'demo' });
+  // Without SMTP_URL (the demo) the mail stays in the outbox, for the demo outbox page.
+  if (config.mail.smtpUrl) {
+    const worker = startMailWorker({
+      db: store.db, transport: smtpTransport(config.mail.smtpUrl, config.mail.from), render: renderMail,
+      pollMs: config.mail.pollMs, retryMs: config.mail.retryMs, log: app.log.child({ part: 'mail' }),
+    });
+    mailWorker = worker;
+    app.addHook('onClose', () => worker.stop());
+  }
   return app;
 }
 

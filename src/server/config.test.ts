@@ -49,3 +49,25 @@ describe('modes and keys', () => {
     expect(() => readConfig({ REQUEST_TIMEOUT_MS: '0' })).toThrow('REQUEST_TIMEOUT_MS must be a positive whole number, got 0.');
   });
 });
+
+describe('mail', () => {
+  it('without SMTP_URL keeps mail in the outbox, from the demo sender; the defaults poll every 5 s and retry after 30 s', () => {
+    expect(readConfig({}).mail).toEqual({ smtpUrl: null, from: 'TV Checkout <no-reply@tvcheckout.test>', pollMs: 5_000, retryMs: 30_000, credentials: false });
+  });
+
+  it('takes SMTP_URL (or SMTP_URL_FILE) with MAIL_FROM, MAIL_POLL_MS, MAIL_RETRY_MS and MAIL_CREDENTIALS=on', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tvc-config-'));
+    writeFileSync(join(dir, 'smtp'), 'smtps://user:secret@mail.example\n');
+    expect(readConfig({ SMTP_URL_FILE: join(dir, 'smtp'), MAIL_FROM: 'shop@example.com', MAIL_POLL_MS: '250', MAIL_RETRY_MS: '1000', MAIL_CREDENTIALS: 'on' }).mail)
+      .toEqual({ smtpUrl: 'smtps://user:secret@mail.example', from: 'shop@example.com', pollMs: 250, retryMs: 1_000, credentials: true });
+  });
+
+  it('refuses SMTP_URL without MAIL_FROM, a URL that is not smtp(s)://, query options (they could turn certificate checks off), and a MAIL_FROM without an address', () => {
+    expect(() => readConfig({ SMTP_URL: 'smtp://mail.example:587' })).toThrow('MAIL_FROM is not set: with SMTP_URL give the sender, e.g. MAIL_FROM="TV Checkout <no-reply@example.com>".');
+    expect(() => readConfig({ SMTP_URL: 'http://user:pw@mail.example', MAIL_FROM: 'a@example.com' })).toThrow(ConfigError);
+    // The message does not echo the URL: it may hold the SMTP password.
+    expect(() => readConfig({ SMTP_URL: 'http://user:pw@mail.example', MAIL_FROM: 'a@example.com' })).not.toThrow(/pw/);
+    expect(() => readConfig({ SMTP_URL: 'smtp://mail.example?tls.rejectUnauthorized=false', MAIL_FROM: 'a@example.com' })).toThrow('SMTP_URL takes no query options (certificate checks stay on): give only smtp(s)://[user:password@]host[:port].');
+    expect(() => readConfig({ MAIL_FROM: 'TV Checkout' })).toThrow('MAIL_FROM must be an address (a@example.com) or Name <a@example.com>, got TV Checkout.');
+  });
+});

@@ -57,6 +57,21 @@ export interface ServerConfig {
   catalogueTtlMs: number;
   /** Past these, requests are answered 503 overloaded at once instead of queueing; 0 turns a check off. */
   loadShedding: { enabled: boolean; maxEventLoopDelayMs: number; maxHeapUsedBytes: number; maxEventLoopUtilization: number };
+  mail: MailConfig;
+}
+
+/** E-mail: the outbox is always written; a worker sends it over SMTP when `smtpUrl` is set. */
+export interface MailConfig {
+  /** SMTP_URL (or SMTP_URL_FILE): smtp:// (STARTTLS when offered) or smtps:// (TLS from the start); null keeps mail in the outbox. */
+  smtpUrl: string | null;
+  /** MAIL_FROM: the sender, e.g. `TV Checkout <no-reply@example.com>`; required with SMTP_URL. */
+  from: string;
+  /** How often the worker looks for due messages (it is also nudged right after a message is queued). */
+  pollMs: number;
+  /** The first retry's delay; each further one doubles, up to an hour. */
+  retryMs: number;
+  /** MAIL_CREDENTIALS=on puts the service username and password into the "service active" mail. */
+  credentials: boolean;
 }
 
 /** A configuration the server refuses to start with; the message is the one line an operator reads. */
@@ -101,6 +116,42 @@ const positiveInteger = (env: NodeJS.ProcessEnv, name: string, fallback: number)
   if (!Number.isInteger(value) || value <= 0) throw new ConfigError(`${name} must be a positive whole number, got ${env[name]}.`);
   return value;
 };
+
+/** The sender's address part (`Name <a@b>` or `a@b`); null when MAIL_FROM names no address. */
+export function mailFromAddress(from: string): string | null {
+  const address = (/<([^<>\s]+)>\s*$/.exec(from)?.[1] ?? from).trim();
+  return /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/.test(address) ? address : null;
+}
+
+/** MAIL_FROM in demo without SMTP: what the demo outbox page shows as the sender. */
+const DEMO_MAIL_FROM = 'TV Checkout <no-reply@tvcheckout.test>';
+
+function readMailConfig(env: NodeJS.ProcessEnv): MailConfig {
+  const smtpUrl = fromEnvOrFile(env, 'SMTP_URL');
+  if (smtpUrl) {
+    let url: URL | null = null;
+    try {
+      url = new URL(smtpUrl);
+    } catch {
+      url = null;
+    }
+    // The URL is not echoed: it may hold the SMTP password.
+    if (!url || !['smtp:', 'smtps:'].includes(url.protocol) || !url.hostname) {
+      throw new ConfigError('SMTP_URL must be smtp://[user:password@]host[:port] (STARTTLS when offered) or smtps://… (TLS from the start).');
+    }
+    if (url.search) throw new ConfigError('SMTP_URL takes no query options (certificate checks stay on): give only smtp(s)://[user:password@]host[:port].');
+    if (!env.MAIL_FROM) throw new ConfigError('MAIL_FROM is not set: with SMTP_URL give the sender, e.g. MAIL_FROM="TV Checkout <no-reply@example.com>".');
+  }
+  const from = env.MAIL_FROM || DEMO_MAIL_FROM;
+  if (!mailFromAddress(from)) throw new ConfigError(`MAIL_FROM must be an address (a@example.com) or Name <a@example.com>, got ${from}.`);
+  return {
+    smtpUrl,
+    from,
+    pollMs: positiveInteger(env, 'MAIL_POLL_MS', 5_000),
+    retryMs: positiveInteger(env, 'MAIL_RETRY_MS', 30_000),
+    credentials: env.MAIL_CREDENTIALS === 'on',
+  };
+}
 
 const nonNegativeNumber = (env: NodeJS.ProcessEnv, name: string, fallback: number, max = Infinity) => {
   const value = Number(env[name] ?? fallback);
@@ -155,5 +206,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       maxHeapUsedBytes: nonNegativeNumber(env, 'LOAD_SHEDDING_MAX_HEAP_MB', Math.floor(getHeapStatistics().heap_size_limit * 0.9 / 2 ** 20)) * 2 ** 20,
       maxEventLoopUtilization: nonNegativeNumber(env, 'LOAD_SHEDDING_MAX_EVENT_LOOP_UTILIZATION', 0, 1),
     },
+    mail: readMailConfig(env),
   };
 }

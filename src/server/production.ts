@@ -5,11 +5,14 @@ import { DEMO_ACCOUNTS } from './db/seed';
 import { sandboxGatewaysIn } from './payments/gateways';
 import { missingSecrets, missingSecretsMessage } from './secrets';
 
+export const SMTP_URL_MISSING = 'SMTP_URL is not set: production mails receipts and access to shoppers; set SMTP_URL (smtp://user:password@mail.example:587) and MAIL_FROM.';
+
 /** Production fails closed: what would give services away refuses the start, before the store is opened. */
 export function refuseUnsafeConfig(config: ServerConfig): void {
   if (config.mode !== 'production') return;
   const missing = missingSecrets(config);
   if (missing.length) throw new ConfigError(missingSecretsMessage(missing));
+  if (!config.mail.smtpUrl) throw new ConfigError(SMTP_URL_MISSING);
   if (!config.catalogueFile) throw new ConfigError(CATALOGUE_FILE_MISSING);
   const sandboxes = sandboxGatewaysIn(config.gateways);
   if (sandboxes.length) {

@@ -15,6 +15,8 @@ const KEYS = {
 };
 /** The test keys spawnServer gives, taken away: an operator's start has only what it sets. */
 const NO_KEYS = { SESSION_SECRET: '', ENCRYPTION_KEY: '', WEBHOOK_SECRET_SANDBOX: '', WEBHOOK_SECRET_SANDBOXCRYPTO: '' };
+/** The mail server an operator gives (never connected to: each of these starts is refused before sending). */
+const MAIL = { SMTP_URL: 'smtp://mailer:secret@127.0.0.1:2525', MAIL_FROM: 'TV Checkout <no-reply@shop.example>' };
 
 interface Exit {
   code: number | string;
@@ -43,14 +45,21 @@ describe('a start as an operator makes it', () => {
     expect(exit.output.trim()).toBe('TV Checkout refuses to start: Missing secrets: SESSION_SECRET, ENCRYPTION_KEY, WEBHOOK_SECRET_SANDBOX (set each, or <NAME>_FILE naming a file that holds it).');
   });
 
-  it('production with a sandbox gateway refuses, naming it, before any store is opened', async () => {
+  it('production without SMTP_URL refuses, naming it, after the keys', async () => {
     const exit = await production({ ...KEYS, CATALOGUE_FILE, GATEWAYS: 'sandbox' });
+    expect(exit.code).toBe(1);
+    expect(exit.ready).toBe(false);
+    expect(exit.output.trim()).toBe('TV Checkout refuses to start: SMTP_URL is not set: production mails receipts and access to shoppers; set SMTP_URL (smtp://user:password@mail.example:587) and MAIL_FROM.');
+  });
+
+  it('production with a sandbox gateway refuses, naming it, before any store is opened', async () => {
+    const exit = await production({ ...KEYS, ...MAIL, CATALOGUE_FILE, GATEWAYS: 'sandbox' });
     expect(exit.code).toBe(1);
     expect(exit.output.trim()).toBe('TV Checkout refuses to start: GATEWAYS names the sandbox gateway sandbox, whose page pays for anyone: production takes real gateways only (or set DEMO=on for a demo).');
   });
 
   it('production without a catalogue file refuses, naming CATALOGUE_FILE', async () => {
-    const exit = await production({ ...KEYS, GATEWAYS: 'sandbox' });
+    const exit = await production({ ...KEYS, ...MAIL, GATEWAYS: 'sandbox' });
     expect(exit.code).toBe(1);
     expect(exit.output.trim()).toMatch(/^TV Checkout refuses to start: CATALOGUE_FILE is not set: production takes its products/);
   });
@@ -68,7 +77,7 @@ describe('a start as an operator makes it', () => {
     expect(demo.output).toContain('TV Checkout (demo)');
 
     // No real gateway exists yet, so a gateway without an adapter stands in: the store is checked before the gateways are built.
-    const exit = await production({ DATA_DIR: dataDir, CATALOGUE_FILE, SESSION_SECRET: KEYS.SESSION_SECRET, ENCRYPTION_KEY: KEYS.ENCRYPTION_KEY, GATEWAYS: 'hostedlink', WEBHOOK_SECRET_HOSTEDLINK: 'x' });
+    const exit = await production({ DATA_DIR: dataDir, CATALOGUE_FILE, ...MAIL, SESSION_SECRET: KEYS.SESSION_SECRET, ENCRYPTION_KEY: KEYS.ENCRYPTION_KEY, GATEWAYS: 'hostedlink', WEBHOOK_SECRET_HOSTEDLINK: 'x' });
     expect(exit.code).toBe(1);
     expect(exit.output).toContain('TV Checkout refuses to start: The store holds the demo account demo@tvcheckout.test, whose password is published');
   }, 120_000);

@@ -4,6 +4,7 @@ import { generateServicePassword, generateUsername } from '../../domain/credenti
 import { isCurrency, type Currency, type CurrencyRate } from '../../domain/currency';
 import { MESSAGE_TEXTS } from '../../domain/messages';
 import type { Database } from '../db/connect';
+import { queueOrderReceipt, queueServiceActive, queueUpsellReceipt } from '../mail/outbox';
 import { affiliateClicks, clients, configOptions, currencies, gatewayNames, idempotencyKeys, invoices, orders, paymentExceptions, payments, products, promotions, services, webhookEvents } from '../db/schema';
 import { conflict, unprocessable } from '../http-error';
 import { decryptSecret, encryptSecret } from '../secrets';
@@ -27,7 +28,17 @@ const newPaymentId = () => `pay_${randomBytes(18).toString('base64url')}`;
 const cents = (amountCents: number) => amountCents / 100;
 
 /** The billing port over the local store (PGlite or PostgreSQL through Drizzle). */
-export function createLocalBilling(db: Database, options: { encryptionKey: Buffer; serverHostname: string; catalogueTtlMs: number }): BillingPort {
+export function createLocalBilling(db: Database, options: {
+  encryptionKey: Buffer; serverHostname: string; catalogueTtlMs: number;
+  /** Called once a transaction that may have queued mail has committed (the mail worker's nudge). */
+  mailQueued?: () => void;
+}): BillingPort {
+  /** A replayed answer queued nothing; a fresh one may have. */
+  const afterMail = <T extends { replayed: boolean }>(answer: T): T => {
+    if (!answer.replayed) options.mailQueued?.();
+    return answer;
+  };
+
   const toProduct = (row: typeof products.$inferSelect, optionRows: (typeof configOptions.$inferSelect)[]): CatalogueProduct => ({
     pid: row.pid,
     name: row.name,
@@ -201,7 +212,7 @@ export function createLocalBilling(db: Database, options: { encryptionKey: Buffe
     placeOrder: (order, claim) => idempotent(claim, async (tx) => {
       const [created] = await tx.insert(orders).values({
         clientId: order.clientId, kind: order.kind, status: order.fraud ? 'Fraud' : 'Pending', fraud: order.fraud, ip: order.ip, country: order.country,
-        currency: order.currency, amountCents: order.amountCents, promocode: order.promocode, affid: order.affid,
+        currency: order.currency, amountCents: order.amountCents, promocode: order.promocode, affid: order.affid, locale: order.locale,
       }).returning();
       if (!created) throw new Error('Order was not created');
       const serviceRows = await tx.insert(services).values(order.items.map((item) => ({
@@ -221,11 +232,18 @@ export function createLocalBilling(db: Database, options: { encryptionKey: Buffe
         if (counted.length === 0) throw unprocessable('promotion_invalid', MESSAGE_TEXTS['promo.exhausted']);
       }
       const payment = order.payment ? await insertPayment(tx, invoice, order.payment.gateway, order.payment.expiresAt) : null;
+      // A flagged order gets no receipt: nothing is due on it, and a caller spraying orders would mail strangers.
+      if (payment && !order.fraud) {
+        await queueOrderReceipt(tx, {
+          orderId: created.id, invoiceId: invoice.id, clientId: order.clientId, kind: order.kind, items: order.items, promocode: order.promocode,
+          amountCents: created.amountCents, currency: created.currency, deadline: payment.expiresAt, locale: order.locale,
+        });
+      }
       return {
         orderid: created.id, invoiceid: invoice.id, serviceids: serviceRows.map((row) => row.id), fraud: created.fraud, status: created.status,
         amount: cents(created.amountCents), currency: created.currency, paymentId: payment?.id ?? null, deadline: payment?.expiresAt.toISOString() ?? null,
       };
-    }),
+    }).then(afterMail),
 
     order: (id) => readOrder(db, id),
 
@@ -251,8 +269,12 @@ export function createLocalBilling(db: Database, options: { encryptionKey: Buffe
       }).returning();
       if (!invoice) throw new Error('Invoice was not created');
       const payment = await insertPayment(tx, invoice, input.payment.gateway, input.payment.expiresAt);
+      await queueUpsellReceipt(tx, {
+        invoiceId: invoice.id, clientId: input.clientId, serviceId: input.serviceId, quantity: input.quantity, amountCents: invoice.amountCents,
+        currency: invoice.currency, deadline: payment.expiresAt, locale: input.locale,
+      });
       return { invoiceid: invoice.id, paymentId: payment.id, amountCents: invoice.amountCents, currency: invoice.currency, deadline: payment.expiresAt.toISOString() };
-    }),
+    }).then(afterMail),
 
     async createPayment({ invoiceId, gateway, expiresAt }) {
       const [invoice] = await db.select().from(invoices).where(eq(invoices.id, invoiceId));
@@ -313,8 +335,12 @@ export function createLocalBilling(db: Database, options: { encryptionKey: Buffe
         }
         const [order] = await tx.select().from(orders).where(eq(orders.id, invoice.orderId));
         if (order?.kind === 'reseller') await tx.update(clients).set({ reseller: true }).where(eq(clients.id, order.clientId));
+        await queueServiceActive(tx, invoice.orderId);
       }
       return { outcome: 'paid', reason: null, invoiceId };
+    }).then((result) => {
+      if (result.outcome === 'paid') options.mailQueued?.();
+      return result;
     }),
 
     service: (id) => readService(db, id),

@@ -1,4 +1,5 @@
 import type { Currency, CurrencyRate } from '../../domain/currency';
+import type { Locale } from '../../domain/locale';
 import type { PricingTable } from '../../domain/pricing';
 import type { StoredPromotion } from '../../domain/promotion';
 
@@ -112,6 +113,8 @@ export interface NewOrder {
   fraud: boolean;
   /** Null when no payment link is made (a flagged order). */
   payment: { gateway: string; expiresAt: Date } | null;
+  /** The shopper's language: the order's mails are written in it. */
+  locale: Locale;
 }
 
 export interface PlacedOrder {
@@ -133,6 +136,8 @@ export interface NewUpsellInvoice {
   currency: Currency;
   amountCents: number;
   payment: { gateway: string; expiresAt: Date };
+  /** The shopper's language: the invoice's receipt is written in it. */
+  locale: Locale;
 }
 
 export interface PaymentEvent {

@@ -76,6 +76,8 @@ export const orders = pgTable('orders', {
   amountCents: integer('amount_cents').notNull(),
   promocode: text('promocode'),
   affid: text('affid'),
+  /** The shopper's language when ordering (browserLang, then the browser's): its mails are written in it. */
+  locale: text('locale').notNull().default('en-en'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 }, (table) => [index('orders_ip_created_idx').on(table.ip, table.createdAt)]);
 
@@ -203,3 +205,33 @@ export const secrets = pgTable('secrets', {
   name: text('name').primaryKey(),
   value: text('value').notNull(),
 });
+
+/**
+ * Mail to send, written in the same transaction as the event that causes it; one row per message key, so
+ * an event retried or replayed queues it once. A worker claims a due row by moving next_attempt_at past a
+ * lease (so one instance sends it), sends it, and marks it sent; the recipient and payload are then
+ * blanked, as the store no longer needs them.
+ */
+export const mailOutbox = pgTable('mail_outbox', {
+  id: serial('id').primaryKey(),
+  /** e.g. receipt:invoice:12, service-active:order:7 */
+  messageKey: text('message_key').notNull().unique(),
+  kind: text('kind').notNull(),
+  /** Null once sent. */
+  recipient: text('recipient'),
+  locale: text('locale').notNull(),
+  /** The facts the message states, rendered into text and HTML when it is sent; null once sent. */
+  payload: jsonb('payload'),
+  /** The Message-ID's local part: the same for every attempt, so a receiver can drop a repeat. */
+  messageId: text('message_id').notNull(),
+  status: text('status').$type<'pending' | 'sent' | 'failed'>().notNull().default('pending'),
+  attempts: integer('attempts').notNull().default(0),
+  /** When a pending message is next due; while an attempt runs, the end of its lease. */
+  nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+  /** The claim of the attempt that runs (or ran last); only it may record the outcome. */
+  leaseToken: text('lease_token'),
+  /** SMTP error code and status of the last failure; never the server's free text (it can quote the address). */
+  lastError: text('last_error'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  sentAt: timestamp('sent_at', { withTimezone: true }),
+}, (table) => [index('mail_outbox_due_idx').on(table.nextAttemptAt).where(sql`${table.status} = 'pending'`)]);

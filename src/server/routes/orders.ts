@@ -10,6 +10,7 @@ import { pricedPromotion } from '../billing/promotions';
 import type { CatalogueProduct, IdempotencyClaim } from '../billing/port';
 import { badRequest, conflict, forbidden, notFound, unauthenticated, unprocessable } from '../http-error';
 import { assertOwnsOrder, rememberOrder, requireLogin, requireSession, type Session } from '../session';
+import { shopperLocale } from '../mail/locale';
 import { visitorOf } from '../visitor';
 import type { Handlers, RouteDeps } from './types';
 
@@ -120,6 +121,7 @@ export function orderRoutes({ billing, gateways, fraud, config }: RouteDeps): Ha
         affid: body.affid ?? null,
         fraud: !verdict.valid,
         payment: verdict.valid ? { gateway: gateway.module, expiresAt: new Date(Date.now() + PAYMENT_DEADLINE_MS) } : null,
+        locale: shopperLocale(request, visitor.country),
       }, idempotencyClaim(request, `order:${session.clientId}:${session.id}`));
       const { paymentId, ...placed } = answer.body;
       await rememberOrder(request, session, placed.orderid);
@@ -143,6 +145,7 @@ export function orderRoutes({ billing, gateways, fraud, config }: RouteDeps): Ha
       const answer = await billing.createUpsellInvoice({
         clientId: session.clientId, serviceId, quantity: extraQuantity, currency, amountCents: toCents(amount),
         payment: { gateway: gateway.module, expiresAt: new Date(Date.now() + PAYMENT_DEADLINE_MS) },
+        locale: shopperLocale(request, visitorOf(request, config).country),
       }, idempotencyClaim(request, `addInvoice:${session.clientId}:${session.id}`));
       const { invoiceid, paymentId, amountCents, deadline } = answer.body;
       return { invoiceid, amount: amountCents / 100, currency: answer.body.currency, link: gateway.paymentUrl(paymentId), deadline };

@@ -1,0 +1,107 @@
+/**
+ * The demo's outbox page: without SMTP_URL the demo keeps its mail in the outbox, and a newcomer reads it
+ * here, offline. Production has no such page (404): it would show every shopper's mail to anyone.
+ */
+import { desc, eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { DEMO_BANNER_TEXTS, demoBannerHtml } from '../demo-banner';
+import type { Database } from '../db/connect';
+import { mailOutbox } from '../db/schema';
+import type { OutboxRow } from './outbox';
+import type { RenderedMail } from './templates';
+
+export interface DemoOutboxDeps {
+  db: Database;
+  render(row: OutboxRow): Promise<RenderedMail>;
+  /** Demo mode: the page exists; otherwise every path of it answers 404. */
+  demo: boolean;
+  /** The sender the mail goes out as. */
+  from: string;
+  /** Whether a worker sends the outbox (SMTP_URL set), for the page's explanation. */
+  sending: boolean;
+}
+
+export const DEMO_OUTBOX_PATH = '/checkout/demo/outbox';
+/** The page lists the newest messages; older ones stay in the store. */
+const LISTED = 100;
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.codePointAt(0) ?? 0};`);
+
+function page(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)} · Demo outbox</title>
+<style>
+:root{color-scheme:light dark;font-family:system-ui,sans-serif}
+body{margin:0;background:Canvas;color:CanvasText}
+main{max-width:60rem;margin:0 auto;padding:1.5rem}
+table{border-collapse:collapse;width:100%}
+th,td{text-align:left;padding:.4rem .6rem;border-bottom:1px solid GrayText;vertical-align:top}
+pre{white-space:pre-wrap;border:1px solid GrayText;border-radius:8px;padding:1rem;font-size:.9rem}
+iframe{width:100%;height:36rem;border:1px solid GrayText;border-radius:8px;background:#fff}
+dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}
+dt{font-weight:600}
+a:focus-visible{outline:3px solid #1a73e8;outline-offset:2px}
+.visually-hidden{position:absolute;width:1px;height:1px;margin:-1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+</style></head><body>${demoBannerHtml(DEMO_BANNER_TEXTS['en-en'])}<main>${body}</main></body></html>`;
+}
+
+const when = (date: Date | null) => (date ? date.toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC') : '—');
+
+/** The status of a row as a newcomer reads it. */
+function statusText(row: OutboxRow): string {
+  if (row.status === 'sent') return `sent ${when(row.sentAt)}`;
+  if (row.status === 'failed') return `given up (${row.lastError ?? 'error'})`;
+  return row.attempts === 0 ? 'waiting in the outbox' : `waiting, ${row.attempts} attempt${row.attempts === 1 ? '' : 's'} (${row.lastError ?? 'in progress'})`;
+}
+
+export async function demoOutboxPages(app: FastifyInstance, deps: DemoOutboxDeps): Promise<void> {
+  const notFound = (reply: FastifyReply, path: string) => reply.code(404).send({ error: { code: 'not_found', message: `No route GET ${path}.` } });
+  const html = (reply: FastifyReply, status: number, body: string) => reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(body);
+  const rowById = async (id: string) => {
+    if (!/^[1-9]\d{0,9}$/.test(id)) return null;
+    const [row] = await deps.db.select().from(mailOutbox).where(eq(mailOutbox.id, Number(id)));
+    return row ?? null;
+  };
+  const renderOrNull = async (row: OutboxRow) => (row.payload ? deps.render(row).catch(() => null) : null);
+
+  app.get(DEMO_OUTBOX_PATH, async (request, reply) => {
+    if (!deps.demo) return notFound(reply, DEMO_OUTBOX_PATH);
+    const rows = await deps.db.select().from(mailOutbox).orderBy(desc(mailOutbox.id)).limit(LISTED);
+    const items = await Promise.all(rows.map(async (row) => {
+      const subject = (await renderOrNull(row))?.subject ?? '(sent: its text is no longer kept)';
+      return `<tr><td>${row.id}</td><td>${when(row.createdAt)}</td><td>${escapeHtml(row.recipient ?? '—')}</td><td><a href="${DEMO_OUTBOX_PATH}/${row.id}">${escapeHtml(subject)}</a></td><td>${escapeHtml(row.kind)}</td><td>${escapeHtml(row.locale)}</td><td>${escapeHtml(statusText(row))}</td></tr>`;
+    }));
+    const how = deps.sending
+      ? 'SMTP_URL is set: a worker sends these messages and then removes their text from the store.'
+      : 'SMTP_URL is not set, so nothing is sent: every message the checkout writes stays here.';
+    const table = rows.length
+      ? `<table><caption class="visually-hidden">Messages, newest first</caption><thead><tr><th scope="col">#</th><th scope="col">Written</th><th scope="col">To</th><th scope="col">Subject</th><th scope="col">Kind</th><th scope="col">Locale</th><th scope="col">Status</th></tr></thead><tbody>${items.join('')}</tbody></table>`
+      : '<p>No mail yet. Place an order on the checkout: its receipt appears here.</p>';
+    return html(reply, 200, page('Outbox', `<h1>Demo outbox</h1><p>${how} Sender: ${escapeHtml(deps.from)}.</p>${table}<p><a href="/checkout/">Back to the checkout</a></p>`));
+  });
+
+  app.get<{ Params: { id: string } }>(`${DEMO_OUTBOX_PATH}/:id`, async (request, reply) => {
+    const path = `${DEMO_OUTBOX_PATH}/${request.params.id}`;
+    if (!deps.demo) return notFound(reply, path);
+    const row = await rowById(request.params.id);
+    if (!row) return html(reply, 404, page('Message not found', `<h1>Message not found</h1><p>The outbox has no message ${escapeHtml(request.params.id)}.</p><p><a href="${DEMO_OUTBOX_PATH}">Back to the outbox</a></p>`));
+    const mail = await renderOrNull(row);
+    const facts = `<dl><dt>To</dt><dd>${escapeHtml(row.recipient ?? '—')}</dd><dt>From</dt><dd>${escapeHtml(deps.from)}</dd><dt>Kind</dt><dd>${escapeHtml(row.kind)}</dd><dt>Locale</dt><dd>${escapeHtml(row.locale)}</dd><dt>Message key</dt><dd>${escapeHtml(row.messageKey)}</dd><dt>Status</dt><dd>${escapeHtml(statusText(row))}</dd></dl>`;
+    const body = mail
+      ? `<h2>HTML part</h2><iframe title="The HTML part of the message" sandbox src="${DEMO_OUTBOX_PATH}/${row.id}/html"></iframe><h2>Text part</h2><pre>${escapeHtml(mail.text)}</pre>`
+      : '<p>This message was sent; its text is no longer kept in the store.</p>';
+    return html(reply, 200, page(mail?.subject ?? `Message ${row.id}`, `<h1>${escapeHtml(mail?.subject ?? `Message ${row.id}`)}</h1>${facts}${body}<p><a href="${DEMO_OUTBOX_PATH}">Back to the outbox</a></p>`));
+  });
+
+  // The HTML part alone, framed by the message page: no script runs in it, and only this server may frame it.
+  app.get<{ Params: { id: string } }>(`${DEMO_OUTBOX_PATH}/:id/html`, async (request, reply) => {
+    const path = `${DEMO_OUTBOX_PATH}/${request.params.id}/html`;
+    if (!deps.demo) return notFound(reply, path);
+    const row = await rowById(request.params.id);
+    const mail = row ? await renderOrNull(row) : null;
+    if (!mail) return notFound(reply, path);
+    reply.header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'self'; base-uri 'none'; form-action 'none'");
+    return html(reply, 200, mail.html);
+  });
+}

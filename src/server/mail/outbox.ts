@@ -1,0 +1,157 @@
+/**
+ * The outbox: every message is a row written in the same transaction as the event that causes it, under
+ * a message key of its own, so an event retried or replayed queues it once. The row holds the facts the
+ * message states (its payload); text and HTML are rendered from them when it is sent (templates.ts).
+ */
+import { randomBytes } from 'node:crypto';
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { Currency } from '../../domain/currency';
+import { isLocale, type Locale } from '../../domain/locale';
+import type { Database } from '../db/connect';
+import { clients, mailOutbox, orders, products, services } from '../db/schema';
+
+type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+/** The database, or the transaction of the event that queues the message. */
+export type Executor = Database | Transaction;
+
+/** Which flow a message leads back to: its waiting and success pages. */
+export type MailFlow = 'order' | 'reseller' | 'upsell';
+
+export type ReceiptLine =
+  | { type: 'product'; name: string; billingcycle: string }
+  | { type: 'option'; option: 'extraConnection' | 'proxyProtection' }
+  | { type: 'extraConnections'; count: number; serviceId: number; productName: string };
+
+/** A receipt: what was bought, the amount and the deadline, as they were when the invoice was made. */
+export interface ReceiptPayload {
+  kind: 'receipt';
+  flow: MailFlow;
+  orderId: number | null;
+  invoiceId: number;
+  lines: ReceiptLine[];
+  promocode: string | null;
+  amountCents: number;
+  currency: Currency;
+  /** ISO time the payment link expires. */
+  deadline: string;
+}
+
+/** "Your service is active": the services an order's payment provisioned (credentials are read when it is rendered). */
+export interface ServiceActivePayload {
+  kind: 'service-active';
+  flow: Exclude<MailFlow, 'upsell'>;
+  orderId: number;
+  services: { id: number; name: string }[];
+}
+
+export type MailPayload = ReceiptPayload | ServiceActivePayload;
+export type MailKind = MailPayload['kind'];
+
+export interface OutboxMessage {
+  /** Unique per message, e.g. receipt:invoice:12: a second enqueue under it does nothing. */
+  key: string;
+  to: string;
+  locale: Locale;
+  payload: MailPayload;
+}
+
+/** A row as the worker and the demo page read it. */
+export type OutboxRow = typeof mailOutbox.$inferSelect;
+
+/**
+ * Queues a message in the caller's transaction; false when its key was queued before. The caller nudges
+ * the worker once the transaction has committed (before that the row is not visible to it).
+ */
+export async function enqueueMail(executor: Executor, message: OutboxMessage): Promise<boolean> {
+  const inserted = await executor.insert(mailOutbox).values({
+    messageKey: message.key,
+    kind: message.payload.kind,
+    recipient: message.to,
+    locale: message.locale,
+    payload: message.payload,
+    messageId: randomBytes(16).toString('hex'),
+  }).onConflictDoNothing({ target: mailOutbox.messageKey }).returning({ id: mailOutbox.id });
+  return inserted.length > 0;
+}
+
+/** The locale stored with a row or an order, read back defensively (an unknown one falls back to the default). */
+export const storedLocale = (value: string): Locale => (isLocale(value) ? value : 'en-en');
+
+const emailOf = async (executor: Executor, clientId: number) => {
+  const [client] = await executor.select({ email: clients.email }).from(clients).where(eq(clients.id, clientId));
+  if (!client) throw new Error(`Client ${clientId} not found`);
+  return client.email;
+};
+
+export interface OrderReceiptFacts {
+  orderId: number;
+  invoiceId: number;
+  clientId: number;
+  kind: 'retail' | 'reseller';
+  items: { pid: number; billingcycle: string; extraConnection: boolean; proxyProtection: boolean }[];
+  promocode: string | null;
+  amountCents: number;
+  currency: Currency;
+  deadline: Date;
+  locale: Locale;
+}
+
+/** Queues the receipt of a new order (not of a flagged one: the caller decides). */
+export async function queueOrderReceipt(executor: Executor, facts: OrderReceiptFacts): Promise<boolean> {
+  const names = await executor.select({ pid: products.pid, name: products.name }).from(products).where(inArray(products.pid, facts.items.map((item) => item.pid)));
+  const lines: ReceiptLine[] = facts.items.flatMap((item): ReceiptLine[] => [
+    { type: 'product', name: names.find((row) => row.pid === item.pid)?.name ?? `#${item.pid}`, billingcycle: item.billingcycle },
+    ...(item.extraConnection ? [{ type: 'option', option: 'extraConnection' } as const] : []),
+    ...(item.proxyProtection ? [{ type: 'option', option: 'proxyProtection' } as const] : []),
+  ]);
+  return enqueueMail(executor, {
+    key: `receipt:invoice:${facts.invoiceId}`,
+    to: await emailOf(executor, facts.clientId),
+    locale: facts.locale,
+    payload: {
+      kind: 'receipt', flow: facts.kind === 'reseller' ? 'reseller' : 'order', orderId: facts.orderId, invoiceId: facts.invoiceId, lines,
+      promocode: facts.promocode, amountCents: facts.amountCents, currency: facts.currency, deadline: facts.deadline.toISOString(),
+    },
+  });
+}
+
+export interface UpsellReceiptFacts {
+  invoiceId: number;
+  clientId: number;
+  serviceId: number;
+  quantity: number;
+  amountCents: number;
+  currency: Currency;
+  deadline: Date;
+  locale: Locale;
+}
+
+/** Queues the receipt of an invoice for extra connections on a service. */
+export async function queueUpsellReceipt(executor: Executor, facts: UpsellReceiptFacts): Promise<boolean> {
+  const [service] = await executor.select({ name: products.name }).from(services).innerJoin(products, eq(products.pid, services.pid)).where(eq(services.id, facts.serviceId));
+  return enqueueMail(executor, {
+    key: `receipt:invoice:${facts.invoiceId}`,
+    to: await emailOf(executor, facts.clientId),
+    locale: facts.locale,
+    payload: {
+      kind: 'receipt', flow: 'upsell', orderId: null, invoiceId: facts.invoiceId,
+      lines: [{ type: 'extraConnections', count: facts.quantity, serviceId: facts.serviceId, productName: service?.name ?? '' }],
+      promocode: null, amountCents: facts.amountCents, currency: facts.currency, deadline: facts.deadline.toISOString(),
+    },
+  });
+}
+
+/** Queues "your service is active" for an order whose payment has just provisioned its services. */
+export async function queueServiceActive(executor: Executor, orderId: number): Promise<boolean> {
+  const [order] = await executor.select({ clientId: orders.clientId, kind: orders.kind, locale: orders.locale }).from(orders).where(eq(orders.id, orderId));
+  if (!order) return false;
+  const rows = await executor.select({ id: services.id, name: products.name }).from(services).innerJoin(products, eq(products.pid, services.pid))
+    .where(and(eq(services.orderId, orderId), eq(services.status, 'Active'))).orderBy(asc(services.id));
+  if (rows.length === 0) return false;
+  return enqueueMail(executor, {
+    key: `service-active:order:${orderId}`,
+    to: await emailOf(executor, order.clientId),
+    locale: storedLocale(order.locale),
+    payload: { kind: 'service-active', flow: order.kind === 'reseller' ? 'reseller' : 'order', orderId, services: rows },
+  });
+}

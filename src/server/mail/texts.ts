@@ -1,0 +1,250 @@
+/**
+ * The mails' words in the six locales. They live on the server (not in src/i18n/locales, which the SPA
+ * fetches), so the shopper's app does not grow with them. `{name}` marks a value filled in.
+ */
+import type { Locale } from '../../domain/locale';
+import { cycle as deDeCycle } from '../../i18n/locales/de-de.json';
+import { cycle as enEnCycle } from '../../i18n/locales/en-en.json';
+import { cycle as enGbCycle } from '../../i18n/locales/en-gb.json';
+import { cycle as esEsCycle } from '../../i18n/locales/es-es.json';
+import { cycle as nlNlCycle } from '../../i18n/locales/nl-nl.json';
+import { cycle as ptPtCycle } from '../../i18n/locales/pt-pt.json';
+
+export interface MailTexts {
+  /** BCP 47 tag: the mail's lang attribute and the Intl formats of its money and dates. */
+  tag: string;
+  brand: string;
+  footer: string;
+  receipt: {
+    subject: string;
+    upsellSubject: string;
+    heading: string;
+    upsellHeading: string;
+    intro: string;
+    upsellIntro: string;
+    order: string;
+    invoice: string;
+    item: string;
+    total: string;
+    deadline: string;
+    promo: string;
+    pay: string;
+    payHint: string;
+    extraConnections: string;
+    forService: string;
+  };
+  serviceActive: {
+    subject: string;
+    heading: string;
+    intro: string;
+    open: string;
+    openHint: string;
+    credentials: string;
+    username: string;
+    password: string;
+    host: string;
+    keepSafe: string;
+  };
+  options: { extraConnection: string; proxyProtection: string };
+  /** Billing cycles, as the app words them (src/i18n/locales/<code>.json, key cycle). */
+  cycle: typeof enEnCycle;
+}
+
+const EN: Omit<MailTexts, 'tag' | 'cycle'> = {
+  brand: 'TV Checkout',
+  footer: 'You are receiving this e-mail because this address was given for an order at TV Checkout. If that was not you, you can ignore it.',
+  receipt: {
+    subject: 'Your order {order}: invoice {invoice}',
+    upsellSubject: 'Your invoice {invoice} for extra connections',
+    heading: 'Thank you for your order',
+    upsellHeading: 'Your invoice for extra connections',
+    intro: 'We have received your order. It becomes active as soon as your payment arrives.',
+    upsellIntro: 'The extra connections are added to your service as soon as your payment arrives.',
+    order: 'Order',
+    invoice: 'Invoice',
+    item: 'Item',
+    total: 'Total',
+    deadline: 'Pay before',
+    promo: 'Discount code',
+    pay: 'Finish your payment',
+    payHint: 'The link opens your waiting page in the browser you ordered with: pay there, or choose another payment method.',
+    extraConnections: 'Extra connections: {count}',
+    forService: '{name} (service {id})',
+  },
+  serviceActive: {
+    subject: 'Your service is active',
+    heading: 'Your service is active',
+    intro: 'Thank you, your payment has arrived. Your service is ready to use.',
+    open: 'See your login details',
+    openHint: 'Open the link in the browser you ordered with: your login details are shown there.',
+    credentials: 'Your login details',
+    username: 'Username',
+    password: 'Password',
+    host: 'Server host',
+    keepSafe: 'Keep these details safe and do not share them.',
+  },
+  options: { extraConnection: 'Extra connection', proxyProtection: 'Proxy protection' },
+};
+
+export const MAIL_TEXTS: Record<Locale, MailTexts> = {
+  'en-en': { tag: 'en', ...EN, cycle: enEnCycle },
+  'en-gb': {
+    tag: 'en-GB',
+    ...EN,
+    serviceActive: { ...EN.serviceActive, keepSafe: 'Please keep these details safe and do not share them.' },
+    cycle: enGbCycle,
+  },
+  'de-de': {
+    tag: 'de-DE',
+    brand: 'TV Checkout',
+    footer: 'Sie erhalten diese E-Mail, weil diese Adresse bei einer Bestellung bei TV Checkout angegeben wurde. Falls Sie das nicht waren, können Sie sie ignorieren.',
+    receipt: {
+      subject: 'Ihre Bestellung {order}: Rechnung {invoice}',
+      upsellSubject: 'Ihre Rechnung {invoice} für zusätzliche Verbindungen',
+      heading: 'Vielen Dank für Ihre Bestellung',
+      upsellHeading: 'Ihre Rechnung für zusätzliche Verbindungen',
+      intro: 'Wir haben Ihre Bestellung erhalten. Sie wird aktiv, sobald Ihre Zahlung eingegangen ist.',
+      upsellIntro: 'Die zusätzlichen Verbindungen werden Ihrem Dienst hinzugefügt, sobald Ihre Zahlung eingegangen ist.',
+      order: 'Bestellung',
+      invoice: 'Rechnung',
+      item: 'Artikel',
+      total: 'Gesamtbetrag',
+      deadline: 'Zahlbar bis',
+      promo: 'Rabattcode',
+      pay: 'Zahlung abschließen',
+      payHint: 'Der Link öffnet Ihre Warteseite in dem Browser, mit dem Sie bestellt haben: Dort können Sie bezahlen oder eine andere Zahlungsart wählen.',
+      extraConnections: 'Zusätzliche Verbindungen: {count}',
+      forService: '{name} (Dienst {id})',
+    },
+    serviceActive: {
+      subject: 'Ihr Dienst ist aktiv',
+      heading: 'Ihr Dienst ist aktiv',
+      intro: 'Vielen Dank, Ihre Zahlung ist eingegangen. Ihr Dienst ist jetzt einsatzbereit.',
+      open: 'Zugangsdaten ansehen',
+      openHint: 'Öffnen Sie den Link in dem Browser, mit dem Sie bestellt haben: Dort werden Ihre Zugangsdaten angezeigt.',
+      credentials: 'Ihre Zugangsdaten',
+      username: 'Benutzername',
+      password: 'Passwort',
+      host: 'Server-Host',
+      keepSafe: 'Bewahren Sie diese Daten sicher auf und geben Sie sie nicht weiter.',
+    },
+    options: { extraConnection: 'Zusätzliche Verbindung', proxyProtection: 'Proxy-Schutz' },
+    cycle: deDeCycle,
+  },
+  'es-es': {
+    tag: 'es-ES',
+    brand: 'TV Checkout',
+    footer: 'Recibes este correo porque esta dirección se indicó en un pedido en TV Checkout. Si no fuiste tú, puedes ignorarlo.',
+    receipt: {
+      subject: 'Tu pedido {order}: factura {invoice}',
+      upsellSubject: 'Tu factura {invoice} de conexiones adicionales',
+      heading: 'Gracias por tu pedido',
+      upsellHeading: 'Tu factura de conexiones adicionales',
+      intro: 'Hemos recibido tu pedido. Se activará en cuanto recibamos tu pago.',
+      upsellIntro: 'Las conexiones adicionales se añadirán a tu servicio en cuanto recibamos tu pago.',
+      order: 'Pedido',
+      invoice: 'Factura',
+      item: 'Producto',
+      total: 'Total',
+      deadline: 'Paga antes del',
+      promo: 'Código de descuento',
+      pay: 'Completar el pago',
+      payHint: 'El enlace abre tu página de espera en el navegador con el que hiciste el pedido: allí puedes pagar o elegir otro método de pago.',
+      extraConnections: 'Conexiones adicionales: {count}',
+      forService: '{name} (servicio {id})',
+    },
+    serviceActive: {
+      subject: 'Tu servicio está activo',
+      heading: 'Tu servicio está activo',
+      intro: 'Gracias, hemos recibido tu pago. Tu servicio ya está listo para usar.',
+      open: 'Ver tus datos de acceso',
+      openHint: 'Abre el enlace en el navegador con el que hiciste el pedido: allí se muestran tus datos de acceso.',
+      credentials: 'Tus datos de acceso',
+      username: 'Usuario',
+      password: 'Contraseña',
+      host: 'Servidor',
+      keepSafe: 'Guarda estos datos en un lugar seguro y no los compartas.',
+    },
+    options: { extraConnection: 'Conexión adicional', proxyProtection: 'Protección proxy' },
+    cycle: esEsCycle,
+  },
+  'nl-nl': {
+    tag: 'nl-NL',
+    brand: 'TV Checkout',
+    footer: 'Je ontvangt deze e-mail omdat dit adres is opgegeven bij een bestelling bij TV Checkout. Was jij dat niet, dan kun je deze e-mail negeren.',
+    receipt: {
+      subject: 'Je bestelling {order}: factuur {invoice}',
+      upsellSubject: 'Je factuur {invoice} voor extra verbindingen',
+      heading: 'Bedankt voor je bestelling',
+      upsellHeading: 'Je factuur voor extra verbindingen',
+      intro: 'We hebben je bestelling ontvangen. Ze wordt actief zodra je betaling binnen is.',
+      upsellIntro: 'De extra verbindingen worden aan je dienst toegevoegd zodra je betaling binnen is.',
+      order: 'Bestelling',
+      invoice: 'Factuur',
+      item: 'Product',
+      total: 'Totaal',
+      deadline: 'Betaal vóór',
+      promo: 'Kortingscode',
+      pay: 'Betaling afronden',
+      payHint: 'De link opent je wachtpagina in de browser waarmee je hebt besteld: daar kun je betalen of een andere betaalmethode kiezen.',
+      extraConnections: 'Extra verbindingen: {count}',
+      forService: '{name} (dienst {id})',
+    },
+    serviceActive: {
+      subject: 'Je dienst is actief',
+      heading: 'Je dienst is actief',
+      intro: 'Bedankt, je betaling is binnen. Je dienst is klaar voor gebruik.',
+      open: 'Bekijk je inloggegevens',
+      openHint: 'Open de link in de browser waarmee je hebt besteld: daar staan je inloggegevens.',
+      credentials: 'Je inloggegevens',
+      username: 'Gebruikersnaam',
+      password: 'Wachtwoord',
+      host: 'Serverhost',
+      keepSafe: 'Bewaar deze gegevens goed en deel ze met niemand.',
+    },
+    options: { extraConnection: 'Extra verbinding', proxyProtection: 'Proxybescherming' },
+    cycle: nlNlCycle,
+  },
+  'pt-pt': {
+    tag: 'pt-PT',
+    brand: 'TV Checkout',
+    footer: 'Recebe este e-mail porque este endereço foi indicado numa encomenda na TV Checkout. Se não fez esta encomenda, pode ignorar este e-mail.',
+    receipt: {
+      subject: 'A sua encomenda {order}: fatura {invoice}',
+      upsellSubject: 'A sua fatura {invoice} de ligações adicionais',
+      heading: 'Obrigado pela sua encomenda',
+      upsellHeading: 'A sua fatura de ligações adicionais',
+      intro: 'Recebemos a sua encomenda. Fica ativa assim que o seu pagamento for recebido.',
+      upsellIntro: 'As ligações adicionais são acrescentadas ao seu serviço assim que o seu pagamento for recebido.',
+      order: 'Encomenda',
+      invoice: 'Fatura',
+      item: 'Artigo',
+      total: 'Total',
+      deadline: 'Pague até',
+      promo: 'Código de desconto',
+      pay: 'Concluir o pagamento',
+      payHint: 'A ligação abre a sua página de espera no navegador com que fez a encomenda: aí pode pagar ou escolher outro método de pagamento.',
+      extraConnections: 'Ligações adicionais: {count}',
+      forService: '{name} (serviço {id})',
+    },
+    serviceActive: {
+      subject: 'O seu serviço está ativo',
+      heading: 'O seu serviço está ativo',
+      intro: 'Obrigado, o seu pagamento foi recebido. O seu serviço está pronto a usar.',
+      open: 'Ver os seus dados de acesso',
+      openHint: 'Abra a ligação no navegador com que fez a encomenda: os seus dados de acesso são apresentados aí.',
+      credentials: 'Os seus dados de acesso',
+      username: 'Nome de utilizador',
+      password: 'Palavra-passe',
+      host: 'Servidor',
+      keepSafe: 'Guarde estes dados em segurança e não os partilhe.',
+    },
+    options: { extraConnection: 'Ligação adicional', proxyProtection: 'Proteção proxy' },
+    cycle: ptPtCycle,
+  },
+};
+
+/** A text with its `{name}` places filled. */
+export function fill(text: string, values: Record<string, string | number>): string {
+  return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
+}
