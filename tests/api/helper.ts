@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import pg from 'pg';
 import { expect, inject } from 'vitest';
 import type { components, operations } from '../../src/api/schema';
 import { buildApp } from '../../src/server/app';
@@ -10,6 +9,7 @@ import { readConfig, type ServerConfig } from '../../src/server/config';
 import { openStore, type Database, type Store } from '../../src/server/db/connect';
 import { DEMO_ACCOUNTS } from '../../src/server/db/seed';
 import { signWebhook } from '../../src/server/payments/signature';
+import { createDatabase } from '../../scripts/lib/postgres';
 import { assertMatchesContract, findOperation, operation } from './contract';
 
 export { DEMO_ACCOUNTS };
@@ -32,23 +32,8 @@ export const TEST_SECRETS: Record<string, string> = {
   WEBHOOK_SECRET_SANDBOXCRYPTO: 'test-webhook-secret-sandboxcrypto',
 };
 
-/** A fresh PostgreSQL database on the DATABASE_URL server; dropped by the returned function. */
-async function freshPostgresDatabase(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `tvc_test_${inject('runId')}_${randomBytes(6).toString('hex')}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: serverUrl });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
-}
+/** A fresh PostgreSQL database on the DATABASE_URL server (tvc_test_<runId>_…); dropped by the returned function. */
+const freshPostgresDatabase = (serverUrl: string) => createDatabase(serverUrl, `tvc_test_${inject('runId')}`);
 
 /**
  * The checkout server on a store of its own: a copy of the seeded PGlite template, or, with DATABASE_URL,

@@ -2,14 +2,13 @@
  * The real server as a process (`node --import tsx src/server/main.ts`), and a throwaway PostgreSQL cluster
  * the test controls (initdb, pg_ctl start/stop) on a free loopback port, so stopping it disturbs nothing else.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
 import { TEST_SECRETS } from '../api/helper';
 import { freePort } from '../../scripts/lib/free-port';
+import { createPostgresCluster as createCluster, debianPostgresBin, type PostgresCluster } from '../../scripts/lib/postgres';
 
-export { freePort };
+export { freePort, type PostgresCluster };
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -74,62 +73,16 @@ export async function spawnServer(env: Record<string, string>): Promise<ServerPr
 
 /** The newest Debian PostgreSQL server binaries, or a failure saying how to install them (never a skip). */
 export function postgresBin(): string {
-  const base = '/usr/lib/postgresql';
-  const versions = existsSync(base) ? readdirSync(base).filter((version) => existsSync(join(base, version, 'bin', 'pg_ctl'))) : [];
-  const newest = versions.sort((a, b) => Number(a) - Number(b)).at(-1);
-  if (!newest) {
+  const bin = debianPostgresBin();
+  if (!bin) {
     throw new Error('The PostgreSQL fault tests need the PostgreSQL server binaries (initdb, pg_ctl in /usr/lib/postgresql/<version>/bin). Install them with `apt-get install postgresql` (.ci/run does this).');
   }
-  return join(base, newest, 'bin');
+  return bin;
 }
 
-export interface PostgresCluster {
-  port: number;
-  /** A connection string for a database of this cluster (default postgres). */
-  url(database?: string): string;
-  start(): Promise<void>;
-  /** A fast shutdown, as an operator's restart does: sessions are ended, committed data is kept. */
-  stop(): Promise<void>;
-  query(sql: string, database?: string): string;
-  destroy(): Promise<void>;
-}
-
-/** initdb refuses to run as root: as root the cluster belongs to the postgres user. */
-function asPostgres(command: string, args: string[], cwd: string) {
-  const [file, argv] = process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args];
-  const run = spawnSync(file, argv, { cwd, encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${run.status}):\n${run.stdout}\n${run.stderr}`);
-  return run.stdout;
-}
-
-/** A new cluster in a temp directory, trusting 127.0.0.1 only, on a free port; started. */
-export async function createPostgresCluster(): Promise<PostgresCluster> {
-  const bin = postgresBin();
-  const dir = mkdtempSync(join(tmpdir(), 'tvc-pg-'));
-  if (process.getuid?.() === 0) {
-    const [uid, gid] = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).stdout.trim().split(/\s+/).concat(spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).stdout.trim());
-    chownSync(dir, Number(uid), Number(gid));
-  }
-  const data = join(dir, 'data');
-  asPostgres(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '--no-instructions'], dir);
-  const port = await freePort();
-  const options = `-c listen_addresses=127.0.0.1 -p ${port} -c unix_socket_directories=${dir} -c fsync=off -c max_connections=60`;
-  const pgCtl = (args: string[]) => asPostgres(join(bin, 'pg_ctl'), ['-D', data, ...args], dir);
-  const cluster: PostgresCluster = {
-    port,
-    url: (database = 'postgres') => `postgres://postgres@127.0.0.1:${port}/${database}`,
-    start: async () => { pgCtl(['start', '-w', '-t', '30', '-l', join(dir, 'log'), '-o', options]); },
-    stop: async () => { pgCtl(['stop', '-w', '-m', 'fast']); },
-    query: (sql, database = 'postgres') => asPostgres(join(bin, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', database, '-At', '-v', 'ON_ERROR_STOP=1', '-c', sql], dir),
-    destroy: async () => {
-      try {
-        pgCtl(['stop', '-w', '-m', 'immediate']);
-      } catch { /* already stopped */ }
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-  await cluster.start();
-  return cluster;
+/** A cluster the fault tests may stop and start at will; fsync off, as nothing of it outlives the test. */
+export function createPostgresCluster(): Promise<PostgresCluster> {
+  return createCluster(postgresBin(), ['fsync=off', 'max_connections=60']);
 }
 
 /** Polls until `check` passes or `timeoutMs` runs out (then its last failure is thrown). */

@@ -2,13 +2,7 @@
  * A PostgreSQL for the benchmark: a new database on BENCH_DATABASE_URL's server, or else a throwaway cluster
  * from the Debian binaries (/usr/lib/postgresql/<version>/bin) in a temporary directory on a free loopback port.
  */
-import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
-import { freePort } from './proc';
+import { createDatabase, createPostgresCluster, debianPostgresBin } from '../../lib/postgres';
 
 export interface BenchPostgres {
   /** Connection string of a new, empty database. */
@@ -19,78 +13,23 @@ export interface BenchPostgres {
   close(): Promise<void>;
 }
 
-/** The newest Debian PostgreSQL install's bin directory that has initdb and pg_ctl, or null. */
-export function debianPostgresBin(root = '/usr/lib/postgresql'): string | null {
-  if (!existsSync(root)) return null;
-  const versions = readdirSync(root).filter((entry) => /^\d+(\.\d+)?$/.test(entry)).sort((a, b) => Number(b) - Number(a));
-  const found = versions.map((version) => join(root, version, 'bin')).find((bin) => existsSync(join(bin, 'initdb')) && existsSync(join(bin, 'pg_ctl')));
-  return found ?? null;
-}
-
-async function admin(serverUrl: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
 /** A new database on an existing server; the server's other databases are not touched. */
 async function databaseOn(serverUrl: string, origin: string): Promise<BenchPostgres> {
-  const name = `tvc_bench_${randomBytes(5).toString('hex')}`;
-  await admin(serverUrl, `CREATE DATABASE ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), origin, close: () => admin(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+  const database = await createDatabase(serverUrl, 'tvc_bench');
+  return { url: database.url, origin, close: database.drop };
 }
 
-/** Runs a PostgreSQL binary as the `postgres` user when we are root (initdb refuses root), else as ourselves. */
-function asPostgres(bin: string, args: string[]): void {
-  const asRoot = process.getuid?.() === 0;
-  const [command, commandArgs] = asRoot ? ['runuser', ['-u', 'postgres', '--', bin, ...args]] : [bin, args];
-  execFileSync(command, commandArgs, { stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
-}
-
-/** A throwaway cluster: initdb in a temporary directory, started on a free loopback port, removed by close(). */
+/** A throwaway cluster with the server's default settings, removed by close(). */
 async function throwawayCluster(bin: string): Promise<BenchPostgres> {
-  const dir = mkdtempSync(join(tmpdir(), 'tv-checkout-bench-pg-'));
-  const dataDir = join(dir, 'data');
-  if (process.getuid?.() === 0) {
-    const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
-    const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
-    chownSync(dir, uid, gid);
-  }
-  const port = await freePort();
-  const stop = () => {
-    try {
-      asPostgres(join(bin, 'pg_ctl'), ['-D', dataDir, '-m', 'immediate', '-w', 'stop']);
-    } catch {
-      // Not running (it failed to start, or is already stopped).
-    }
-    rmSync(dir, { recursive: true, force: true });
-  };
-  try {
-    asPostgres(join(bin, 'initdb'), ['-D', dataDir, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--no-instructions']);
-    asPostgres(join(bin, 'pg_ctl'), ['-D', dataDir, '-l', join(dir, 'postgres.log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`, 'start']);
-  } catch (error) {
-    stop();
-    const output = (error as { stderr?: Buffer }).stderr?.toString().trim().split('\n').slice(-3).join(' ') ?? '';
-    throw new Error(`the throwaway PostgreSQL cluster would not start (${bin}): ${output || (error as Error).message}`);
-  }
-  const serverUrl = `postgres://postgres@127.0.0.1:${port}/postgres`;
-  const database = await databaseOn(serverUrl, `a throwaway cluster (${join(bin, 'postgres')} --version: ${execFileSync(join(bin, 'postgres'), ['--version']).toString().trim()}) on 127.0.0.1:${port}, default settings`)
-    .catch((error: unknown) => {
-      stop();
+  const cluster = await createPostgresCluster(bin).catch((error: unknown) => {
+    throw new Error(`the throwaway PostgreSQL cluster would not start (${bin}): ${(error as Error).message.split('\n').slice(-3).join(' ')}`);
+  });
+  const database = await databaseOn(cluster.url(), `a throwaway cluster (${cluster.version}) on 127.0.0.1:${cluster.port}, default settings`)
+    .catch(async (error: unknown) => {
+      await cluster.destroy();
       throw error;
     });
-  return {
-    ...database,
-    async close() {
-      stop();
-    },
-  };
+  return { ...database, close: () => cluster.destroy() };
 }
 
 /**
