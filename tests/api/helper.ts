@@ -68,6 +68,20 @@ export async function createTestApp(env: Record<string, string> = {}, options: {
   };
 }
 
+/** A test app with a second instance on the same store, as two servers share one database; close() ends both. */
+export async function createTwoInstances(env: Record<string, string> = {}): Promise<TestApp & { second: FastifyInstance }> {
+  const t = await createTestApp(env);
+  const second = await buildApp({ config: t.config, store: t.store });
+  return {
+    ...t,
+    second,
+    async close() {
+      await second.close();
+      await t.close();
+    },
+  };
+}
+
 // ---------------------------------------------------------------------------------------------------
 // A browser: a cookie jar and a connection address, talking to the app through app.inject.
 

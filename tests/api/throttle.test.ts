@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
 import { clients, rateCounters } from '../../src/server/db/schema';
 import { hashPassword } from '../../src/server/secrets';
-import { Browser, createTestApp, DEMO_ACCOUNTS, freshEmail, type Answer, type TestApp } from './helper';
+import { Browser, createTwoInstances, DEMO_ACCOUNTS, freshEmail, type Answer, type TestApp } from './helper';
 
 /** The issue: 10 failed sign-ins in 15 minutes lock the account. */
 const FAILURES_ALLOWED = 10;
@@ -39,13 +39,11 @@ describe('failed sign-ins per account, shared by instances on one store', () => 
   let t: TestApp;
   let second: FastifyInstance;
   beforeAll(async () => {
-    t = await createTestApp();
-    second = await buildApp({ config: t.config, store: t.store });
+    const both = await createTwoInstances();
+    ({ second } = both);
+    t = both;
   });
-  afterAll(async () => {
-    await second?.close();
-    await t?.close();
-  });
+  afterAll(async () => t?.close());
 
   it('10 failures from 10 addresses over two instances lock the account: the 11th attempt, with the right password, is 429 on both', async () => {
     const account = await accountWithPassword(t);
@@ -145,13 +143,11 @@ describe('per-address rate limits, shared by instances on one store', () => {
   let t: TestApp;
   let second: FastifyInstance;
   beforeAll(async () => {
-    t = await createTestApp();
-    second = await buildApp({ config: t.config, store: t.store });
+    const both = await createTwoInstances();
+    ({ second } = both);
+    t = both;
   });
-  afterAll(async () => {
-    await second?.close();
-    await t?.close();
-  });
+  afterAll(async () => t?.close());
 
   it('getPromotion (30 a minute): 15 lookups on each instance from one address, then 429 on both', async () => {
     const ip = '10.99.0.1';
