@@ -2344,7 +2344,10 @@ export interface operations {
     signIn: {
         parameters: {
             query: {
-                /** @description The token from the mailed link. */
+                /**
+                 * @description The token from the mailed link (43 characters of base64url).
+                 * @example ExampleOnlyTokenNeverIssued_0123456789abcde
+                 */
                 token: string;
             };
             header?: never;
