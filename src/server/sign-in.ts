@@ -57,8 +57,11 @@ export interface SignInLinks {
   create(clientId: number, redirectPath: string, ttlMs: number): Promise<string>;
   /** Uses a token once: the client and landing page, or why it cannot be used. */
   use(token: string): Promise<{ clientId: number; redirectPath: string } | 'malformed' | 'unusable'>;
-  /** Queues a link for the address's client, if it has one and the address is under its cap. */
-  request(email: string, redirectPath: string, locale: Locale): Promise<void>;
+  /**
+   * Counts a request for the address and finds its client: the same work for any address. Returns the
+   * queueing of the mail (known address under its cap), for the caller to run once it has answered.
+   */
+  request(email: string, redirectPath: string, locale: Locale): Promise<(() => Promise<void>) | null>;
 }
 
 export function createSignInLinks(db: Database, secret: string, publicUrl: string, counters: RateCounters, mailQueued: () => void): SignInLinks {
@@ -95,15 +98,17 @@ export function createSignInLinks(db: Database, secret: string, publicUrl: strin
       // The same two statements for every address, known or not, so the answer's timing tells nothing.
       const { hits } = await counters.hit(addressKey(address), SIGN_IN_LINKS_WINDOW_MS);
       const [client] = await db.select({ id: clients.id, email: clients.email }).from(clients).where(eq(clients.email, address));
-      if (!client || hits > SIGN_IN_LINKS_PER_ADDRESS) return;
-      // A key of its own per request: each asked-for link is its own message.
-      await enqueueMail(db, {
-        key: `sign-in-link:${randomBytes(16).toString('hex')}`,
-        to: client.email,
-        locale,
-        payload: { kind: 'sign-in-link', clientId: client.id, redirectPath },
-      });
-      mailQueued();
+      if (!client || hits > SIGN_IN_LINKS_PER_ADDRESS) return null;
+      return async () => {
+        // A key of its own per request: each asked-for link is its own message.
+        await enqueueMail(db, {
+          key: `sign-in-link:${randomBytes(16).toString('hex')}`,
+          to: client.email,
+          locale,
+          payload: { kind: 'sign-in-link', clientId: client.id, redirectPath },
+        });
+        mailQueued();
+      };
     },
   };
 }
@@ -137,7 +142,9 @@ export function signInRoutes(config: ServerConfig) {
   return {
     async signInLink(request: FastifyRequest<{ Body: { email: string; redirect?: string } }>, reply: FastifyReply) {
       const { country } = visitorOf(request, config);
-      await request.server.signInLinks.request(request.body.email, safeRedirect(request.body.redirect), shopperLocale(request, country));
+      const queue = await request.server.signInLinks.request(request.body.email, safeRedirect(request.body.redirect), shopperLocale(request, country));
+      // The mail is queued once the answer has gone, so a known address is not answered later than an unknown one.
+      if (queue) reply.raw.once('close', () => void queue().catch((error: unknown) => request.log.warn({ err: error }, 'sign-in link mail not queued')));
       return reply.code(202).send({ accepted: true });
     },
 
