@@ -644,6 +644,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/checkout/api/signInLink": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * E-mail a one-time sign-in link
+         * @description Mails a one-time sign-in link (one use, 15 minutes) to the address if it has a client, landing on `redirect` (a path under `/checkout/`; anything else lands on `/checkout/`). The answer is the same whether or not the address is known, and also once the address has had 5 links in 15 minutes (then nothing is sent).
+         */
+        post: operations["signInLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/checkout/api/signIn": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow a one-time sign-in link
+         * @description The link mailed by `signInLink` (or in "your service is active"). A valid, unused, unexpired token is used up, marks the address verified, starts a session and redirects to the page the link was made for. Any other token answers an HTML page saying the link cannot be used and how to ask for a new one.
+         */
+        get: operations["signIn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/checkout/api/session": {
         parameters: {
             query?: never;
@@ -804,6 +844,15 @@ export interface components {
             email: string;
             /** @constant */
             loggedIn: true;
+        };
+        SignInLinkRequest: {
+            email: components["schemas"]["Email"];
+            /** @description The checkout page to land on, a path under /checkout/. */
+            redirect?: string;
+        };
+        SignInLinkResponse: {
+            /** @constant */
+            accepted: true;
         };
         GuestAuthRequest: {
             email: components["schemas"]["Email"];
@@ -2257,6 +2306,86 @@ export interface operations {
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    signInLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignInLinkRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted; a link is mailed if the address has a client (the answer does not say). */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInLinkResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    signIn: {
+        parameters: {
+            query: {
+                /**
+                 * @description The token from the mailed link (43 characters of base64url).
+                 * @example ExampleOnlyTokenNeverIssued_0123456789abcde
+                 */
+                token: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed in; the session cookie is set and the browser goes to the link's page. */
+            303: {
+                headers: {
+                    /** @description The page the link was made for, a path under /checkout/. */
+                    Location?: string;
+                    "Set-Cookie": components["headers"]["SetSessionCookie"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A query the contract refuses (JSON, code `bad_request`), or a token that is not the shape of one (an HTML page saying the link is not complete). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description An unknown, used or expired token; an HTML page saying so, with a way to ask for a new link. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
             431: components["responses"]["HeadersTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };

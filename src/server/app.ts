@@ -33,6 +33,7 @@ import type { RouteDeps } from './routes/types';
 import { refuseDemoAccounts, refuseUnsafeConfig } from './production';
 import { trustFunction } from './proxy';
 import { loadSecrets } from './secrets';
+import { ACTIVATION_LINK_TTL_MS, createSignInLinks, SIGN_IN_LINK_TTL_MS, signInRoutes } from './sign-in';
 import { createSessionStore } from './session';
 import { TRANSPORT_ERROR_CODES, transportOptions } from './transport';
 import { createRateCounters, createSignInThrottle, rateLimitStore, tooManyAttempts } from './throttle';
@@ -47,7 +48,7 @@ export interface AppOptions {
 }
 
 /** Answers that carry credentials or personal data: never stored by a browser or a shared cache. */
-const PRIVATE_OPERATIONS = new Set(['getClientProducts', 'getResellerProducts', 'getActiveProducts', 'getSession', 'getOrderStatus', 'getInvoiceStatus', 'auth', 'authMiddleware', 'resellerAuth', 'isReseller', 'order', 'addInvoice', 'offshore', 'coinbase']);
+const PRIVATE_OPERATIONS = new Set(['getClientProducts', 'getResellerProducts', 'getActiveProducts', 'getSession', 'getOrderStatus', 'getInvoiceStatus', 'auth', 'authMiddleware', 'resellerAuth', 'signInLink', 'signIn', 'isReseller', 'order', 'addInvoice', 'offshore', 'coinbase']);
 
 /** HSTS for a year once the request came over HTTPS (directly, or from a trusted proxy's X-Forwarded-Proto). */
 const HSTS = 'max-age=31536000';
@@ -61,6 +62,7 @@ const RATE_LIMITS: Record<string, { max: number; timeWindow: string }> = {
   authMiddleware: { max: 60, timeWindow: '1 minute' },
   newAffiliateClick: { max: 60, timeWindow: '1 minute' },
   resellerAuth: { max: 10, timeWindow: '1 minute' },
+  signInLink: { max: 10, timeWindow: '1 minute' },
   getPromotion: { max: 30, timeWindow: '1 minute' },
   order: { max: 30, timeWindow: '1 minute' },
 };
@@ -131,6 +133,7 @@ export async function buildApp({ config, store, seed = config.mode === 'demo', l
   // Rate-limit counters live in the store, so every instance on it enforces one limit.
   const rateCounters = createRateCounters(store.db);
   app.decorate('signInThrottle', createSignInThrottle(rateCounters, secrets.session));
+  app.decorate('signInLinks', createSignInLinks(store.db, secrets.session, config.publicUrl, rateCounters, () => mailWorker?.nudge()));
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
       directives: {
@@ -182,12 +185,16 @@ export async function buildApp({ config, store, seed = config.mode === 'demo', l
   });
 
   const handlers: Record<string, RouteHandlerMethod> = Object.assign({},
-    sessionRoutes(deps), catalogueRoutes(deps), orderRoutes(deps), paymentRoutes(deps), serviceRoutes(deps), systemRoutes(deps),
+    sessionRoutes(deps), catalogueRoutes(deps), orderRoutes(deps), paymentRoutes(deps), serviceRoutes(deps), systemRoutes(deps), signInRoutes(config),
   ) as Record<string, RouteHandlerMethod>;
   registerOperations(app, contractOperations(), handlers, config.rateLimit ? RATE_LIMITS : {});
 
   await app.register(async (scope) => sandboxPages(scope, { gateways, findPayment: (id) => billing.payment(id), demo: config.mode === 'demo' }));
-  const renderMail = mailRenderer({ links: checkoutLinks(config.publicUrl), credentials: config.mail.credentials, billing });
+  const renderMail = mailRenderer({
+    links: checkoutLinks(config.publicUrl), credentials: config.mail.credentials, billing, db: store.db,
+    signInLink: (clientId, redirectPath, ttlMs) => app.signInLinks.create(clientId, redirectPath, ttlMs),
+    ttl: { requested: SIGN_IN_LINK_TTL_MS, activation: ACTIVATION_LINK_TTL_MS },
+  });
   await app.register(async (scope) => demoOutboxPages(scope, { db: store.db, render: renderMail, demo: config.mode === 'demo', from: config.mail.from, sending: Boolean(config.mail.smtpUrl) }));
   await serveSpa(app, config.distDir, { demoBanner: config.mode === 'demo' });
   // Without SMTP_URL (the demo) the mail stays in the outbox, for the demo outbox page.

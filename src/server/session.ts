@@ -35,7 +35,7 @@ export interface Session {
 /** Sessions kept in the store, so any instance reads them and a sign-out ends them everywhere. */
 export interface SessionStore {
   find(token: string): Promise<Session | null>;
-  create(input: { clientId: number; kind: 'guest' | 'password'; orders?: number[] }): Promise<{ token: string; session: Session }>;
+  create(input: { clientId: number; kind: 'guest' | 'password' | 'link'; orders?: number[] }): Promise<{ token: string; session: Session }>;
   rememberOrder(session: Session, orderId: number): Promise<Session>;
   revoke(id: string): Promise<void>;
   /** Ends every session of a client (a changed password, an operator's action). */
@@ -123,7 +123,7 @@ const cookieOptions = (request: FastifyRequest) => ({
  * Begins a new session for a client (the previous one of this browser ends: a sign-in rotates the id)
  * and sets its cookie, HttpOnly and SameSite=Lax, Secure over HTTPS.
  */
-export async function startSession(request: FastifyRequest, reply: FastifyReply, input: { clientId: number; kind: 'guest' | 'password'; orders?: number[] }): Promise<Session> {
+export async function startSession(request: FastifyRequest, reply: FastifyReply, input: { clientId: number; kind: 'guest' | 'password' | 'link'; orders?: number[] }): Promise<Session> {
   const current = await readSession(request);
   if (current) await request.server.sessions.revoke(current.id);
   const { token, session } = await request.server.sessions.create(input);

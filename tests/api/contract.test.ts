@@ -74,7 +74,7 @@ describe('src/server/operations.json', () => {
 
 describe('the served set of routes', () => {
   it('serves every operation of openapi.yaml at its method and path', () => {
-    expect(operations).toHaveLength(33);
+    expect(operations).toHaveLength(35);
     const missing = operations.filter((op) => !t.app.hasRoute({ method: op.method, url: op.url })).map((op) => `${op.method} ${op.path}`);
     expect(missing).toEqual([]);
   });
@@ -171,6 +171,23 @@ describe('every answer of every operation matches openapi.yaml', () => {
     expectError(await anonymous().call('resellerAuth', { body: { email: freshEmail(), password: '', existingReseller: false } }), 400, 'bad_request');
 
     expect((await anonymous().call('getCurrency')).body).toEqual({ country: 'MA', currency: 'EUR' });
+  });
+
+  it('sign-in links: signInLink, signIn (303, and HTML pages for a malformed or unusable token)', async () => {
+    const browser = anonymous();
+    expect((await browser.call('signInLink', { body: { email: DEMO_ACCOUNTS.client.email, redirect: '/checkout/success' } })).body).toEqual({ accepted: true });
+    expectError(await browser.call('signInLink', { body: { email: 'not-an-email' } }), 400, 'bad_request');
+    const link = await t.app.signInLinks.create(demo.userid, '/checkout/success', 60_000);
+    const token = new URL(link).searchParams.get('token') ?? '';
+    const signedIn = await browser.call('signIn', { query: { token } });
+    expect(signedIn.status).toBe(303);
+    expect(signedIn.headers.location).toBe('/checkout/success');
+    const malformed = await browser.call('signIn', { query: { token: 'short' } });
+    expect(malformed.status).toBe(400);
+    expect(malformed.headers['content-type']).toMatch(/^text\/html/);
+    const used = await browser.call('signIn', { query: { token } });
+    expect(used.status).toBe(410);
+    expect(used.headers['content-type']).toMatch(/^text\/html/);
   });
 
   it('catalogue: getProducts, getProduct, getResellersProducts, getProductCustomFields, getPromotion, getGateway', async () => {

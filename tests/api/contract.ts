@@ -166,19 +166,31 @@ export const validatedResponses = new Map<string, Set<string>>();
  * Checks a real answer against the schema openapi.yaml declares for its status; throws on an undeclared
  * status or a body that does not match. Records what was validated.
  */
-export function assertMatchesContract(op: ContractOperation, status: number, body: unknown): void {
+export function assertMatchesContract(op: ContractOperation, status: number, body: unknown, contentType = 'application/json'): void {
   const key = String(status);
   const declared = op.statuses.includes(key) || KNOWN_CONTRACT_GAPS.some((gap) => gap.operationId === op.operationId && gap.status === key);
   if (!declared) {
     throw new Error(`${op.operationId} answered ${status}, which openapi.yaml does not declare for it: ${JSON.stringify(body)}`);
+  }
+  const content = (op.responses[key]?.content ?? null) as Json | null;
+  const mediaType = contentType.split(';')[0]?.trim() ?? '';
+  // A redirect declares no content and carries no body; an HTML page is declared as text/html.
+  if (op.statuses.includes(key) && (content === null || (mediaType !== 'application/json' && mediaType in content))) {
+    if (content === null && body !== undefined) throw new Error(`${op.operationId} ${status} declares no content but answered ${JSON.stringify(body)}`);
+    record(op, key);
+    return;
   }
   const validate = responseValidator(op, key);
   if (!validate) throw new Error(`openapi.yaml declares no JSON schema for ${op.operationId} ${status}`);
   if (!validate(body)) {
     throw new Error(`${op.operationId} ${status} does not match openapi.yaml: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body)}`);
   }
+  record(op, key);
+}
+
+function record(op: ContractOperation, status: string): void {
   const seen = validatedResponses.get(op.operationId) ?? new Set<string>();
-  seen.add(key);
+  seen.add(status);
   validatedResponses.set(op.operationId, seen);
 }
 

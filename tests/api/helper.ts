@@ -87,7 +87,8 @@ export async function createTwoInstances(env: Record<string, string> = {}): Prom
 
 type OperationId = keyof operations;
 type JsonContent<T> = T extends { content: { 'application/json': infer Body } } ? Body : never;
-type OkBody<Op extends OperationId> = JsonContent<operations[Op]['responses'][200]>;
+type Responses<Op extends OperationId> = operations[Op]['responses'];
+type OkBody<Op extends OperationId> = Responses<Op> extends { 200: infer Ok } ? JsonContent<Ok> : Responses<Op> extends { 202: infer Accepted } ? JsonContent<Accepted> : unknown;
 type RequestBody<Op extends OperationId> = operations[Op] extends { requestBody: infer Request } ? JsonContent<Request> : never;
 type QueryOf<Op extends OperationId> = operations[Op]['parameters'] extends { query?: infer Query } ? Query : never;
 export type ApiError = components['schemas']['Error'];
@@ -178,7 +179,7 @@ export class Browser {
     const body: unknown = isJson && response.body !== '' ? JSON.parse(response.body) : undefined;
     const path = url.split('?')[0] ?? url;
     const op = findOperation(method, path);
-    if (op && validate) assertMatchesContract(op, response.statusCode, body);
+    if (op && validate) assertMatchesContract(op, response.statusCode, body, String(response.headers['content-type'] ?? ''));
     return { status: response.statusCode, body, text: response.body, headers: response.headers, cookies: response.cookies as Answer['cookies'] };
   }
 }

@@ -8,22 +8,12 @@ import { demoOutboxPages } from '../../src/server/mail/demo-outbox';
 import type { ReceiptPayload, ServiceActivePayload } from '../../src/server/mail/outbox';
 import { checkoutLinks, renderMail } from '../../src/server/mail/templates';
 import { Browser, createTestApp, freshEmail, guest, newAccount, payOnSandbox, placeOrder, rows, type TestApp } from './helper';
-import { startReceiver, type Receiver } from './smtp-receiver';
+import { MAIL_FROM, mailEnv, startReceiver, until, type Receiver } from './smtp-receiver';
 
-const MAIL_FROM = 'TV Checkout <no-reply@tvcheckout.test>';
-/** Mail settings of a test server sending to the receiver: a short poll and retry so tests wait milliseconds. */
-const mailEnv = (receiver: Receiver, env: Record<string, string> = {}) => ({ SMTP_URL: receiver.url, MAIL_FROM, MAIL_POLL_MS: '50', MAIL_RETRY_MS: '50', ...env });
 
 type OutboxRow = { message_key: string; status: string; attempts: number; recipient: string | null; payload: unknown; last_error: string | null; sent_at: unknown };
 const outboxRows = (t: TestApp, like: string) => rows<OutboxRow>(t.db, sql`select message_key, status, attempts, recipient, payload, last_error, sent_at from mail_outbox where message_key like ${like} order by id`);
 
-async function until(check: () => Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((done) => setTimeout(done, 20));
-  }
-}
 
 /** A guest whose browser reads the checkout in `locale` (the app's browserLang cookie). */
 async function guestIn(app: TestApp['app'], locale: Locale) {
@@ -118,7 +108,7 @@ describe('mail over SMTP from the outbox', () => {
     }
   });
 
-  it('paying sends one "service active" mail with a link to the service page and without the login details', async () => {
+  it('paying sends one "service active" mail with a one-time sign-in link to the service page and without the login details', async () => {
     const shopper = await guestIn(t.app, 'pt-pt');
     const order = await placeOrder(shopper);
     await receiver.waitFor(shopper.email);
@@ -127,7 +117,14 @@ describe('mail over SMTP from the outbox', () => {
     const active = mails[1];
     const serviceid = order.serviceids[0] as number;
     expect(active?.subject).toBe('O seu serviço está ativo');
-    expect(active?.text).toContain(`http://localhost:3000/checkout/pt-pt/success?serviceid=${serviceid}`);
+    const link = /http:\/\/localhost:3000\/checkout\/api\/signIn\?token=[A-Za-z0-9_-]{43}/.exec(active?.text ?? '')?.[0];
+    expect(link, active?.text).toBeDefined();
+    // Followed on another device, the link signs in and lands on the service's page in the shopper's language.
+    const phone = new Browser(t.app);
+    const landed = await phone.request({ method: 'GET', url: (link ?? '').replace('http://localhost:3000', '') });
+    expect(landed.status, landed.text).toBe(303);
+    expect(landed.headers.location).toBe(`/checkout/pt-pt/success?serviceid=${serviceid}`);
+    expect((await phone.call('getClientProducts', { query: { serviceid: String(serviceid) } })).status).toBe(200);
     const service = (await shopper.call('getClientProducts', { query: { serviceid: String(serviceid) } })).body;
     expect(service.username).toMatch(/^TV-\d{8}$/);
     expect(active?.raw).not.toContain(service.username);
@@ -298,11 +295,12 @@ describe('templates: every message in the six locales', () => {
   };
   const LANG: Record<Locale, string> = { 'en-en': 'en', 'en-gb': 'en-GB', 'de-de': 'de-DE', 'es-es': 'es-ES', 'nl-nl': 'nl-NL', 'pt-pt': 'pt-PT' };
 
-  it.each(LOCALES)('%s: receipt, upsell receipt and "service active", each in text and HTML, with lang, headings, no images and no remote resources', (locale) => {
+  it.each(LOCALES)('%s: receipt, upsell receipt, "service active" and the sign-in link, each in text and HTML, with lang, headings, no images and no remote resources', (locale) => {
     const mails = [
       renderMail(receipt, locale, { links }),
       renderMail(upsell, locale, { links }),
       renderMail(active, locale, { links, credentials }),
+      renderMail({ kind: 'sign-in-link', clientId: 41, redirectPath: '/checkout/' }, locale, { links, signInUrl: 'https://shop.example/checkout/api/signIn?token=T0ken' }),
     ];
     for (const mail of mails) {
       expect(mail.subject.length).toBeGreaterThan(5);
@@ -314,7 +312,10 @@ describe('templates: every message in the six locales', () => {
       expect(mail.text).not.toMatch(/\{\w+\}/);
       expect(mail.html).not.toMatch(/\{\w+\}/);
     }
-    const [order, extra, service] = mails;
+    const [order, extra, service, signIn] = mails;
+    expect(signIn?.text).toContain('https://shop.example/checkout/api/signIn?token=T0ken');
+    expect(signIn?.html).toContain('href="https://shop.example/checkout/api/signIn?token=T0ken"');
+    expect(signIn?.text).toContain('15');
     expect(order?.text).toContain(TOTAL[locale]);
     expect(order?.html).toContain(TOTAL[locale]);
     expect(order?.text).toContain('SPRING15');

@@ -154,3 +154,16 @@ export async function startReceiver({ starttls = false }: { starttls?: boolean }
   await receiver.start();
   return receiver;
 }
+
+export const MAIL_FROM = 'TV Checkout <no-reply@tvcheckout.test>';
+/** Mail settings of a test server sending to the receiver: a short poll and retry so tests wait milliseconds. */
+export const mailEnv = (receiver: Receiver, env: Record<string, string> = {}) => ({ SMTP_URL: receiver.url, MAIL_FROM, MAIL_POLL_MS: '50', MAIL_RETRY_MS: '50', ...env });
+
+/** Polls `check` until it holds (fails after timeoutMs). */
+export async function until(check: () => Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((done) => setTimeout(done, 20));
+  }
+}

@@ -62,6 +62,8 @@ export const clients = pgTable('clients', {
   passwordHash: text('password_hash'),
   reseller: boolean('reseller').notNull().default(false),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  /** When a link mailed to the address was first followed: whoever follows it reads that mail. */
+  emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
 });
 
 export const orders = pgTable('orders', {
@@ -159,7 +161,7 @@ export const affiliateClicks = pgTable('affiliate_clicks', {
 export const sessions = pgTable('sessions', {
   idHash: text('id_hash').primaryKey(),
   clientId: integer('client_id').notNull().references(() => clients.id),
-  kind: text('kind').$type<'guest' | 'password'>().notNull(),
+  kind: text('kind').$type<'guest' | 'password' | 'link'>().notNull(),
   orders: integer('orders').array().notNull().default(sql`'{}'::integer[]`),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull().defaultNow(),
@@ -176,6 +178,20 @@ export const rateCounters = pgTable('rate_counters', {
   hits: integer('hits').notNull(),
   resetAt: timestamp('reset_at', { withTimezone: true }).notNull(),
 }, (table) => [index('rate_counters_reset_idx').on(table.resetAt)]);
+
+/**
+ * One-time sign-in links: the store holds only the token's keyed hash, so a copy of it signs no one in.
+ * A link is used by setting used_at in the same statement that checks it is unused and unexpired.
+ */
+export const signInTokens = pgTable('sign_in_tokens', {
+  tokenHash: text('token_hash').primaryKey(),
+  clientId: integer('client_id').notNull().references(() => clients.id),
+  /** A same-site path under /checkout/, checked when the link was asked for. */
+  redirectPath: text('redirect_path').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+}, (table) => [index('sign_in_tokens_expires_idx').on(table.expiresAt)]);
 
 /** Display names of the payment gateways, from the catalogue file (the module's own name otherwise). */
 export const gatewayNames = pgTable('gateway_names', {

@@ -44,7 +44,15 @@ export interface ServiceActivePayload {
   services: { id: number; name: string }[];
 }
 
-export type MailPayload = ReceiptPayload | ServiceActivePayload;
+/** A one-time sign-in link asked for by the address's owner; the link itself is made when the mail is sent. */
+export interface SignInLinkPayload {
+  kind: 'sign-in-link';
+  clientId: number;
+  /** The checkout page the link lands on (checked when it was asked for). */
+  redirectPath: string;
+}
+
+export type MailPayload = ReceiptPayload | ServiceActivePayload | SignInLinkPayload;
 export type MailKind = MailPayload['kind'];
 
 export interface OutboxMessage {

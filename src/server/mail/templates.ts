@@ -3,7 +3,7 @@
  * from elsewhere), real headings and data tables, a lang attribute, colours of at least 7:1 contrast.
  */
 import { DEFAULT_LOCALE, type Locale } from '../../domain/locale';
-import type { MailFlow, MailPayload, ReceiptLine, ReceiptPayload, ServiceActivePayload } from './outbox';
+import type { MailFlow, MailPayload, ReceiptLine, ReceiptPayload, ServiceActivePayload, SignInLinkPayload } from './outbox';
 import { fill, MAIL_TEXTS, type MailTexts } from './texts';
 
 export interface RenderedMail {
@@ -33,6 +33,8 @@ export interface RenderContext {
   links: MailLinks;
   /** Login details by service id; null or missing = not in the mail. */
   credentials?: ServiceCredentials[] | null;
+  /** The one-time link of a "sign-in link" mail, made when it is sent. */
+  signInUrl?: string;
 }
 
 /** The checkout path of a page in a locale: the default locale has no prefix (as in the app). */
@@ -105,7 +107,7 @@ function layoutHtml(texts: MailTexts, body: Body): string {
 <p style="margin:0 0 16px;font-weight:700;font-size:14px;letter-spacing:.04em;text-transform:uppercase;color:#4b5563">${escapeHtml(texts.brand)}</p>
 <h1 style="font-size:24px;line-height:1.25;margin:0 0 16px;color:${TEXT}">${escapeHtml(body.heading)}</h1>
 <p style="margin:0 0 16px">${escapeHtml(body.intro)}</p>
-${factsTable(body.facts, null)}${sections}${action}
+${body.facts.length ? factsTable(body.facts, null) : ''}${sections}${action}
 <hr style="border:0;border-top:1px solid #d1d5db;margin:24px 0">
 <p style="margin:0;font-size:14px;color:#4b5563">${escapeHtml(texts.footer)}</p>
 </div>
@@ -117,7 +119,7 @@ ${factsTable(body.facts, null)}${sections}${action}
 /** The same layout, in plain text. */
 function layoutText(texts: MailTexts, body: Body): string {
   const facts = (list: Fact[]) => list.map(([label, value]) => `${label}: ${value.replace(/\n/g, '\n  ')}`).join('\n');
-  const parts = [body.heading, '='.repeat(body.heading.length), '', body.intro, '', facts(body.facts)];
+  const parts = [body.heading, '='.repeat(body.heading.length), '', body.intro, ...(body.facts.length ? ['', facts(body.facts)] : [])];
   for (const section of body.sections) parts.push('', section.heading, '-'.repeat(section.heading.length), facts(section.facts), '', section.note);
   if (body.action) parts.push('', `${body.action.label}:`, body.action.href, '', body.action.hint);
   parts.push('', '--', texts.footer, '');
@@ -165,9 +167,23 @@ function serviceActiveBody(texts: MailTexts, locale: Locale, payload: ServiceAct
   };
 }
 
+function signInLinkBody(texts: MailTexts, _payload: SignInLinkPayload, context: RenderContext): Body {
+  const t = texts.signInLink;
+  return {
+    subject: t.subject,
+    heading: t.heading,
+    intro: t.intro,
+    facts: [],
+    sections: [],
+    action: context.signInUrl ? { label: t.open, href: context.signInUrl, hint: t.openHint } : null,
+  };
+}
+
 /** Renders a message from its payload in a locale (an unknown locale gets the default's words). */
 export function renderMail(payload: MailPayload, locale: Locale, context: RenderContext): RenderedMail {
   const texts = MAIL_TEXTS[locale] ?? MAIL_TEXTS[DEFAULT_LOCALE];
-  const body = payload.kind === 'receipt' ? receiptBody(texts, locale, payload, context) : serviceActiveBody(texts, locale, payload, context);
+  const body = payload.kind === 'receipt' ? receiptBody(texts, locale, payload, context)
+    : payload.kind === 'service-active' ? serviceActiveBody(texts, locale, payload, context)
+      : signInLinkBody(texts, payload, context);
   return { subject: body.subject, text: layoutText(texts, body), html: layoutHtml(texts, body) };
 }

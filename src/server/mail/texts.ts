@@ -45,6 +45,13 @@ export interface MailTexts {
     host: string;
     keepSafe: string;
   };
+  signInLink: {
+    subject: string;
+    heading: string;
+    intro: string;
+    open: string;
+    openHint: string;
+  };
   options: { extraConnection: string; proxyProtection: string };
   /** Billing cycles, as the app words them (src/i18n/locales/<code>.json, key cycle). */
   cycle: typeof enEnCycle;
@@ -76,12 +83,19 @@ const EN: Omit<MailTexts, 'tag' | 'cycle'> = {
     heading: 'Your service is active',
     intro: 'Thank you, your payment has arrived. Your service is ready to use.',
     open: 'See your login details',
-    openHint: 'Open the link in the browser you ordered with: your login details are shown there.',
+    openHint: 'The link signs you in on any device and shows your login details. It works once, within 24 hours; after that, ask for a sign-in link on the checkout\'s login page.',
     credentials: 'Your login details',
     username: 'Username',
     password: 'Password',
     host: 'Server host',
     keepSafe: 'Keep these details safe and do not share them.',
+  },
+  signInLink: {
+    subject: 'Your sign-in link for TV Checkout',
+    heading: 'Sign in to TV Checkout',
+    intro: 'Someone asked for a link to sign in to TV Checkout with this address. If that was you, use the button below.',
+    open: 'Sign in',
+    openHint: 'The link works once, within 15 minutes. If you did not ask for it, ignore this e-mail: nobody can sign in without it.',
   },
   options: { extraConnection: 'Extra connection', proxyProtection: 'Proxy protection' },
 };
@@ -121,12 +135,19 @@ export const MAIL_TEXTS: Record<Locale, MailTexts> = {
       heading: 'Ihr Dienst ist aktiv',
       intro: 'Vielen Dank, Ihre Zahlung ist eingegangen. Ihr Dienst ist jetzt einsatzbereit.',
       open: 'Zugangsdaten ansehen',
-      openHint: 'Öffnen Sie den Link in dem Browser, mit dem Sie bestellt haben: Dort werden Ihre Zugangsdaten angezeigt.',
+      openHint: 'Der Link meldet Sie auf jedem Gerät an und zeigt Ihre Zugangsdaten. Er funktioniert einmal und nur innerhalb von 24 Stunden; danach können Sie auf der Anmeldeseite des Checkouts einen neuen Anmeldelink anfordern.',
       credentials: 'Ihre Zugangsdaten',
       username: 'Benutzername',
       password: 'Passwort',
       host: 'Server-Host',
       keepSafe: 'Bewahren Sie diese Daten sicher auf und geben Sie sie nicht weiter.',
+    },
+    signInLink: {
+      subject: 'Ihr Anmeldelink für TV Checkout',
+      heading: 'Bei TV Checkout anmelden',
+      intro: 'Jemand hat mit dieser Adresse einen Link zur Anmeldung bei TV Checkout angefordert. Wenn Sie das waren, verwenden Sie die Schaltfläche unten.',
+      open: 'Anmelden',
+      openHint: 'Der Link funktioniert einmal und nur innerhalb von 15 Minuten. Wenn Sie ihn nicht angefordert haben, ignorieren Sie diese E-Mail: Ohne den Link kann sich niemand anmelden.',
     },
     options: { extraConnection: 'Zusätzliche Verbindung', proxyProtection: 'Proxy-Schutz' },
     cycle: deDeCycle,
@@ -158,12 +179,19 @@ export const MAIL_TEXTS: Record<Locale, MailTexts> = {
       heading: 'Tu servicio está activo',
       intro: 'Gracias, hemos recibido tu pago. Tu servicio ya está listo para usar.',
       open: 'Ver tus datos de acceso',
-      openHint: 'Abre el enlace en el navegador con el que hiciste el pedido: allí se muestran tus datos de acceso.',
+      openHint: 'El enlace inicia tu sesión en cualquier dispositivo y muestra tus datos de acceso. Funciona una sola vez y durante 24 horas; después, pide un enlace de acceso en la página de inicio de sesión del checkout.',
       credentials: 'Tus datos de acceso',
       username: 'Usuario',
       password: 'Contraseña',
       host: 'Servidor',
       keepSafe: 'Guarda estos datos en un lugar seguro y no los compartas.',
+    },
+    signInLink: {
+      subject: 'Tu enlace de acceso a TV Checkout',
+      heading: 'Inicia sesión en TV Checkout',
+      intro: 'Alguien ha pedido un enlace para iniciar sesión en TV Checkout con esta dirección. Si fuiste tú, usa el botón de abajo.',
+      open: 'Iniciar sesión',
+      openHint: 'El enlace funciona una sola vez y durante 15 minutos. Si no lo pediste, ignora este correo: nadie puede iniciar sesión sin él.',
     },
     options: { extraConnection: 'Conexión adicional', proxyProtection: 'Protección proxy' },
     cycle: esEsCycle,
@@ -195,12 +223,19 @@ export const MAIL_TEXTS: Record<Locale, MailTexts> = {
       heading: 'Je dienst is actief',
       intro: 'Bedankt, je betaling is binnen. Je dienst is klaar voor gebruik.',
       open: 'Bekijk je inloggegevens',
-      openHint: 'Open de link in de browser waarmee je hebt besteld: daar staan je inloggegevens.',
+      openHint: 'Met de link log je op elk apparaat in en zie je je inloggegevens. Hij werkt één keer, binnen 24 uur; daarna kun je op de inlogpagina van de checkout een nieuwe inloglink aanvragen.',
       credentials: 'Je inloggegevens',
       username: 'Gebruikersnaam',
       password: 'Wachtwoord',
       host: 'Serverhost',
       keepSafe: 'Bewaar deze gegevens goed en deel ze met niemand.',
+    },
+    signInLink: {
+      subject: 'Je inloglink voor TV Checkout',
+      heading: 'Inloggen bij TV Checkout',
+      intro: 'Iemand heeft met dit adres een link aangevraagd om in te loggen bij TV Checkout. Was jij dat, gebruik dan de knop hieronder.',
+      open: 'Inloggen',
+      openHint: 'De link werkt één keer, binnen 15 minuten. Heb je hem niet aangevraagd, negeer deze e-mail dan: zonder de link kan niemand inloggen.',
     },
     options: { extraConnection: 'Extra verbinding', proxyProtection: 'Proxybescherming' },
     cycle: nlNlCycle,
@@ -232,12 +267,19 @@ export const MAIL_TEXTS: Record<Locale, MailTexts> = {
       heading: 'O seu serviço está ativo',
       intro: 'Obrigado, o seu pagamento foi recebido. O seu serviço está pronto a usar.',
       open: 'Ver os seus dados de acesso',
-      openHint: 'Abra a ligação no navegador com que fez a encomenda: os seus dados de acesso são apresentados aí.',
+      openHint: 'A ligação inicia sessão em qualquer dispositivo e mostra os seus dados de acesso. Funciona uma única vez, nas 24 horas seguintes; depois disso, peça uma ligação de acesso na página de início de sessão do checkout.',
       credentials: 'Os seus dados de acesso',
       username: 'Nome de utilizador',
       password: 'Palavra-passe',
       host: 'Servidor',
       keepSafe: 'Guarde estes dados em segurança e não os partilhe.',
+    },
+    signInLink: {
+      subject: 'A sua ligação de acesso à TV Checkout',
+      heading: 'Iniciar sessão na TV Checkout',
+      intro: 'Alguém pediu uma ligação para iniciar sessão na TV Checkout com este endereço. Se foi o próprio, utilize o botão abaixo.',
+      open: 'Iniciar sessão',
+      openHint: 'A ligação funciona uma única vez, durante 15 minutos. Se não a pediu, ignore este e-mail: ninguém consegue iniciar sessão sem ela.',
     },
     options: { extraConnection: 'Ligação adicional', proxyProtection: 'Proteção proxy' },
     cycle: ptPtCycle,

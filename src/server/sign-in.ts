@@ -1,0 +1,165 @@
+/**
+ * One-time sign-in links. A shopper asks for one by address (the answer is the same whether or not the
+ * address has a client); the outbox queues the mail without a token, and the token is made when the mail is
+ * rendered for sending. Following it once, before it expires, proves the address and signs the browser in.
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Locale } from '../domain/locale';
+import type { Database } from './db/connect';
+import { clients, signInTokens } from './db/schema';
+import { DEMO_BANNER_TEXTS, demoBannerHtml } from './demo-banner';
+import { enqueueMail } from './mail/outbox';
+import { shopperLocale } from './mail/locale';
+import { startSession } from './session';
+import type { RateCounters } from './throttle';
+import { visitorOf } from './visitor';
+import type { ServerConfig } from './config';
+
+/** A link asked for on the login panel works for this long. */
+export const SIGN_IN_LINK_TTL_MS = 15 * 60_000;
+/** The link in "your service is active" works longer: that mail may be read hours after the payment. */
+export const ACTIVATION_LINK_TTL_MS = 24 * 60 * 60_000;
+/** Links mailed to one address in a window; past that the request is answered alike and nothing is sent. */
+export const SIGN_IN_LINKS_PER_ADDRESS = 5;
+export const SIGN_IN_LINKS_WINDOW_MS = 15 * 60_000;
+/** Where a link lands when the page asked for is missing or not a checkout page. */
+export const DEFAULT_LANDING = '/checkout/';
+/** A token as issued: 32 random bytes in base64url. */
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+
+const decodes = (segment: string) => {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * The page a link may land on: a path of this site under /checkout/ (not the API), without a scheme, `//`,
+ * backslashes, control characters or dot segments (plain or percent-encoded); anything else lands on /checkout/.
+ */
+export function safeRedirect(value: unknown): string {
+  if (typeof value !== 'string' || value.length > 512 || !value.startsWith(DEFAULT_LANDING)) return DEFAULT_LANDING;
+  // eslint-disable-next-line no-control-regex
+  if (/[\\\u0000-\u001f\u007f]/.test(value) || value.includes('//')) return DEFAULT_LANDING;
+  const path = value.split(/[?#]/, 1)[0] ?? '';
+  const segments = path.split('/').map(decodes);
+  if (segments.some((segment) => segment === null || segment === '.' || segment === '..' || /[/\\]/.test(segment))) return DEFAULT_LANDING;
+  if (path.startsWith('/checkout/api/')) return DEFAULT_LANDING;
+  return value;
+}
+
+export interface SignInLinks {
+  /** Makes a one-time link for a client landing on `redirectPath` (already checked); the store keeps only its hash. */
+  create(clientId: number, redirectPath: string, ttlMs: number): Promise<string>;
+  /** Uses a token once: the client and landing page, or why it cannot be used. */
+  use(token: string): Promise<{ clientId: number; redirectPath: string } | 'malformed' | 'unusable'>;
+  /**
+   * Counts a request for the address and finds its client: the same work for any address. Returns the
+   * queueing of the mail (known address under its cap), for the caller to run once it has answered.
+   */
+  request(email: string, redirectPath: string, locale: Locale): Promise<(() => Promise<void>) | null>;
+}
+
+export function createSignInLinks(db: Database, secret: string, publicUrl: string, counters: RateCounters, mailQueued: () => void): SignInLinks {
+  // Keyed (and apart from session ids), so neither a copy of the store nor a guess of its hashes yields a link.
+  const hash = (token: string) => createHmac('sha256', secret).update(`sign-in-link:${token}`).digest('base64url');
+  const addressKey = (email: string) => `signin-link:${createHmac('sha256', secret).update(`signin-link:${email}`).digest('hex')}`;
+
+  return {
+    async create(clientId, redirectPath, ttlMs) {
+      const token = randomBytes(32).toString('base64url');
+      await db.insert(signInTokens).values({
+        tokenHash: hash(token), clientId, redirectPath, expiresAt: sql`now() + ${Math.trunc(ttlMs)}::integer * interval '1 millisecond'`,
+      });
+      // Links a day past their end go when a new one is made, so the table does not grow without end.
+      await db.delete(signInTokens).where(lt(signInTokens.expiresAt, sql`now() - interval '1 day'`));
+      return `${publicUrl}/checkout/api/signIn?token=${token}`;
+    },
+
+    async use(token) {
+      if (!TOKEN_SHAPE.test(token)) return 'malformed';
+      return db.transaction(async (tx) => {
+        // One statement checks and uses the token, so two clicks at once sign in once.
+        const [row] = await tx.update(signInTokens).set({ usedAt: sql`now()` })
+          .where(and(eq(signInTokens.tokenHash, hash(token)), isNull(signInTokens.usedAt), gt(signInTokens.expiresAt, sql`now()`)))
+          .returning({ clientId: signInTokens.clientId, redirectPath: signInTokens.redirectPath });
+        if (!row) return 'unusable' as const;
+        await tx.update(clients).set({ emailVerifiedAt: sql`coalesce(${clients.emailVerifiedAt}, now())` }).where(eq(clients.id, row.clientId));
+        return row;
+      });
+    },
+
+    async request(email, redirectPath, locale) {
+      const address = email.trim().toLowerCase();
+      // The same two statements for every address, known or not, so the answer's timing tells nothing.
+      const { hits } = await counters.hit(addressKey(address), SIGN_IN_LINKS_WINDOW_MS);
+      const [client] = await db.select({ id: clients.id, email: clients.email }).from(clients).where(eq(clients.email, address));
+      if (!client || hits > SIGN_IN_LINKS_PER_ADDRESS) return null;
+      return async () => {
+        // A key of its own per request: each asked-for link is its own message.
+        await enqueueMail(db, {
+          key: `sign-in-link:${randomBytes(16).toString('hex')}`,
+          to: client.email,
+          locale,
+          payload: { kind: 'sign-in-link', clientId: client.id, redirectPath },
+        });
+        mailQueued();
+      };
+    },
+  };
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    signInLinks: SignInLinks;
+  }
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.codePointAt(0) ?? 0};`);
+
+/** The page for a link that cannot sign anyone in: what happened and how to get a new one. */
+export function unusableLinkPage(title: string, text: string, demo: boolean): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)} · TV Checkout</title>
+<style>
+:root{color-scheme:light dark;font-family:system-ui,sans-serif}
+body{margin:0;display:grid;grid-template-rows:auto 1fr;min-height:100vh;background:Canvas;color:CanvasText}
+main{grid-row:2;place-self:center;max-width:28rem;padding:2rem;border:1px solid GrayText;border-radius:12px}
+a{font-weight:600}
+a:focus-visible{outline:3px solid #1a73e8;outline-offset:2px}
+</style></head><body>${demo ? demoBannerHtml(DEMO_BANNER_TEXTS['en-en']) : ''}<main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>
+<p>To get a new link, open the checkout, choose “Log in” and then “E-mail me a sign-in link”. A new link works once, for 15 minutes.</p>
+<p><a href="/checkout/">Go to the checkout</a></p></main></body></html>`;
+}
+
+/** POST /checkout/api/signInLink and GET /checkout/api/signIn. */
+export function signInRoutes(config: ServerConfig) {
+  return {
+    async signInLink(request: FastifyRequest<{ Body: { email: string; redirect?: string } }>, reply: FastifyReply) {
+      const { country } = visitorOf(request, config);
+      const queue = await request.server.signInLinks.request(request.body.email, safeRedirect(request.body.redirect), shopperLocale(request, country));
+      // The mail is queued once the answer has gone, so a known address is not answered later than an unknown one.
+      if (queue) reply.raw.once('close', () => void queue().catch((error: unknown) => request.log.warn({ err: error }, 'sign-in link mail not queued')));
+      return reply.code(202).send({ accepted: true });
+    },
+
+    async signIn(request: FastifyRequest<{ Querystring: { token: string } }>, reply: FastifyReply) {
+      reply.header('cache-control', 'no-store');
+      const used = await request.server.signInLinks.use(request.query.token);
+      if (used === 'malformed' || used === 'unusable') {
+        const [status, title] = used === 'malformed' ? [400, 'This sign-in link is not complete'] : [410, 'This sign-in link cannot be used any more'];
+        const text = used === 'malformed'
+          ? 'The link was cut short or changed on its way. Sign-in links work only exactly as they were sent.'
+          : 'A sign-in link works once, and only for a limited time. This one has been used or has expired.';
+        return reply.code(status).type('text/html; charset=utf-8').send(unusableLinkPage(title, text, config.mode === 'demo'));
+      }
+      await startSession(request, reply, { clientId: used.clientId, kind: 'link' });
+      return reply.code(303).header('location', used.redirectPath).send();
+    },
+  };
+}

@@ -1,0 +1,178 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Browser, createTestApp, freshEmail, guest, payOnSandbox, placeOrder, rows, type TestApp } from './helper';
+import { mailEnv, startReceiver, until, type ReceivedMail, type Receiver } from './smtp-receiver';
+
+const LINK = /http:\/\/localhost:3000(\/checkout\/api\/signIn\?token=([A-Za-z0-9_-]{43}))/;
+
+/** The path and token of the sign-in link in a received mail (text and HTML carry the same one). */
+function linkIn(mail: ReceivedMail | undefined): { path: string; token: string } {
+  const match = LINK.exec(mail?.text ?? '');
+  if (!match?.[1] || !match[2]) throw new Error(`No sign-in link in: ${mail?.text ?? '(no mail)'}`);
+  expect(mail?.html).toContain(match[0]);
+  return { path: match[1], token: match[2] };
+}
+
+describe('one-time sign-in links by e-mail', () => {
+  let receiver: Receiver;
+  let t: TestApp;
+  const logLines: string[] = [];
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    t = await createTestApp(mailEnv(receiver, { LOG_LEVEL: 'info' }), { logStream: { write: (line) => void logLines.push(line) } });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await receiver?.stop();
+  });
+
+  /** A guest who has bought and paid: its receipt and "service active" mails have arrived. */
+  async function paidGuest() {
+    const shopper = await guest(t.app, freshEmail('signin'));
+    const order = await placeOrder(shopper);
+    await payOnSandbox(t.app, order.link);
+    await receiver.waitFor(shopper.email, 2);
+    return { shopper, serviceid: String(order.serviceids[0]) };
+  }
+
+  it('a new browser cannot read the credentials; after the mailed link it can, and the link works once', async () => {
+    const { shopper, serviceid } = await paidGuest();
+    const phone = new Browser(t.app);
+    expect([401, 403]).toContain((await phone.call('getClientProducts', { query: { serviceid } })).status);
+
+    const asked = await phone.call('signInLink', { body: { email: shopper.email, redirect: `/checkout/success?serviceid=${serviceid}` } });
+    expect(asked.status).toBe(202);
+    expect(asked.body).toEqual({ accepted: true });
+    const mail = (await receiver.waitFor(shopper.email, 3))[2];
+    expect(mail?.subject).toBe('Your sign-in link for TV Checkout');
+    const { path, token } = linkIn(mail);
+
+    const followed = await phone.request({ method: 'GET', url: path });
+    expect(followed.status).toBe(303);
+    expect(followed.headers.location).toBe(`/checkout/success?serviceid=${serviceid}`);
+    expect(followed.cookies.find((cookie) => cookie.name === 'tvc_session')?.httpOnly).toBe(true);
+    const service = await phone.call('getClientProducts', { query: { serviceid } });
+    expect(service.status).toBe(200);
+    expect(service.body.username).toMatch(/^TV-\d{8}$/);
+    expect((await phone.call('getSession')).body).toMatchObject({ loggedIn: true, email: shopper.email });
+    // Following the link proved the address.
+    const [client] = await rows<{ verified: boolean }>(t.db, sql`select email_verified_at is not null as verified from clients where email = ${shopper.email}`);
+    expect(client?.verified).toBe(true);
+
+    const again = new Browser(t.app);
+    const second = await again.request({ method: 'GET', url: path });
+    expect(second.status).toBe(410);
+    expect(second.headers['content-type']).toMatch(/^text\/html/);
+    expect(second.headers['cache-control']).toBe('no-store');
+    expect(second.text).toContain('cannot be used any more');
+    expect(second.text).toContain('href="/checkout/"');
+    expect(second.cookies.find((cookie) => cookie.name === 'tvc_session')).toBeUndefined();
+    expect([401, 403]).toContain((await again.call('getClientProducts', { query: { serviceid } })).status);
+
+    // The token is neither in the outbox nor in any log line.
+    const outbox = await rows<{ row: string }>(t.db, sql`select row_to_json(mail_outbox)::text as row from mail_outbox`);
+    expect(outbox.length).toBeGreaterThan(0);
+    expect(outbox.filter(({ row }) => row.includes(token))).toEqual([]);
+    expect(logLines.some((line) => line.includes('/checkout/api/signIn'))).toBe(true);
+    expect(logLines.filter((line) => line.includes(token))).toEqual([]);
+  });
+
+  it('an expired link answers 410 and signs no one in', async () => {
+    const { shopper } = await paidGuest();
+    expect((await new Browser(t.app).call('signInLink', { body: { email: shopper.email } })).status).toBe(202);
+    const { path } = linkIn((await receiver.waitFor(shopper.email, 3))[2]);
+    await rows(t.db, sql`update sign_in_tokens set expires_at = now() - interval '1 second' where used_at is null`);
+    const browser = new Browser(t.app);
+    const answer = await browser.request({ method: 'GET', url: path });
+    expect(answer.status).toBe(410);
+    expect(browser.cookies.has('tvc_session')).toBe(false);
+  });
+
+  it('a malformed token answers 400 as a page, not a session', async () => {
+    const browser = new Browser(t.app);
+    const answer = await browser.request({ method: 'GET', url: '/checkout/api/signIn?token=abc' });
+    expect(answer.status).toBe(400);
+    expect(answer.headers['content-type']).toMatch(/^text\/html/);
+    expect(browser.cookies.has('tvc_session')).toBe(false);
+  });
+
+  it('known and unknown addresses get the same answer; the unknown one gets no mail', async () => {
+    const { shopper } = await paidGuest();
+    const stranger = freshEmail('nobody');
+    const known = await new Browser(t.app).call('signInLink', { body: { email: shopper.email } });
+    const unknown = await new Browser(t.app).call('signInLink', { body: { email: stranger } });
+    expect([unknown.status, unknown.text]).toEqual([known.status, known.text]);
+    expect(Object.keys(unknown.headers).sort()).toEqual(Object.keys(known.headers).sort());
+    await receiver.waitFor(shopper.email, 3);
+    // A later mail to the known address arrives after anything queued for the stranger would have.
+    await new Browser(t.app).call('signInLink', { body: { email: shopper.email } });
+    await receiver.waitFor(shopper.email, 4);
+    expect(receiver.to(stranger)).toEqual([]);
+    expect(await rows(t.db, sql`select id from mail_outbox where recipient = ${stranger}`)).toEqual([]);
+  });
+
+  it('past 5 links in 15 minutes an address still gets 202 but no more mail', async () => {
+    const { shopper } = await paidGuest();
+    for (let i = 0; i < 7; i++) {
+      // From a new address each time: the per-IP limit is not what stops them.
+      const answer = await new Browser(t.app).call('signInLink', { body: { email: shopper.email } });
+      expect([answer.status, answer.body]).toEqual([202, { accepted: true }]);
+    }
+    await receiver.waitFor(shopper.email, 2 + 5);
+    await until(async () => (await rows(t.db, sql`select id from mail_outbox where status = 'pending'`)).length === 0, 'the outbox to drain');
+    expect(receiver.to(shopper.email)).toHaveLength(2 + 5);
+  });
+
+  it.each([
+    ['https://evil.example/'],
+    ['//evil.example/'],
+    ['/checkout//evil.example'],
+    ['/checkout/../x'],
+    ['/checkout/%2e%2e/x'],
+    ['/checkout/\\evil.example'],
+    ['/checkout/api/signOut'],
+    ['/checkout/success\r\nSet-Cookie: x=1'],
+  ])('a redirect of %j lands on /checkout/', async (redirect) => {
+    const { shopper } = await paidGuest();
+    expect((await new Browser(t.app).call('signInLink', { body: { email: shopper.email, redirect } })).status).toBe(202);
+    const { path } = linkIn((await receiver.waitFor(shopper.email, 3))[2]);
+    const answer = await new Browser(t.app).request({ method: 'GET', url: path });
+    expect(answer.status).toBe(303);
+    expect(answer.headers.location).toBe('/checkout/');
+  });
+
+  it('a checkout page in a locale is kept as the landing page', async () => {
+    const { shopper, serviceid } = await paidGuest();
+    await new Browser(t.app).call('signInLink', { body: { email: shopper.email, redirect: `/checkout/de-de/success?serviceid=${serviceid}` } });
+    const { path } = linkIn((await receiver.waitFor(shopper.email, 3))[2]);
+    expect((await new Browser(t.app).request({ method: 'GET', url: path })).headers.location).toBe(`/checkout/de-de/success?serviceid=${serviceid}`);
+  });
+
+  it('the link in "service active" signs a new browser in on the success page, once, and lives 24 hours', async () => {
+    const { shopper, serviceid } = await paidGuest();
+    const active = (await receiver.waitFor(shopper.email, 2))[1];
+    const { path } = linkIn(active);
+    const [token] = await rows<{ hours: number }>(t.db, sql`select round(extract(epoch from (expires_at - created_at)) / 3600)::int as hours from sign_in_tokens order by created_at desc limit 1`);
+    expect(token?.hours).toBe(24);
+    const laptop = new Browser(t.app);
+    const answer = await laptop.request({ method: 'GET', url: path });
+    expect(answer.status).toBe(303);
+    expect(answer.headers.location).toBe(`/checkout/success?serviceid=${serviceid}`);
+    expect((await laptop.call('getClientProducts', { query: { serviceid } })).status).toBe(200);
+    expect((await new Browser(t.app).request({ method: 'GET', url: path })).status).toBe(410);
+  });
+});
+
+describe('the per-IP limit of signInLink', () => {
+  it('answers 429 past 10 requests a minute from one address', async () => {
+    const t = await createTestApp({ RATE_LIMIT: 'on' });
+    try {
+      const browser = new Browser(t.app);
+      const statuses: number[] = [];
+      for (let i = 0; i < 11; i++) statuses.push((await browser.call('signInLink', { body: { email: freshEmail('ip') } })).status);
+      expect(statuses).toEqual([...Array(10).fill(202), 429]);
+    } finally {
+      await t.close();
+    }
+  });
+});
