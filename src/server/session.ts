@@ -19,23 +19,35 @@ const MAX_REMEMBERED_ORDERS = 20;
 /** A cookie value as issued: 32 random bytes in base64url. */
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
+/** How a session began: a guest e-mail, a new account's sign-up (address not yet proved), a password, a mailed link. */
+export type SessionOrigin = 'guest' | 'signup' | 'password' | 'link';
+
 /**
- * A session as the routes see it. A login session reaches everything of its client; a guest session
- * (identified by e-mail only) reaches only the orders placed in it.
+ * A session as the routes see it. A sign-in (password or mailed link) reaches everything of its client;
+ * a guest session (identified by e-mail only) and a new account's sign-up session reach only the orders
+ * placed in them, so nobody reads what others bought under an address they have not proved is theirs.
  */
 export interface Session {
   /** The keyed hash of the cookie's id: what the store holds. */
   id: string;
   clientId: number;
   email: string;
+  /** Signed in (an account's pages open) or a guest. */
   kind: 'login' | 'guest';
+  /** What of the client it reaches: everything, or the orders placed in this session. */
+  reach: 'client' | 'placed';
   orders: number[];
 }
+
+const asSession = (origin: SessionOrigin) => ({
+  kind: origin === 'guest' ? 'guest' as const : 'login' as const,
+  reach: origin === 'password' || origin === 'link' ? 'client' as const : 'placed' as const,
+});
 
 /** Sessions kept in the store, so any instance reads them and a sign-out ends them everywhere. */
 export interface SessionStore {
   find(token: string): Promise<Session | null>;
-  create(input: { clientId: number; kind: 'guest' | 'password' | 'link'; orders?: number[] }): Promise<{ token: string; session: Session }>;
+  create(input: { clientId: number; kind: SessionOrigin; orders?: number[] }): Promise<{ token: string; session: Session }>;
   rememberOrder(session: Session, orderId: number): Promise<Session>;
   revoke(id: string): Promise<void>;
   /** Ends every session of a client (a changed password, an operator's action). */
@@ -61,7 +73,7 @@ export function createSessionStore(db: Database, secret: string, now: () => numb
       if (at - row.session.lastUsedAt.getTime() >= TOUCH_EVERY_MS) {
         await db.update(sessions).set({ lastUsedAt: new Date(at), idleExpiresAt: new Date(at + SESSION_IDLE_MS) }).where(eq(sessions.idHash, id));
       }
-      return { id, clientId: row.session.clientId, email: row.email, kind: row.session.kind === 'guest' ? 'guest' : 'login', orders: row.session.orders };
+      return { id, clientId: row.session.clientId, email: row.email, ...asSession(row.session.kind), orders: row.session.orders };
     },
 
     async create({ clientId, kind, orders = [] }) {
@@ -75,7 +87,7 @@ export function createSessionStore(db: Database, secret: string, now: () => numb
       // Expired sessions of anyone go when a new one begins, so the table does not grow without end.
       await db.delete(sessions).where(lt(sessions.absoluteExpiresAt, new Date(at)));
       const [client] = await db.select({ email: clients.email }).from(clients).where(eq(clients.id, clientId));
-      return { token, session: { id, clientId, email: client?.email ?? '', kind: kind === 'guest' ? 'guest' : 'login', orders } };
+      return { token, session: { id, clientId, email: client?.email ?? '', ...asSession(kind), orders } };
     },
 
     async rememberOrder(session, orderId) {
@@ -123,7 +135,7 @@ const cookieOptions = (request: FastifyRequest) => ({
  * Begins a new session for a client (the previous one of this browser ends: a sign-in rotates the id)
  * and sets its cookie, HttpOnly and SameSite=Lax, Secure over HTTPS.
  */
-export async function startSession(request: FastifyRequest, reply: FastifyReply, input: { clientId: number; kind: 'guest' | 'password' | 'link'; orders?: number[] }): Promise<Session> {
+export async function startSession(request: FastifyRequest, reply: FastifyReply, input: { clientId: number; kind: SessionOrigin; orders?: number[] }): Promise<Session> {
   const current = await readSession(request);
   if (current) await request.server.sessions.revoke(current.id);
   const { token, session } = await request.server.sessions.create(input);
@@ -156,7 +168,7 @@ export async function requireLogin(request: FastifyRequest): Promise<Session> {
 
 /** Checks that an order belongs to the session: its client for a login, this browser's orders for a guest. */
 export function assertOwnsOrder(session: Session, order: { id: number; clientId: number }): void {
-  const owns = order.clientId === session.clientId && (session.kind === 'login' || session.orders.includes(order.id));
+  const owns = order.clientId === session.clientId && (session.reach === 'client' || session.orders.includes(order.id));
   if (!owns) throw forbidden();
 }
 

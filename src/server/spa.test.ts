@@ -34,7 +34,7 @@ async function server(distDir: string): Promise<FastifyInstance> {
   const app = Fastify();
   await app.register(fastifyCookie);
   // Sessions as the store would answer them: one id per kind of visitor, any other id unknown.
-  const known = (kind: 'login' | 'guest'): Session => ({ id: `hash-${kind}`, clientId: 3, email: 'ann@mail.test', kind, orders: [] });
+  const known = (kind: 'login' | 'guest'): Session => ({ id: `hash-${kind}`, clientId: 3, email: 'ann@mail.test', kind, reach: kind === 'login' ? 'client' : 'placed', orders: [] });
   app.decorate('sessions', {
     find: async (token: string) => (token === SESSION_IDS.login ? known('login') : token === SESSION_IDS.guest ? known('guest') : null),
   } as unknown as SessionStore);

@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clients } from '../../src/server/db/schema';
 import { Browser, createTestApp, DEMO_ACCOUNTS, freshEmail, guest, loggedIn, placeOrder, type Answer, type TestApp } from './helper';
 
 const ANONYMOUS = { loggedIn: false, guest: false, userid: null, email: null };
@@ -47,13 +49,16 @@ describe('sign-in, reseller sign-in or sign-up, sign-out and the session', () =>
     expect((await demo.call('getSession')).body).toMatchObject({ loggedIn: true, guest: false });
   });
 
-  it('resellerAuth signs a new reseller up, who can then log in with that password', async () => {
+  it('resellerAuth signs a new reseller up; the password signs in only once the address is proved', async () => {
     const email = freshEmail('reseller');
     const browser = new Browser(t.app);
     const signUp = await browser.call('resellerAuth', { body: { email, password: 'n3w-Reseller-pass', existingReseller: false } });
     expect(signUp.status).toBe(200);
     expect(signUp.body).toEqual({ userid: expect.any(Number), email, reseller: false });
     expect((await browser.call('getSession')).body).toEqual({ loggedIn: true, guest: false, userid: signUp.body.userid, email });
+    expect((await new Browser(t.app).call('auth', { body: { email, password: 'n3w-Reseller-pass' } })).status).toBe(401);
+    // What following the mailed link does (tests/api/sign-in-link.test.ts follows a real one).
+    await t.db.update(clients).set({ emailVerifiedAt: new Date() }).where(eq(clients.email, email));
     const login = await new Browser(t.app).call('auth', { body: { email, password: 'n3w-Reseller-pass' } });
     expect(login.status).toBe(200);
     expect(login.body.userid).toBe(signUp.body.userid);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { expect, inject } from 'vitest';
 import type { components, operations } from '../../src/api/schema';
@@ -10,6 +10,7 @@ import { openStore, type Database, type Store } from '../../src/server/db/connec
 import { DEMO_ACCOUNTS } from '../../src/server/db/seed';
 import { signWebhook } from '../../src/server/payments/signature';
 import { createDatabase } from '../../scripts/lib/postgres';
+import { clients } from '../../src/server/db/schema';
 import { assertMatchesContract, findOperation, operation } from './contract';
 
 export { DEMO_ACCOUNTS };
@@ -201,6 +202,7 @@ export async function loggedIn(app: FastifyInstance, account: { email: string; p
 }
 
 /** A new client with a password (signed up through resellerAuth), logged in. */
+/** A new account just signed up through resellerAuth: its session reaches only what it orders, until the address is proved. */
 export async function newAccount(app: FastifyInstance): Promise<Browser & { userid: number; email: string; password: string }> {
   const browser = new Browser(app);
   const email = freshEmail('account');
@@ -208,6 +210,19 @@ export async function newAccount(app: FastifyInstance): Promise<Browser & { user
   const answer = await browser.call('resellerAuth', { body: { email, password, existingReseller: false } });
   expect(answer.status, answer.text).toBe(200);
   return Object.assign(browser, { userid: answer.body.userid, email, password });
+}
+
+/**
+ * A signed-up account whose address is proved (as following the mailed link does, written straight to the
+ * store here), signed in with its password: a session that reaches everything of the client.
+ */
+export async function verifiedAccount(t: TestApp): Promise<Browser & { userid: number; email: string; password: string }> {
+  const { email, password, userid } = await newAccount(t.app);
+  await t.db.update(clients).set({ emailVerifiedAt: new Date() }).where(eq(clients.id, userid));
+  const browser = new Browser(t.app);
+  const answer = await browser.call('auth', { body: { email, password } });
+  expect(answer.status, answer.text).toBe(200);
+  return Object.assign(browser, { userid, email, password });
 }
 
 export type OrderRequest = components['schemas']['OrderRequest'];

@@ -7,7 +7,7 @@ import { LOCALES, type Locale } from '../../src/domain/locale';
 import { demoOutboxPages } from '../../src/server/mail/demo-outbox';
 import type { ReceiptPayload, ServiceActivePayload } from '../../src/server/mail/outbox';
 import { checkoutLinks, renderMail } from '../../src/server/mail/templates';
-import { Browser, createTestApp, freshEmail, guest, newAccount, payOnSandbox, placeOrder, rows, type TestApp } from './helper';
+import { Browser, createTestApp, freshEmail, guest, payOnSandbox, placeOrder, rows, verifiedAccount, type TestApp } from './helper';
 import { MAIL_FROM, mailEnv, startReceiver, until, type Receiver } from './smtp-receiver';
 
 
@@ -135,15 +135,16 @@ describe('mail over SMTP from the outbox', () => {
   });
 
   it('an upsell invoice sends its receipt: the extra connections, the service and the amount', async () => {
-    const account = await newAccount(t.app);
+    const account = await verifiedAccount(t);
     const order = await placeOrder(account);
     await payOnSandbox(t.app, order.link);
-    await receiver.waitFor(account.email, 2);
+    // The sign-up's link to prove the address, the order's receipt, "service active".
+    await receiver.waitFor(account.email, 3);
     const serviceId = order.serviceids[0] as number;
     const invoice = await account.call('addInvoice', { body: { serviceId, extraQuantity: 3, paymentmethod: 'sandbox', price: 12, currency: 'EUR' } });
     expect(invoice.status, invoice.text).toBe(200);
-    const mails = await receiver.waitFor(account.email, 3);
-    const receipt = mails[2];
+    const mails = await receiver.waitFor(account.email, 4);
+    const receipt = mails[3];
     expect(receipt?.subject).toBe(`Your invoice ${invoice.body.invoiceid} for extra connections`);
     expect(receipt?.text).toContain(`Extra connections: 3, 1 Month (service ${serviceId})`);
     expect(receipt?.text).toContain('Total: €12.00');

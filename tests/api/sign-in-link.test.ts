@@ -176,3 +176,55 @@ describe('the per-IP limit of signInLink', () => {
     }
   });
 });
+
+describe('an address belongs to whoever reads its mail (no account pre-hijacking)', () => {
+  let t: TestApp;
+  let receiver: Receiver;
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    t = await createTestApp(mailEnv(receiver));
+  });
+  afterAll(async () => {
+    await t?.close();
+    await receiver?.stop();
+  });
+
+  it('a sign-up with someone else\'s address opens nothing of what its owner later buys, by session or by password', async () => {
+    const victim = freshEmail('victim');
+    const attacker = new Browser(t.app);
+    const signUp = await attacker.call('resellerAuth', { body: { email: victim, password: 'attacker-pass-1', existingReseller: false } });
+    expect(signUp.status, signUp.text).toBe(200);
+
+    // The owner of the address buys as a guest: the order joins the client of the address, as in WHMCS.
+    const owner = await guest(t.app, victim);
+    const order = await placeOrder(owner);
+    await payOnSandbox(t.app, order.link);
+    const serviceid = String(order.serviceids[0]);
+    expect((await owner.call('getClientProducts', { query: { serviceid } })).status).toBe(200);
+
+    // The attacker's sign-up session reaches only what it ordered itself.
+    expect((await attacker.call('getClientProducts', { query: { serviceid } })).status).toBe(403);
+    expect((await attacker.call('getOrderStatus', { query: { orderid: String(order.orderid) } })).status).toBe(403);
+    expect((await attacker.call('getActiveProducts')).body).toMatchObject({ totalresults: 0 });
+    // The password opens nothing while the address is not proved, by either sign-in.
+    const login = await new Browser(t.app).call('auth', { body: { email: victim, password: 'attacker-pass-1' } });
+    expect(login.status).toBe(401);
+    expect(login.body).toEqual({ error: { code: 'invalid_credentials', message: 'Email or Password Invalid' } });
+    const resellerLogin = await new Browser(t.app).call('resellerAuth', { body: { email: victim, password: 'attacker-pass-1', existingReseller: true } });
+    expect(resellerLogin.status).toBe(401);
+  });
+
+  it('a new account is mailed a link; once it is followed the address is proved and the password signs in', async () => {
+    const email = freshEmail('new-reseller');
+    const signUp = await new Browser(t.app).call('resellerAuth', { body: { email, password: 'mine-pass-1', existingReseller: false } });
+    expect(signUp.status, signUp.text).toBe(200);
+    expect((await new Browser(t.app).call('auth', { body: { email, password: 'mine-pass-1' } })).status).toBe(401);
+    const [mail] = await receiver.waitFor(email, 1);
+    const { path } = linkIn(mail);
+    const followed = await new Browser(t.app).request({ method: 'GET', url: path });
+    expect(followed.status).toBe(303);
+    expect(followed.headers.location).toBe('/checkout/resellers');
+    const login = await new Browser(t.app).call('auth', { body: { email, password: 'mine-pass-1' } });
+    expect(login.status, login.text).toBe(200);
+  });
+});

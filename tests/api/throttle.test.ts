@@ -25,7 +25,7 @@ const expectLocked = (answer: Answer, windowS = WINDOW_S) => {
 async function accountWithPassword(t: TestApp, reseller = false): Promise<{ email: string; password: string }> {
   const email = freshEmail('throttled');
   const password = `pw-${Math.random().toString(36).slice(2)}`;
-  await t.db.insert(clients).values({ email, passwordHash: await hashPassword(password), reseller });
+  await t.db.insert(clients).values({ email, passwordHash: await hashPassword(password), reseller, emailVerifiedAt: new Date() });
   return { email, password };
 }
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, guestWithOrder, loggedIn, newAccount, payOnSandbox, placeOrder, storeSnapshot, type Browser, type TestApp } from './helper';
+import { createTestApp, guestWithOrder, loggedIn, payOnSandbox, placeOrder, storeSnapshot, verifiedAccount, type Browser, type TestApp } from './helper';
 
 describe('upsell: extra connections priced on the server', () => {
   let t: TestApp;
@@ -13,7 +13,7 @@ describe('upsell: extra connections priced on the server', () => {
 
   /** A logged-in client with a paid, active service of a product. */
   async function clientWithService(pid: 1 | 2 | 3, amount: number) {
-    const account = await newAccount(t.app);
+    const account = await verifiedAccount(t);
     const order = await placeOrder(account, { pid, amount });
     await payOnSandbox(t.app, order.link);
     return { account, serviceid: order.serviceids[0] as number };
@@ -83,7 +83,7 @@ describe('upsell: extra connections priced on the server', () => {
   });
 
   it('a service that is not active cannot be upsold (409), and a guest cannot upsell at all (401)', async () => {
-    const account = await newAccount(t.app);
+    const account = await verifiedAccount(t);
     const pending = await placeOrder(account);
     const answer = await account.call('addInvoice', { body: { serviceId: pending.serviceids[0] as number, extraQuantity: 1, paymentmethod: 'sandbox', price: 4, currency: 'EUR' } });
     expect(answer.status).toBe(409);

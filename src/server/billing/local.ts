@@ -86,7 +86,7 @@ export function createLocalBilling(db: Database, options: {
   const cachedCurrencies = cached(readCurrencies);
   const cachedGatewayNames = cached(async () => Object.fromEntries((await db.select().from(gatewayNames)).map((row) => [row.module, row.displayname])));
 
-  const toClient = (row: typeof clients.$inferSelect): Client => ({ id: row.id, email: row.email, passwordHash: row.passwordHash, reseller: row.reseller });
+  const toClient = (row: typeof clients.$inferSelect): Client => ({ id: row.id, email: row.email, passwordHash: row.passwordHash, reseller: row.reseller, emailVerified: row.emailVerifiedAt !== null });
 
   const readOrder = async (executor: Executor, id: number): Promise<OrderRecord | null> => {
     const [order] = await executor.select().from(orders).where(eq(orders.id, id));

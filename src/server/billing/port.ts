@@ -21,6 +21,8 @@ export interface Client {
   email: string;
   passwordHash: string | null;
   reseller: boolean;
+  /** Whoever reads the address's mail has proved it (a sign-in link followed): only then does a password sign in. */
+  emailVerified: boolean;
 }
 
 export type OrderStatus = 'Pending' | 'Active' | 'Cancelled' | 'Fraud';

@@ -161,7 +161,7 @@ export const affiliateClicks = pgTable('affiliate_clicks', {
 export const sessions = pgTable('sessions', {
   idHash: text('id_hash').primaryKey(),
   clientId: integer('client_id').notNull().references(() => clients.id),
-  kind: text('kind').$type<'guest' | 'password' | 'link'>().notNull(),
+  kind: text('kind').$type<'guest' | 'signup' | 'password' | 'link'>().notNull(),
   orders: integer('orders').array().notNull().default(sql`'{}'::integer[]`),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull().defaultNow(),

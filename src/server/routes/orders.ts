@@ -134,6 +134,8 @@ export function orderRoutes({ billing, gateways, fraud, config }: RouteDeps): Ha
       const service = await billing.service(serviceId);
       if (!service) throw notFound('This service does not exist.');
       if (service.clientId !== session.clientId) throw forbidden();
+      // Extra connections are an account's: a sign-up whose address is not proved yet cannot buy them.
+      if (session.reach !== 'client') throw unauthenticated('Sign in to continue.');
       if (service.status !== 'Active') throw conflict('service_not_active', 'Extra connections can only be added to an active service.');
       const gateway = gatewayOf(paymentmethod);
       const product = await billing.product(service.pid);
@@ -164,7 +166,7 @@ export function orderRoutes({ billing, gateways, fraud, config }: RouteDeps): Ha
       const invoice = await billing.invoice(Number(request.query.invoiceid));
       if (!invoice) throw notFound('This invoice does not exist.');
       if (invoice.orderId) await ownedOrder(session, invoice.orderId);
-      else if (session.kind !== 'login' || invoice.clientId !== session.clientId) throw forbidden();
+      else if (session.reach !== 'client' || invoice.clientId !== session.clientId) throw forbidden();
       return {
         invoiceid: invoice.id, status: invoice.status, kind: invoice.kind, orderid: invoice.orderId, serviceid: invoice.serviceId,
         amount: invoice.amountCents / 100, currency: invoice.currency,

@@ -23,7 +23,7 @@ export function paymentRoutes({ billing, gateways }: RouteDeps): Handlers<'getGa
       const order = await billing.order(invoice.orderId);
       if (!order) throw notFound('This invoice does not exist.');
       assertOwnsOrder(session, order);
-    } else if (session.kind !== 'login' || invoice.clientId !== session.clientId) {
+    } else if (session.reach !== 'client' || invoice.clientId !== session.clientId) {
       throw forbidden();
     }
     if (invoice.status === 'Paid') throw conflict('invoice_paid', 'This invoice is already paid.');

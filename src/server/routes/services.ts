@@ -24,7 +24,7 @@ export function serviceRoutes({ billing }: RouteDeps): Handlers<
   const ownedService = async (session: Session, serviceId: number) => {
     const service = await billing.service(serviceId);
     if (!service) throw notFound('This service does not exist.');
-    const owns = service.clientId === session.clientId && (session.kind === 'login' || session.orders.includes(service.orderId));
+    const owns = service.clientId === session.clientId && (session.reach === 'client' || session.orders.includes(service.orderId));
     if (!owns) throw forbidden();
     return service;
   };
@@ -67,7 +67,8 @@ export function serviceRoutes({ billing }: RouteDeps): Handlers<
 
     async getActiveProducts(request) {
       const session = await requireLogin(request);
-      const services = (await billing.activeServices(session.clientId)).filter((service) => service.productGroup === 'retail');
+      const services = (await billing.activeServices(session.clientId))
+        .filter((service) => service.productGroup === 'retail' && (session.reach === 'client' || session.orders.includes(service.orderId)));
       const products = await Promise.all(services.map(async (service) => {
         const product = await billing.product(service.pid);
         const option = product?.configoptions.find((candidate) => candidate.id === EXTRA_CONNECTION_OPTION_ID);

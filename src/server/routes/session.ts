@@ -2,6 +2,7 @@ import { currencyForCountry } from '../../domain/currency';
 import { conflict, HttpError } from '../http-error';
 import { hashPassword, verifyPassword } from '../secrets';
 import { endSession, readSession, requireLogin, startSession } from '../session';
+import { shopperLocale } from '../mail/locale';
 import { visitorOf } from '../visitor';
 import type { Handlers, RouteDeps } from './types';
 
@@ -13,7 +14,8 @@ export function sessionRoutes({ billing, config }: RouteDeps): Handlers<'auth' |
     async auth(request, reply) {
       await request.server.signInThrottle.attempt(request.body.email, reply);
       const client = await billing.clientByEmail(request.body.email);
-      if (!(await verifyPassword(request.body.password, client?.passwordHash ?? null)) || !client) throw invalidLogin();
+      // A password opens an account only once its address is proved, so a sign-up with someone else's address opens nothing.
+      if (!(await verifyPassword(request.body.password, client?.passwordHash ?? null)) || !client?.emailVerified) throw invalidLogin();
       await request.server.signInThrottle.succeeded(request.body.email);
       await startSession(request, reply, { clientId: client.id, kind: 'password' });
       return { userid: client.id, email: client.email, loggedIn: true };
@@ -32,12 +34,19 @@ export function sessionRoutes({ billing, config }: RouteDeps): Handlers<'auth' |
       // A reseller's sign-in shares the account's budget of failed sign-ins with auth.
       if (existingReseller) await request.server.signInThrottle.attempt(email, reply);
       const existing = await billing.clientByEmail(email);
-      if (existingReseller && !(await verifyPassword(password, existing?.passwordHash ?? null))) throw invalidLogin();
+      if (existingReseller && (!(await verifyPassword(password, existing?.passwordHash ?? null)) || !existing?.emailVerified)) throw invalidLogin();
       if (existingReseller) await request.server.signInThrottle.succeeded(email);
       // Any client with this e-mail, guest ones included, blocks a sign-up: claiming it would expose its orders.
       const client = existingReseller ? existing : existing ? null : await billing.createClient({ email, passwordHash: await hashPassword(password), reseller: false });
       if (!client) throw conflict('email_taken', 'A user already exists with that email address');
-      await startSession(request, reply, { clientId: client.id, kind: 'password' });
+      if (existingReseller) {
+        await startSession(request, reply, { clientId: client.id, kind: 'password' });
+      } else {
+        // A new account reaches only what it orders here until its address is proved by the link mailed to it.
+        await startSession(request, reply, { clientId: client.id, kind: 'signup' });
+        const queue = await request.server.signInLinks.request(email, '/checkout/resellers', shopperLocale(request, visitorOf(request, config).country));
+        if (queue) await queue();
+      }
       return { userid: client.id, email: client.email, reseller: client.reseller };
     },
 
