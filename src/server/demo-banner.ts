@@ -5,6 +5,7 @@ import { demo as enGb } from '../i18n/locales/en-gb.json';
 import { demo as esEs } from '../i18n/locales/es-es.json';
 import { demo as nlNl } from '../i18n/locales/nl-nl.json';
 import { demo as ptPt } from '../i18n/locales/pt-pt.json';
+import { escapeHtml } from './escape-html';
 
 /** "Demo — payments are simulated" in each locale (translators keep it with the app's texts, key demo.banner). */
 export const DEMO_BANNER_TEXTS: Record<Locale, string> = {
@@ -16,7 +17,6 @@ export const DEMO_BANNER_TEXTS: Record<Locale, string> = {
   'pt-pt': ptPt.banner,
 };
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.codePointAt(0) ?? 0};`);
 
 // Fixed colours in both schemes: #5c3b00 on #fff3d6 is a contrast of about 9:1 (WCAG AA asks 4.5:1).
 const BANNER_STYLE = 'display:block;margin:0;padding:.25rem 1rem;background:#fff3d6;color:#5c3b00;border-bottom:1px solid #d9b36a;font:600 .875rem/1.5 system-ui,sans-serif;text-align:center';

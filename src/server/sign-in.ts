@@ -9,13 +9,13 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Locale } from '../domain/locale';
 import type { Database } from './db/connect';
 import { clients, signInTokens } from './db/schema';
-import { DEMO_BANNER_TEXTS, demoBannerHtml } from './demo-banner';
 import { enqueueMail } from './mail/outbox';
 import { shopperLocale } from './mail/locale';
 import { startSession } from './session';
 import type { RateCounters } from './throttle';
 import { visitorOf } from './visitor';
 import type { ServerConfig } from './config';
+import { CARD_CSS, escapeHtml, serverPage } from './html-page';
 
 /** A link asked for on the login panel works for this long. */
 export const SIGN_IN_LINK_TTL_MS = 15 * 60_000;
@@ -119,22 +119,14 @@ declare module 'fastify' {
   }
 }
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.codePointAt(0) ?? 0};`);
-
 /** The page for a link that cannot sign anyone in: what happened and how to get a new one. */
 export function unusableLinkPage(title: string, text: string, demo: boolean): string {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)} · TV Checkout</title>
-<style>
-:root{color-scheme:light dark;font-family:system-ui,sans-serif}
-body{margin:0;display:grid;grid-template-rows:auto 1fr;min-height:100vh;background:Canvas;color:CanvasText}
-main{grid-row:2;place-self:center;max-width:28rem;padding:2rem;border:1px solid GrayText;border-radius:12px}
-a{font-weight:600}
-a:focus-visible{outline:3px solid #1a73e8;outline-offset:2px}
-</style></head><body>${demo ? demoBannerHtml(DEMO_BANNER_TEXTS['en-en']) : ''}<main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>
+  return serverPage({
+    title, site: 'TV Checkout', css: `${CARD_CSS}\nmain{max-width:28rem}\na{font-weight:600}`, demo,
+    body: `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>
 <p>To get a new link, open the checkout, choose “Log in” and then “E-mail me a sign-in link”. A new link works once, for 15 minutes.</p>
-<p><a href="/checkout/">Go to the checkout</a></p></main></body></html>`;
+<p><a href="/checkout/">Go to the checkout</a></p>`,
+  });
 }
 
 /** POST /checkout/api/signInLink and GET /checkout/api/signIn. */

@@ -4,11 +4,11 @@
  */
 import { desc, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { DEMO_BANNER_TEXTS, demoBannerHtml } from '../demo-banner';
 import type { Database } from '../db/connect';
 import { mailOutbox } from '../db/schema';
 import type { OutboxRow } from './outbox';
 import type { RenderedMail } from './templates';
+import { escapeHtml, serverPage } from '../html-page';
 
 export interface DemoOutboxDeps {
   db: Database;
@@ -25,26 +25,18 @@ export const DEMO_OUTBOX_PATH = '/checkout/demo/outbox';
 /** The page lists the newest messages; older ones stay in the store. */
 const LISTED = 100;
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.codePointAt(0) ?? 0};`);
+const OUTBOX_CSS = [
+  'main{max-width:60rem;margin:0 auto;padding:1.5rem}',
+  'table{border-collapse:collapse;width:100%}',
+  'th,td{text-align:left;padding:.4rem .6rem;border-bottom:1px solid GrayText;vertical-align:top}',
+  'pre{white-space:pre-wrap;border:1px solid GrayText;border-radius:8px;padding:1rem;font-size:.9rem}',
+  'iframe{width:100%;height:36rem;border:1px solid GrayText;border-radius:8px;background:#fff}',
+  'dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}',
+  'dt{font-weight:600}',
+].join('\n');
 
-function page(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)} · Demo outbox</title>
-<style>
-:root{color-scheme:light dark;font-family:system-ui,sans-serif}
-body{margin:0;background:Canvas;color:CanvasText}
-main{max-width:60rem;margin:0 auto;padding:1.5rem}
-table{border-collapse:collapse;width:100%}
-th,td{text-align:left;padding:.4rem .6rem;border-bottom:1px solid GrayText;vertical-align:top}
-pre{white-space:pre-wrap;border:1px solid GrayText;border-radius:8px;padding:1rem;font-size:.9rem}
-iframe{width:100%;height:36rem;border:1px solid GrayText;border-radius:8px;background:#fff}
-dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}
-dt{font-weight:600}
-a:focus-visible{outline:3px solid #1a73e8;outline-offset:2px}
-.visually-hidden{position:absolute;width:1px;height:1px;margin:-1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
-</style></head><body>${demoBannerHtml(DEMO_BANNER_TEXTS['en-en'])}<main>${body}</main></body></html>`;
-}
+/** Demo mode only, so the banner is always there. */
+const page = (title: string, body: string) => serverPage({ title, site: 'Demo outbox', css: OUTBOX_CSS, body, demo: true });
 
 const when = (date: Date | null) => (date ? date.toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC') : '—');
 

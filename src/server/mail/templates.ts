@@ -5,6 +5,7 @@
 import { DEFAULT_LOCALE, type Locale } from '../../domain/locale';
 import type { MailFlow, MailPayload, ReceiptLine, ReceiptPayload, ServiceActivePayload, SignInLinkPayload } from './outbox';
 import { fill, MAIL_TEXTS, type MailTexts } from './texts';
+import { escapeHtml } from '../escape-html';
 
 export interface RenderedMail {
   subject: string;
@@ -50,7 +51,6 @@ export function checkoutLinks(publicUrl: string): MailLinks {
   };
 }
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.codePointAt(0) ?? 0};`);
 
 const money = (texts: MailTexts, amountCents: number, currency: string) =>
   new Intl.NumberFormat(texts.tag, { style: 'currency', currency }).format(amountCents / 100);

@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { PaymentRecord } from '../billing/port';
 import type { ServerConfig } from '../config';
-import { DEMO_BANNER_TEXTS, demoBannerHtml } from '../demo-banner';
 import type { ServerSecrets } from '../secrets';
 import type { PaymentGateway } from './port';
 import { signWebhook } from './signature';
+import { CARD_CSS, escapeHtml, serverPage } from '../html-page';
 
 /** A gateway that works offline: its hosted page is served by this server and confirms by signed webhook. */
 export function sandboxGateway(module: string, displayname: string, type: PaymentGateway['type'], config: ServerConfig, secrets: ServerSecrets): PaymentGateway {
@@ -18,25 +18,16 @@ export function sandboxGateway(module: string, displayname: string, type: Paymen
   };
 }
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.codePointAt(0) ?? 0};`);
+const SANDBOX_CSS = [
+  CARD_CSS,
+  'main{max-width:26rem}',
+  '.amount{font-size:2rem;font-weight:700;margin:.5rem 0 1.5rem}',
+  '.actions{display:flex;gap:1rem}',
+  'button{font:inherit;padding:.75rem 1.25rem;border-radius:8px;border:2px solid currentColor;cursor:pointer}',
+  'button.pay{background:#0a6b2b;color:#fff;border-color:#0a6b2b}',
+].join('\n');
 
-function page(title: string, body: string, demo: boolean): string {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)} · Sandbox payments</title>
-<style>
-:root{color-scheme:light dark;font-family:system-ui,sans-serif}
-body{margin:0;display:grid;grid-template-rows:auto 1fr;min-height:100vh;background:Canvas;color:CanvasText}
-main{grid-row:2;place-self:center}
-main{max-width:26rem;padding:2rem;border:1px solid GrayText;border-radius:12px}
-.amount{font-size:2rem;font-weight:700;margin:.5rem 0 1.5rem}
-.actions{display:flex;gap:1rem}
-button{font:inherit;padding:.75rem 1.25rem;border-radius:8px;border:2px solid currentColor;cursor:pointer}
-button.pay{background:#0a6b2b;color:#fff;border-color:#0a6b2b}
-button:focus-visible,a:focus-visible{outline:3px solid #1a73e8;outline-offset:2px}
-.visually-hidden{position:absolute;width:1px;height:1px;margin:-1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
-</style></head><body>${demo ? demoBannerHtml(DEMO_BANNER_TEXTS['en-en']) : ''}<main>${body}</main></body></html>`;
-}
+const page = (title: string, body: string, demo: boolean) => serverPage({ title, site: 'Sandbox payments', css: SANDBOX_CSS, body, demo });
 
 /** What the sandbox page needs from the rest of the server. */
 export interface SandboxDeps {
