@@ -8,7 +8,7 @@ import { demoOutboxPages } from '../../src/server/mail/demo-outbox';
 import type { ReceiptPayload, ServiceActivePayload } from '../../src/server/mail/outbox';
 import { checkoutLinks, renderMail } from '../../src/server/mail/templates';
 import { Browser, createTestApp, freshEmail, guest, payOnSandbox, placeOrder, rows, verifiedAccount, type TestApp } from './helper';
-import { MAIL_FROM, mailEnv, startReceiver, until, type Receiver } from './smtp-receiver';
+import { createMailingApp, MAIL_FROM, mailEnv, startReceiver, until, type Receiver } from './smtp-receiver';
 
 
 type OutboxRow = { message_key: string; status: string; attempts: number; recipient: string | null; payload: unknown; last_error: string | null; sent_at: unknown };
@@ -35,14 +35,11 @@ async function settled(t: TestApp, receiver: Receiver) {
 describe('mail over SMTP from the outbox', () => {
   let receiver: Receiver;
   let t: TestApp;
+  let close: () => Promise<void>;
   beforeAll(async () => {
-    receiver = await startReceiver();
-    t = await createTestApp(mailEnv(receiver));
+    ({ t, receiver, close } = await createMailingApp());
   });
-  afterAll(async () => {
-    await t?.close();
-    await receiver?.stop();
-  });
+  afterAll(async () => close?.());
 
   it('an order sends exactly one receipt, in the shopper\'s locale, with the amount, the invoice, the deadline and the waiting page', async () => {
     const shopper = await guestIn(t.app, 'de-de');

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Browser, createTestApp, freshEmail, guest, payOnSandbox, placeOrder, rows, type TestApp } from './helper';
-import { mailEnv, startReceiver, until, type ReceivedMail, type Receiver } from './smtp-receiver';
+import { createMailingApp, mailEnv, startReceiver, until, type ReceivedMail, type Receiver } from './smtp-receiver';
 
 const LINK = /http:\/\/localhost:3000(\/checkout\/api\/signIn\?token=([A-Za-z0-9_-]{43}))/;
 
@@ -180,14 +180,11 @@ describe('the per-IP limit of signInLink', () => {
 describe('an address belongs to whoever reads its mail (no account pre-hijacking)', () => {
   let t: TestApp;
   let receiver: Receiver;
+  let close: () => Promise<void>;
   beforeAll(async () => {
-    receiver = await startReceiver();
-    t = await createTestApp(mailEnv(receiver));
+    ({ t, receiver, close } = await createMailingApp());
   });
-  afterAll(async () => {
-    await t?.close();
-    await receiver?.stop();
-  });
+  afterAll(async () => close?.());
 
   it('a sign-up with someone else\'s address opens nothing of what its owner later buys, by session or by password', async () => {
     const victim = freshEmail('victim');

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
+import { createTestApp, type TestApp } from './helper';
 
 export interface ReceivedMail {
   to: string[];
@@ -166,4 +167,18 @@ export async function until(check: () => Promise<boolean>, what: string, timeout
     if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
     await new Promise((done) => setTimeout(done, 20));
   }
+}
+
+/** A test server of its own sending to a receiver of its own; close() stops both. */
+export async function createMailingApp(env: Record<string, string> = {}): Promise<{ t: TestApp; receiver: Receiver; close(): Promise<void> }> {
+  const receiver = await startReceiver();
+  const t = await createTestApp(mailEnv(receiver, env));
+  return {
+    t,
+    receiver,
+    async close() {
+      await t.close();
+      await receiver.stop();
+    },
+  };
 }
