@@ -10,7 +10,7 @@ const paths = generatePaths(authModel);
 function assertAuthInvariants(snapshot: AnyMachineSnapshot): void {
   const context = snapshot.context as AuthContext;
   if (snapshot.matches('loggedIn')) expect(context.user).not.toBeNull();
-  if (snapshot.matches('loggedOut')) expect(context.user).toBeNull();
+  if (snapshot.matches('loggedOut') || snapshot.matches('requestingLink') || snapshot.matches('linkSent')) expect(context.user).toBeNull();
   if (context.redirectTarget !== null) expect(context.redirectTarget).toMatch(/^\/(?!\/)/);
   expect(JSON.stringify(context)).not.toContain('secret');
 }
@@ -37,6 +37,7 @@ describe('auth machine: generated paths', () => {
 
 interface Fakes {
   login?: AuthResult | Error;
+  link?: Error;
   guest?: AuthResult | Error;
   signOut?: Error;
 }
@@ -46,6 +47,7 @@ const settle = <T,>(value: T | Error) => (value instanceof Error ? Promise.rejec
 function startAuth(input: AuthInput, fakes: Fakes = {}) {
   const login = vi.fn(({ input: credentials }: { input: { email: string; password: string } }) => settle(fakes.login ?? { ...modelClient, email: credentials.email }));
   const identifyGuest = vi.fn(({ input: request }: { input: { email: string } }) => settle(fakes.guest ?? { ...modelGuest, email: request.email }));
+  const requestSignInLink = vi.fn((_args: { input: { email: string; redirect: string } }) => settle<{ accepted: true }>(fakes.link ?? { accepted: true }));
   const clearSession = vi.fn();
   const goHome = vi.fn();
   const machine = authMachine.provide({
@@ -53,11 +55,12 @@ function startAuth(input: AuthInput, fakes: Fakes = {}) {
       login: fromPromise(login),
       identifyGuest: fromPromise(identifyGuest),
       signOut: fromPromise(() => settle<{ loggedIn: false }>(fakes.signOut ?? { loggedIn: false })),
+      requestSignInLink: fromPromise(requestSignInLink),
     },
     actions: { clearSession: () => clearSession(), goHome: () => goHome() },
   });
   const actor = createActor(machine, { input }).start();
-  return { actor, login, identifyGuest, clearSession, goHome };
+  return { actor, login, identifyGuest, requestSignInLink, clearSession, goHome };
 }
 
 const atRest = (snapshot: AnyMachineSnapshot) => snapshot.matches('loggedIn') || snapshot.matches('loggedOut');
@@ -85,6 +88,44 @@ describe('auth machine: behaviour', () => {
     actor.send({ type: 'auth.login', email: 'client', password: 'secret' });
     expect(actor.getSnapshot().value).toBe('loggedOut');
     expect(login).not.toHaveBeenCalled();
+  });
+
+  it('asks for a sign-in link for the typed e-mail, landing on the given page, and confirms it', async () => {
+    const { actor, requestSignInLink } = startAuth({});
+    actor.send({ type: 'auth.requestLink', email: ' ann@example.com ', redirect: '/checkout/success?serviceid=12' });
+    expect(actor.getSnapshot().value).toBe('requestingLink');
+    await waitFor(actor, (snapshot) => snapshot.matches('linkSent'));
+    expect(requestSignInLink).toHaveBeenCalledTimes(1);
+    expect(requestSignInLink).toHaveBeenCalledWith(expect.objectContaining({ input: { email: 'ann@example.com', redirect: '/checkout/success?serviceid=12' } }));
+    expect(actor.getSnapshot().context).toMatchObject({ user: null, linkError: null });
+  });
+
+  it('does not ask for a link without an e-mail of a valid shape, and says why', () => {
+    const { actor, requestSignInLink } = startAuth({});
+    actor.send({ type: 'auth.requestLink', email: 'ann', redirect: '/checkout/' });
+    expect(actor.getSnapshot().value).toBe('loggedOut');
+    expect(actor.getSnapshot().context.linkError).toBe('email.invalid');
+    expect(requestSignInLink).not.toHaveBeenCalled();
+  });
+
+  it("shows the failure's message when the link request fails, and may ask again", async () => {
+    const { actor, requestSignInLink } = startAuth({}, { link: new Error('api.rate_limited') });
+    actor.send({ type: 'auth.requestLink', email: 'ann@example.com', redirect: '/checkout/' });
+    await waitFor(actor, (snapshot) => snapshot.matches('loggedOut') && snapshot.context.linkError !== null);
+    expect(actor.getSnapshot().context.linkError).toBe('api.rate_limited');
+    actor.send({ type: 'auth.requestLink', email: 'ann@example.com', redirect: '/checkout/' });
+    expect(actor.getSnapshot().value).toBe('requestingLink');
+    expect(actor.getSnapshot().context.linkError).toBeNull();
+    expect(requestSignInLink).toHaveBeenCalledTimes(2);
+  });
+
+  it('logs in with a password after a link was sent', async () => {
+    const { actor } = startAuth({});
+    actor.send({ type: 'auth.requestLink', email: 'client@example.com', redirect: '/checkout/' });
+    await waitFor(actor, (snapshot) => snapshot.matches('linkSent'));
+    actor.send({ type: 'auth.login', email: 'client@example.com', password: 'secret' });
+    await waitFor(actor, (snapshot) => snapshot.matches('loggedIn'));
+    expect(actor.getSnapshot().context.user).toEqual({ userid: 42, email: 'client@example.com', guest: false });
   });
 
   it('logs a guest in automatically from the email query', async () => {
@@ -169,7 +210,7 @@ describe('auth machine: behaviour', () => {
 });
 
 describe('auth guards', () => {
-  const context = (extra: Partial<AuthContext> = {}): AuthContext => ({ user: null, queryEmail: null, loginError: null, signOutError: null, redirectTarget: null, ...extra });
+  const context = (extra: Partial<AuthContext> = {}): AuthContext => ({ user: null, queryEmail: null, loginError: null, signOutError: null, linkError: null, redirectTarget: null, ...extra });
   const call = (guard: (args: { context: AuthContext; event: AuthEvent }) => boolean, extra: Partial<AuthContext>, event: AuthEvent = { type: 'auth.signOut' }) =>
     guard({ context: context(extra), event });
 
@@ -188,6 +229,13 @@ describe('auth guards', () => {
     expect(call(authGuards.hasCredentials, {}, { type: 'auth.login', email: 'a@b.co', password: '' })).toBe(false);
     expect(call(authGuards.hasCredentials, {}, { type: 'auth.login', email: 'a@b', password: 'x' })).toBe(false);
     expect(call(authGuards.hasCredentials, {}, { type: 'auth.signOut' })).toBe(false);
+  });
+
+  it('hasLinkEmail needs an e-mail of a valid shape', () => {
+    expect(call(authGuards.hasLinkEmail, {}, { type: 'auth.requestLink', email: ' a@b.co ', redirect: '/checkout/' })).toBe(true);
+    expect(call(authGuards.hasLinkEmail, {}, { type: 'auth.requestLink', email: 'a@b', redirect: '/checkout/' })).toBe(false);
+    expect(call(authGuards.hasLinkEmail, {}, { type: 'auth.requestLink', email: '', redirect: '/checkout/' })).toBe(false);
+    expect(call(authGuards.hasLinkEmail, {}, { type: 'auth.login', email: 'a@b.co', password: 'x' })).toBe(false);
   });
 
   it('hasUserId needs a positive user id', () => {

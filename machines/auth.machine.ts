@@ -1,6 +1,6 @@
 /**
  * Who the visitor is: logged out, logging in, logged in (a client, or a guest identified by the
- * `email` query), signing out.
+ * `email` query), signing out; a logged-out visitor may ask for a one-time sign-in link by e-mail.
  */
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
 import { isValidEmail } from '../src/domain/email';
@@ -37,11 +37,15 @@ export interface AuthContext {
   loginError: string | null;
   /** The server's message of the last failed sign out. */
   signOutError: string | null;
+  /** Why the last sign-in link request failed: 'email.invalid' or the server's message. */
+  linkError: string | null;
   redirectTarget: string | null;
 }
 
 export type AuthEvent =
   | { type: 'auth.login'; email: string; password: string }
+  /** "E-mail me a sign-in link": `redirect` is the page the link lands on (the server keeps only paths under /checkout/). */
+  | { type: 'auth.requestLink'; email: string; redirect: string }
   | { type: 'auth.signOut' };
 
 /** What the login and identifyGuest actors return. */
@@ -68,6 +72,7 @@ export const authGuards = {
   hasSession: ({ context }: GuardArgs) => context.user !== null,
   hasEmailQuery: ({ context }: GuardArgs) => context.queryEmail !== null,
   hasCredentials: ({ event }: GuardArgs) => event.type === 'auth.login' && isValidEmail(event.email) && event.password !== '',
+  hasLinkEmail: ({ event }: GuardArgs) => event.type === 'auth.requestLink' && isValidEmail(event.email.trim()),
   hasUserId: (_args: GuardArgs, params: { result: AuthResult }) => Number.isInteger(params.result.userid) && params.result.userid > 0,
   canSignOut: ({ context }: GuardArgs) => hasSignOutIdentity(context.user),
 };
@@ -80,6 +85,11 @@ export const authMachineDocs = {
     login: { input: '{ email: string; password: string }', output: 'AuthResult { userid, email } (POST /api/auth); rejects with the server message', description: 'Logs a client in; the session cookie is set by the server.' },
     identifyGuest: { input: '{ email: string }', output: 'AuthResult { userid, email } (POST /api/authMiddleware)', description: 'Identifies a guest from the `email` query; the guest can only order.' },
     signOut: { input: 'none', output: '{ loggedIn: false } (POST /api/signOut)', description: 'Ends the session on the server and clears its cookie.' },
+    requestSignInLink: {
+      input: '{ email: string; redirect: string }',
+      output: '{ accepted: true } (POST /api/signInLink, 202 whether or not the address is known)',
+      description: 'Asks the server to mail a one-time sign-in link (one use, 15 minutes) landing on the current page.',
+    },
   },
   actions: {
     clearSession: {
@@ -93,6 +103,7 @@ export const authMachineDocs = {
     hasSession: { description: 'The server already knows the user (session restored).' },
     hasEmailQuery: { description: 'The URL has an `email` query of a valid shape.' },
     hasCredentials: { description: 'The login has an e-mail of a valid shape and a password.' },
+    hasLinkEmail: { description: 'The sign-in link request has an e-mail of a valid shape.' },
     hasUserId: { description: 'The server returned a positive user id.' },
     canSignOut: { description: 'Logged in with both a user id and an e-mail: Sign Out is shown.' },
   },
@@ -114,6 +125,7 @@ export const authMachine = setup({
     login: fromPromise<AuthResult, { email: string; password: string }>(notProvided('login')),
     identifyGuest: fromPromise<AuthResult, { email: string }>(notProvided('identifyGuest')),
     signOut: fromPromise<{ loggedIn: false }>(notProvided('signOut')),
+    requestSignInLink: fromPromise<{ accepted: true }, { email: string; redirect: string }>(notProvided('requestSignInLink')),
   },
   actions: {
     clearSession: () => {},
@@ -122,7 +134,7 @@ export const authMachine = setup({
   guards: authGuards,
 }).createMachine({
   id: 'auth',
-  description: 'Logged out, logging in, logged in; automatic login from the `email` query; sign out.',
+  description: 'Logged out, logging in, logged in; automatic login from the `email` query; sign out; a sign-in link by e-mail.',
   context: ({ input }) => {
     const queryEmail = input.query?.email?.trim() ?? '';
     return {
@@ -130,6 +142,7 @@ export const authMachine = setup({
       queryEmail: isValidEmail(queryEmail) ? queryEmail : null,
       loginError: null,
       signOutError: null,
+      linkError: null,
       // Kept only when it is a safe in-app path; nothing redirects automatically (spec sections 4 and 5).
       redirectTarget: isSafeRedirectTarget(input.redirectTarget) ? input.redirectTarget : null,
     };
@@ -147,7 +160,35 @@ export const authMachine = setup({
     loggedOut: {
       description: 'The login panel is shown.',
       on: {
-        'auth.login': { guard: 'hasCredentials', target: 'loggingIn', description: 'Log in with e-mail and password.', actions: assign({ loginError: null }) },
+        'auth.login': { guard: 'hasCredentials', target: 'loggingIn', description: 'Log in with e-mail and password.', actions: assign({ loginError: null, linkError: null }) },
+        'auth.requestLink': [
+          { guard: 'hasLinkEmail', target: 'requestingLink', description: 'E-mail me a sign-in link.', actions: assign({ loginError: null, linkError: null }) },
+          { target: 'loggedOut', description: 'No valid e-mail typed: say so, send nothing.', actions: assign({ loginError: null, linkError: 'email.invalid' }) },
+        ],
+      },
+    },
+    requestingLink: {
+      description: 'Asking the server to mail a sign-in link; the panel says it is sending.',
+      invoke: {
+        id: 'requestSignInLink',
+        src: 'requestSignInLink',
+        input: ({ event }) => (event.type === 'auth.requestLink' ? { email: event.email.trim(), redirect: event.redirect } : { email: '', redirect: '' }),
+        onDone: { target: 'linkSent', description: 'Accepted: say a link was mailed if the address has an account.' },
+        onError: {
+          target: 'loggedOut',
+          description: 'The request failed (network, 429, 5xx): show why; the shopper may try again.',
+          actions: assign({ linkError: ({ event }) => errorMessage(event.error) }),
+        },
+      },
+    },
+    linkSent: {
+      description: 'The panel confirms the request (the same words for any address); the shopper may log in or ask again.',
+      on: {
+        'auth.login': { guard: 'hasCredentials', target: 'loggingIn', description: 'Log in with e-mail and password.', actions: assign({ loginError: null, linkError: null }) },
+        'auth.requestLink': [
+          { guard: 'hasLinkEmail', target: 'requestingLink', description: 'E-mail me a sign-in link.', actions: assign({ loginError: null, linkError: null }) },
+          { target: 'loggedOut', description: 'No valid e-mail typed: say so, send nothing.', actions: assign({ loginError: null, linkError: 'email.invalid' }) },
+        ],
       },
     },
     loggingIn: {

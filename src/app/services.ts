@@ -87,6 +87,7 @@ export function createServices(options: AppOptions, goHome: () => void): AppServ
       login: fromPromise<AuthResult, { email: string; password: string }>(({ input }) => unwrap(client.POST('/checkout/api/auth', { body: input }))),
       identifyGuest: fromPromise<AuthResult, { email: string }>(({ input }) => unwrap(client.POST('/checkout/api/authMiddleware', { body: input }))),
       signOut: fromPromise<{ loggedIn: false }>(() => unwrap(client.POST('/checkout/api/signOut', { body: {} }))),
+      requestSignInLink: fromPromise<{ accepted: true }, { email: string; redirect: string }>(({ input }) => unwrap(client.POST('/checkout/api/signInLink', { body: input }))),
     },
     actions: {
       clearSession: () => store.clear(),

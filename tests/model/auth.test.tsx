@@ -18,19 +18,45 @@ interface AuthPage extends Page {
 const pageOf = (input: AuthInput) => (input.session?.loggedIn ? '/upsell' : '/');
 
 const loginForm = () => screen.getByRole('form', { name: en.login.submit });
+
+/** The login panel sits in a disclosure of the checkout page; it stays open between steps. */
+async function openLoginPanel(page: Page): Promise<HTMLElement> {
+  if (!screen.queryByRole('form', { name: en.login.submit })) await page.user.click(screen.getByText(en.login.title));
+  return shown(loginForm, 'the login panel');
+}
+
+/** Replaces what a field holds (a step's value is the whole field, not more keys on top). */
+async function typeInto(page: Page, field: HTMLElement, value: string): Promise<void> {
+  await page.user.clear(field);
+  if (value) await page.user.type(field, value);
+}
 const signOutButton = () => screen.queryByRole('button', { name: new RegExp(`^(${en.app.signOut}|${en.app.signingOut})$`) });
 
 async function perform(event: AnyEventObject, page: Page): Promise<void> {
   const { api, user } = page;
   switch (event.type) {
     case 'auth.login': {
-      // The login panel sits in a disclosure of the checkout page.
-      await user.click(screen.getByText(en.login.title));
-      const form = await shown(loginForm, 'the login panel');
-      await user.type(within(form).getByRole('textbox', { name: en.login.email }), String(event.email));
-      await user.type(within(form).getByLabelText(en.login.password), String(event.password));
+      const form = await openLoginPanel(page);
+      await typeInto(page, within(form).getByRole('textbox', { name: en.login.email }), String(event.email));
+      await typeInto(page, within(form).getByLabelText(en.login.password), String(event.password));
       return user.click(within(form).getByRole('button', { name: en.login.submit }));
     }
+    case 'auth.requestLink': {
+      const form = await openLoginPanel(page);
+      await typeInto(page, within(form).getByRole('textbox', { name: en.login.email }), String(event.email));
+      return user.click(within(form).getByRole('button', { name: en.login.requestLink }));
+    }
+    case 'xstate.done.actor.requestSignInLink': {
+      const request = await api.respond('signInLink', new Response(JSON.stringify({ accepted: true }), { status: 202, headers: { 'content-type': 'application/json' } }));
+      expect(request.method).toBe('POST');
+      // The link lands back on the page the shopper asked from (the checkout page, under /checkout/).
+      expect(new URL(request.url).pathname).toBe('/checkout/api/signInLink');
+      expect(((await request.clone().json()) as { redirect: string }).redirect).toMatch(/^\/checkout\/(\?|$)/);
+      return;
+    }
+    case 'xstate.error.actor.requestSignInLink':
+      await api.respond('signInLink', apiError(429, 'rate_limited', 'Too many attempts'));
+      return;
     case 'xstate.done.actor.login': {
       const { userid, email } = event.output as AuthResult;
       await api.respond('auth', { userid, email, loggedIn: true });
@@ -74,13 +100,26 @@ async function see(value: StateValue, context: AuthContext, page: AuthPage): Pro
       expect(signOutButton()).toBeNull();
       return;
     case 'loggedOut':
-    case 'loggingIn': {
+    case 'loggingIn':
+    case 'requestingLink':
+    case 'linkSent': {
       expect(signOutButton()).toBeNull();
       expect(screen.getByText(en.login.title)).toBeTruthy();
       if (value === 'loggingIn') {
         expect(within(loginForm()).getByRole('button', { name: en.login.submitting }).getAttribute('aria-disabled')).toBe('true');
+      } else if (value === 'requestingLink') {
+        expect(within(loginForm()).getByRole('button', { name: en.login.requestingLink }).getAttribute('aria-disabled')).toBe('true');
+        expect(within(loginForm()).queryByRole('alert')).toBeNull();
+      } else if (value === 'linkSent') {
+        // The same words whether or not the address has an account, in a polite live region.
+        expect(within(loginForm()).getByRole('status').textContent).toBe(en.login.linkSent);
+        expect(within(loginForm()).queryByRole('alert')).toBeNull();
       } else if (context.loginError) {
         expect(within(loginForm()).getByRole('alert').textContent).toBe(en.messages.api.invalid_credentials);
+      } else if (context.linkError) {
+        const expected = context.linkError === 'email.invalid' ? en.messages.email.invalid : en.messages.api.rate_limited;
+        expect(within(loginForm()).getByRole('alert').textContent).toBe(expected);
+        expect(within(loginForm()).getByRole('status').textContent).toBe('');
       }
       // The order form is for a guest: it asks for an e-mail.
       await shown(() => screen.getByRole('textbox', { name: en.checkout.email, description: en.checkout.emailHint }), 'the guest e-mail field');
@@ -110,15 +149,15 @@ describeViewWalk<AuthPage>({
     const email = input.query?.email;
     const page = await base({
       url: `/checkout${pageOf(input)}${email ? `?email=${encodeURIComponent(email)}` : ''}`,
-      api: { answers: { session: input.session ?? anonymous }, hold: { auth: Infinity, authMiddleware: Infinity, signOut: Infinity } },
+      api: { answers: { session: input.session ?? anonymous }, hold: { auth: Infinity, authMiddleware: Infinity, signOut: Infinity, signInLink: Infinity } },
     });
     return { ...page, input };
   },
   perform: (step, page) => perform(step.event, page),
   see: (state, page) => see(state.value, state.context as AuthContext, page),
   project: (_value, context) => {
-    const { loginError, signOutError, ...rest } = context as AuthContext;
+    const { loginError, signOutError, linkError, ...rest } = context as AuthContext;
     // A server's message is the API's code in the app and a made-up text in the model: only its presence is compared.
-    return { ...rest, loginError: loginError !== null, signOutError: signOutError !== null };
+    return { ...rest, loginError: loginError !== null, signOutError: signOutError !== null, linkError: linkError !== null };
   },
 });

@@ -110,6 +110,57 @@ describe('the header', () => {
   });
 });
 
+describe('a guest on another device', () => {
+  const refused = () => fakeApi({ getClientProducts: apiError(401, 'unauthenticated', 'Log in to see this service') });
+
+  it('is told to log in on the success page and gets a sign-in link landing back on that page', async () => {
+    const user = userEvent.setup();
+    const api = refused();
+    await renderApp({ url: '/checkout/success?serviceid=3001', fetch: api.fetch });
+    expect((await screen.findByRole('alert')).textContent).toBe('Please log in.');
+    const panel = screen.getByRole('form', { name: en.login.serviceTitle });
+
+    await user.type(within(panel).getByRole('textbox', { name: en.login.email }), 'ann@example.com');
+    await user.click(within(panel).getByRole('button', { name: 'E-mail me a sign-in link' }));
+
+    await waitFor(() => expect(within(panel).getByRole('status').textContent).toBe('If an account exists for this address, we have sent it a sign-in link. It works once, for 15 minutes.'));
+    const requests = callsTo(api.calls, 'signInLink');
+    expect(requests).toHaveLength(1);
+    expect(requests[0]!.method).toBe('POST');
+    expect(await bodyOf(requests[0]!)).toEqual({ email: 'ann@example.com', redirect: '/checkout/success?serviceid=3001' });
+  });
+
+  it('sends nothing for an e-mail of the wrong shape and says so', async () => {
+    const user = userEvent.setup();
+    const api = refused();
+    await renderApp({ url: '/checkout/success?serviceid=3001', fetch: api.fetch });
+    const panel = await screen.findByRole('form', { name: en.login.serviceTitle });
+
+    await user.type(within(panel).getByRole('textbox', { name: en.login.email }), 'ann@example');
+    await user.click(within(panel).getByRole('button', { name: 'E-mail me a sign-in link' }));
+
+    expect(within(panel).getByRole('alert').textContent).toBe('Please enter a Valid Email.');
+    expect(within(panel).getByRole('status').textContent).toBe('');
+    expect(callsTo(api.calls, 'signInLink')).toHaveLength(0);
+  });
+
+  it.each([
+    ['the server is unavailable (503)', apiError(503, 'store_unavailable', 'Store unavailable'), 'Something went wrong. Please try again.'],
+    ['too many requests (429)', apiError(429, 'rate_limited', 'Too many requests'), 'Too many attempts. Please wait a minute and try again.'],
+  ])('shows the error when %s, and no confirmation', async (_case, answer, text) => {
+    const user = userEvent.setup();
+    const api = fakeApi({ getClientProducts: apiError(401, 'unauthenticated', 'Log in'), signInLink: answer });
+    await renderApp({ url: '/checkout/success?serviceid=3001', fetch: api.fetch });
+    const panel = await screen.findByRole('form', { name: en.login.serviceTitle });
+
+    await user.type(within(panel).getByRole('textbox', { name: en.login.email }), 'ann@example.com');
+    await user.click(within(panel).getByRole('button', { name: 'E-mail me a sign-in link' }));
+
+    await waitFor(() => expect(within(panel).getByRole('alert').textContent).toBe(text));
+    expect(within(panel).getByRole('status').textContent).toBe('');
+  });
+});
+
 describe('a guest buys with the keyboard only', () => {
   it('orders with the total shown, leaves for the payment page and saves no secret', async () => {
     const user = userEvent.setup();

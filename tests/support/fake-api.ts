@@ -19,6 +19,7 @@ export type Operation =
   | 'authMiddleware'
   | 'auth'
   | 'signOut'
+  | 'signInLink'
   | 'order'
   | 'orderStatus'
   | 'invoiceStatus'
@@ -104,6 +105,8 @@ const defaults: Record<Operation, Answer> = {
   authMiddleware: { userid: 57, email: 'new.shopper@mail.test' },
   auth: { userid: 42, email: 'demo@tvcheckout.test', loggedIn: true },
   signOut: { loggedIn: false },
+  // 202 whether or not the address is known (a fresh Response per call).
+  signInLink: () => new Response(JSON.stringify({ accepted: true }), { status: 202, headers: { 'content-type': 'application/json' } }),
   order: { orderid: 1001, invoiceid: 2001, serviceids: [3001], fraud: false, status: 'Pending', amount: 15, currency: 'EUR', link: 'http://localhost/checkout/sandbox/pay/pay_demo', deadline: '2030-01-02T12:00:00.000Z' },
   orderStatus: { orderid: 1001, status: 'Pending', invoiceid: 2001, invoiceStatus: 'Unpaid', serviceids: [3001], fraud: false, amount: 15, currency: 'EUR' },
   invoiceStatus: { invoiceid: 2001, status: 'Unpaid', kind: 'order', orderid: 1001, serviceid: 3001, amount: 15, currency: 'EUR' },

@@ -20,6 +20,7 @@ const machine = authMachine.provide({
     login: fromPromise<AuthResult, { email: string; password: string }>(never),
     identifyGuest: fromPromise<AuthResult, { email: string }>(never),
     signOut: fromPromise<{ loggedIn: false }>(never),
+    requestSignInLink: fromPromise<{ accepted: true }, { email: string; redirect: string }>(never),
   },
   actions: { clearSession: () => {}, goHome: () => {} },
 });
@@ -28,12 +29,15 @@ const done = (id: string, output: unknown): AnyEventObject => ({ type: `xstate.d
 const failed = (id: string, message: string): AnyEventObject => ({ type: `xstate.error.actor.${id}`, error: new Error(message) });
 
 function events(snapshot: AnyMachineSnapshot): AnyEventObject[] {
-  if (snapshot.matches('loggedOut')) {
+  if (snapshot.matches('loggedOut') || snapshot.matches('linkSent')) {
     return [
       { type: 'auth.login', email: 'client@example.com', password: 'secret' },
       { type: 'auth.login', email: 'client@example.com', password: '' },
+      { type: 'auth.requestLink', email: 'ann@example.com', redirect: '/checkout/' },
+      { type: 'auth.requestLink', email: 'ann', redirect: '/checkout/' },
     ];
   }
+  if (snapshot.matches('requestingLink')) return [done('requestSignInLink', { accepted: true }), failed('requestSignInLink', 'Too many attempts')];
   if (snapshot.matches('loggingIn')) return [done('login', modelClient), failed('login', 'Email or Password Invalid')];
   if (snapshot.matches('identifyingGuest')) return [done('identifyGuest', modelGuest), done('identifyGuest', { userid: 0, email: '' }), failed('identifyGuest', 'Bad gateway')];
   if (snapshot.matches('loggedIn')) return [{ type: 'auth.signOut' }];
@@ -47,6 +51,12 @@ function describeEvent(event: AnyEventObject): string {
       return event.password ? `log in as ${String(event.email)}` : 'log in without password';
     case 'auth.signOut':
       return 'sign out';
+    case 'auth.requestLink':
+      return `ask for a sign-in link for "${String(event.email)}"`;
+    case 'xstate.done.actor.requestSignInLink':
+      return 'link request accepted';
+    case 'xstate.error.actor.requestSignInLink':
+      return 'link request fails';
     case 'xstate.done.actor.login':
       return 'login accepted';
     case 'xstate.error.actor.login':
@@ -70,6 +80,6 @@ export const authModel: MachineModel = {
   inputs: authModelInputs,
   events,
   describeEvent,
-  expectedPaths: 7,
+  expectedPaths: 12,
   docs: authMachineDocs,
 };

@@ -1,3 +1,4 @@
+import { useRouter } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -5,13 +6,19 @@ import { useApp, useMessage } from '../hooks';
 import { Field } from './Field';
 import { Alert } from './Feedback';
 
-/** The login panel: e-mail and password, sent to the auth actor; without a title it sits in a disclosure. */
+/**
+ * The login panel: e-mail and password, sent to the auth actor, or "E-mail me a sign-in link" for the typed
+ * e-mail, landing back on this page; without a title it sits in a disclosure.
+ */
 export function LoginPanel({ title }: { title?: string }) {
   const { t } = useTranslation();
   const message = useMessage();
+  const router = useRouter();
   const { auth } = useApp().session;
   const loggingIn = useSelector(auth, (snapshot) => snapshot.matches('loggingIn'));
-  const error = useSelector(auth, (snapshot) => snapshot.context.loginError);
+  const requestingLink = useSelector(auth, (snapshot) => snapshot.matches('requestingLink'));
+  const linkSent = useSelector(auth, (snapshot) => snapshot.matches('linkSent'));
+  const error = useSelector(auth, (snapshot) => snapshot.context.loginError ?? snapshot.context.linkError);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const titleId = useId();
@@ -19,6 +26,11 @@ export function LoginPanel({ title }: { title?: string }) {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     auth.send({ type: 'auth.login', email, password });
+  };
+  const requestLink = () => {
+    // The history's location carries the /checkout basepath: the server accepts only pages under /checkout/.
+    const { pathname, search } = router.history.location;
+    auth.send({ type: 'auth.requestLink', email, redirect: `${pathname}${search}` });
   };
 
   return (
@@ -30,6 +42,13 @@ export function LoginPanel({ title }: { title?: string }) {
       <button type="submit" className="button" aria-disabled={loggingIn || undefined}>
         {loggingIn ? t('login.submitting') : t('login.submit')}
       </button>
+      <p className="hint">{t('login.linkHint')}</p>
+      <button type="button" className="button secondary" aria-disabled={requestingLink || undefined} onClick={requestLink}>
+        {requestingLink ? t('login.requestingLink') : t('login.requestLink')}
+      </button>
+      <p className="hint" role="status">
+        {linkSent ? t('login.linkSent') : ''}
+      </p>
     </form>
   );
 }

@@ -36,7 +36,7 @@ export function CheckoutView() {
   const locale = useLocale();
   const [attempt, setAttempt] = useState(0);
   const { auth } = useApp().session;
-  const canLogIn = useSelector(auth, (snapshot) => snapshot.matches('loggedOut') || snapshot.matches('loggingIn'));
+  const canLogIn = useSelector(auth, (snapshot) => snapshot.matches('loggedOut') || snapshot.matches('loggingIn') || snapshot.matches('requestingLink') || snapshot.matches('linkSent'));
   const isClient = useSelector(auth, (snapshot) => snapshot.matches('loggedIn') && snapshot.context.user?.guest === false);
   // The waiting page sends the shopper here after a cancel; the notice goes with that history entry.
   const orderCancelled = useRouterState({ select: (state) => state.location.state.orderCancelled === true });

@@ -20,7 +20,7 @@ async function at(screen: string, page: Page, check: ScreenCheck, { idle = true 
   await check(screen, page);
 }
 
-/** A guest: checkout, login panel, creating order, sandbox page, waiting, success, 404. */
+/** A guest: checkout, login panel (and its sign-in link sent), creating order, sandbox page, waiting, success, 404. */
 export async function shopperScreens(browser: Browser, check: ScreenCheck): Promise<void> {
   const { context, page } = await newShopper(browser);
   await page.goto('/checkout/');
@@ -30,6 +30,13 @@ export async function shopperScreens(browser: Browser, check: ScreenCheck): Prom
   await page.getByText('Already a client? Log in').click();
   await expect(page.getByRole('form', { name: 'Log in' })).toBeVisible();
   await at('checkout-login-panel', page, check);
+
+  // "E-mail me a sign-in link": the confirmation in the panel's status region (the same for any address).
+  const panel = page.getByRole('form', { name: 'Log in' });
+  await panel.getByRole('textbox', { name: 'E-mail' }).fill(uniqueEmail('screens-link'));
+  await panel.getByRole('button', { name: 'E-mail me a sign-in link' }).click();
+  await expect(panel.getByRole('status')).toHaveText(/^If an account exists for this address/);
+  await at('checkout-login-link-sent', page, check);
 
   // The order-creation notice of an automatic-order link, held on screen until checked.
   let release = () => {};
