@@ -55,7 +55,7 @@ export interface paths {
         put?: never;
         /**
          * Log in or sign up as a reseller
-         * @description An existing reseller logs in with a password; a new one is registered with that password. Sets the session cookie.
+         * @description An existing reseller logs in with a password (once the address is proved). A sign-up answers alike whether or not the address has an account; a new account is registered with the password; either way the session reaches only what it orders until the address is proved by the sign-in link mailed to it (an address with an account already is mailed that someone tried). Sets the session cookie.
          */
         post: operations["resellerAuth"];
         delete?: never;
@@ -730,7 +730,7 @@ export interface components {
         ServiceStatus: "Pending" | "Active" | "Suspended" | "Terminated" | "Cancelled" | "Fraud";
         Error: {
             error: {
-                /** @description Machine-readable code, e.g. bad_request, unauthenticated, invalid_credentials, forbidden, not_found, promotion_not_found, price_changed, idempotency_key_reused, email_taken, order_not_pending, invoice_paid, invoice_cancelled, invoice_refunded, promotion_invalid, invalid_signature, stale_timestamp, rate_limited, unsupported_media_type, payload_too_large, request_timeout, headers_too_large, store_unavailable, overloaded. */
+                /** @description Machine-readable code, e.g. bad_request, unauthenticated, invalid_credentials, forbidden, not_found, promotion_not_found, price_changed, idempotency_key_reused, order_not_pending, invoice_paid, invoice_cancelled, invoice_refunded, promotion_invalid, invalid_signature, stale_timestamp, rate_limited, unsupported_media_type, payload_too_large, request_timeout, headers_too_large, store_unavailable, overloaded. */
                 code: string;
                 /** @description A human-readable message. */
                 message: string;
@@ -1136,7 +1136,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A conflict with the current state (`price_changed` with the server's amount and currency, `idempotency_key_reused`, `email_taken`, `order_not_pending`, `invoice_paid`, `invoice_cancelled`, `invoice_refunded`, a service action the service's status does not allow). */
+        /** @description A conflict with the current state (`price_changed` with the server's amount and currency, `idempotency_key_reused`, `order_not_pending`, `invoice_paid`, `invoice_cancelled`, `invoice_refunded`, a service action the service's status does not allow). */
         Conflict: {
             headers: {
                 [name: string]: unknown;
@@ -1380,7 +1380,6 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];

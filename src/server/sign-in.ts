@@ -9,7 +9,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Locale } from '../domain/locale';
 import type { Database } from './db/connect';
 import { clients, signInTokens } from './db/schema';
-import { enqueueMail } from './mail/outbox';
+import { enqueueMail, type SignInLinkReason } from './mail/outbox';
 import { shopperLocale } from './mail/locale';
 import { startSession } from './session';
 import type { RateCounters } from './throttle';
@@ -61,7 +61,7 @@ export interface SignInLinks {
    * Counts a request for the address and finds its client: the same work for any address. Returns the
    * queueing of the mail (known address under its cap), for the caller to run before it answers.
    */
-  request(email: string, redirectPath: string, locale: Locale): Promise<(() => Promise<void>) | null>;
+  request(email: string, redirectPath: string, locale: Locale, reason?: SignInLinkReason): Promise<(() => Promise<void>) | null>;
 }
 
 export function createSignInLinks(db: Database, secret: string, publicUrl: string, counters: RateCounters, mailQueued: () => void): SignInLinks {
@@ -93,7 +93,7 @@ export function createSignInLinks(db: Database, secret: string, publicUrl: strin
       });
     },
 
-    async request(email, redirectPath, locale) {
+    async request(email, redirectPath, locale, reason = 'requested') {
       const address = email.trim().toLowerCase();
       // The same two statements for every address, known or not, so the answer's timing tells nothing.
       const { hits } = await counters.hit(addressKey(address), SIGN_IN_LINKS_WINDOW_MS);
@@ -105,7 +105,7 @@ export function createSignInLinks(db: Database, secret: string, publicUrl: strin
           key: `sign-in-link:${randomBytes(16).toString('hex')}`,
           to: client.email,
           locale,
-          payload: { kind: 'sign-in-link', clientId: client.id, redirectPath },
+          payload: { kind: 'sign-in-link', clientId: client.id, redirectPath, reason },
         });
         mailQueued();
       };

@@ -217,11 +217,27 @@ describe('an address belongs to whoever reads its mail (no account pre-hijacking
     expect(signUp.status, signUp.text).toBe(200);
     expect((await new Browser(t.app).call('auth', { body: { email, password: 'mine-pass-1' } })).status).toBe(401);
     const [mail] = await receiver.waitFor(email, 1);
+    expect(mail?.subject).toBe('Confirm your address for TV Checkout');
     const { path } = linkIn(mail);
     const followed = await new Browser(t.app).request({ method: 'GET', url: path });
     expect(followed.status).toBe(303);
     expect(followed.headers.location).toBe('/checkout/resellers');
     const login = await new Browser(t.app).call('auth', { body: { email, password: 'mine-pass-1' } });
     expect(login.status, login.text).toBe(200);
+  });
+
+  it('a sign-up with an address that has an account mails its owner that someone tried, with a link to sign in instead', async () => {
+    const owner = await guest(t.app, freshEmail('owner'));
+    await placeOrder(owner);
+    await receiver.waitFor(owner.email, 1);
+    const tried = await new Browser(t.app).call('resellerAuth', { body: { email: owner.email, password: 'not-theirs-1', existingReseller: false } });
+    expect(tried.status, tried.text).toBe(200);
+    const mail = (await receiver.waitFor(owner.email, 2))[1];
+    expect(mail?.subject).toBe('Someone tried to create an account with your address');
+    expect(mail?.text).toContain('If that was you, sign in with the button below instead.');
+    const { path } = linkIn(mail);
+    const phone = new Browser(t.app);
+    expect((await phone.request({ method: 'GET', url: path })).status).toBe(303);
+    expect((await phone.call('getActiveProducts')).status).toBe(200);
   });
 });

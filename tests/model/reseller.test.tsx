@@ -87,7 +87,7 @@ async function perform(event: AnyEventObject, page: Page): Promise<void> {
       await api.respond('resellerAuth', event.output as ResellerAuthOutput);
       return;
     case 'xstate.error.actor.resellerAuth':
-      await api.respond('resellerAuth', apiError(409, 'email_taken', 'A user already exists with that email address'));
+      await api.respond('resellerAuth', apiError(429, 'rate_limited', 'Too many attempts. Try again in 60 s.'));
       return;
     case 'xstate.done.actor.createOrder':
       await api.respond('order', event.output as CreateResellerOrderOutput);
@@ -174,8 +174,8 @@ async function see(value: StateValue, context: ResellerContext, page: Page, even
   const busy = value === 'authenticating' || value === 'ordering';
   const submit = screen.getByRole('button', { name: busy ? en.reseller.submitting : en.reseller.submit });
   expect(submit.getAttribute('aria-disabled')).toBe(busy ? 'true' : null);
-  const serverError = [en.messages.api.email_taken, en.messages.api.price_changed].find((text) => screen.queryByText(text));
-  expect(serverError ?? null).toBe(context.error === null ? null : value === 'ready' && context.userid === null ? en.messages.api.email_taken : en.messages.api.price_changed);
+  const serverError = [en.messages.api.rate_limited, en.messages.api.price_changed].find((text) => screen.queryByText(text));
+  expect(serverError ?? null).toBe(context.error === null ? null : value === 'ready' && context.userid === null ? en.messages.api.rate_limited : en.messages.api.price_changed);
 }
 
 describeViewWalk({

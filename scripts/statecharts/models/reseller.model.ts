@@ -87,7 +87,8 @@ function events(snapshot: AnyMachineSnapshot): Array<EventObject & Record<string
     ...(context.confirmPassword === '' && context.password !== '' ? [{ type: 'confirmation.change', password: 'secret-2' }, { type: 'confirmation.change', password: 'secret-1' }] : []),
     { type: 'order.submit' },
     { type: 'xstate.done.actor.resellerAuth', output: { userid: 7, email: context.email, reseller: !context.existingReseller } },
-    { type: 'xstate.error.actor.resellerAuth', error: { error: { code: 'email_taken', message: 'A user already exists with that email address' } } },
+    // A sign-up answers alike for known and new addresses (DESIGN §11), so what refuses it is the per-address limit.
+    { type: 'xstate.error.actor.resellerAuth', error: { error: { code: 'rate_limited', message: 'Too many attempts. Try again in 60 s.' } } },
     { type: 'xstate.done.actor.createOrder', output: order('https://pay.example/card/701') },
     { type: 'xstate.done.actor.createOrder', output: order(null) },
     { type: 'xstate.error.actor.createOrder', error: { error: { code: 'price_changed', message: 'The price has changed.' } } },

@@ -50,7 +50,11 @@ export interface SignInLinkPayload {
   clientId: number;
   /** The checkout page the link lands on (checked when it was asked for). */
   redirectPath: string;
+  /** Why it is sent: asked for (the default), a new account proving its address, a sign-up with an address already taken. */
+  reason?: SignInLinkReason;
 }
+
+export type SignInLinkReason = 'requested' | 'sign-up' | 'sign-up-taken';
 
 export type MailPayload = ReceiptPayload | ServiceActivePayload | SignInLinkPayload;
 export type MailKind = MailPayload['kind'];

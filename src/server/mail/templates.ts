@@ -167,12 +167,15 @@ function serviceActiveBody(texts: MailTexts, locale: Locale, payload: ServiceAct
   };
 }
 
-function signInLinkBody(texts: MailTexts, _payload: SignInLinkPayload, context: RenderContext): Body {
+function signInLinkBody(texts: MailTexts, payload: SignInLinkPayload, context: RenderContext): Body {
   const t = texts.signInLink;
+  const [subject, intro] = payload.reason === 'sign-up' ? [t.signUpSubject, t.signUpIntro]
+    : payload.reason === 'sign-up-taken' ? [t.signUpTakenSubject, t.signUpTakenIntro]
+      : [t.subject, t.intro];
   return {
-    subject: t.subject,
+    subject,
     heading: t.heading,
-    intro: t.intro,
+    intro,
     facts: [],
     sections: [],
     action: context.signInUrl ? { label: t.open, href: context.signInUrl, hint: t.openHint } : null,

@@ -51,6 +51,12 @@ export interface MailTexts {
     intro: string;
     open: string;
     openHint: string;
+    /** A new account's first mail: the link proves the address, and only then does its password sign in. */
+    signUpSubject: string;
+    signUpIntro: string;
+    /** A sign-up with an address that has an account already: the owner is told, and offered a sign-in. */
+    signUpTakenSubject: string;
+    signUpTakenIntro: string;
   };
   options: { extraConnection: string; proxyProtection: string };
   /** Billing cycles, as the app words them (src/i18n/locales/<code>.json, key cycle). */
@@ -96,6 +102,10 @@ const EN: Omit<MailTexts, 'tag' | 'cycle'> = {
     intro: 'Someone asked for a link to sign in to TV Checkout with this address. If that was you, use the button below.',
     open: 'Sign in',
     openHint: 'The link works once, within 15 minutes. If you did not ask for it, ignore this e-mail: nobody can sign in without it.',
+    signUpSubject: 'Confirm your address for TV Checkout',
+    signUpIntro: 'Welcome! To finish creating your account, confirm that this address is yours with the button below. Until then, your password does not sign you in.',
+    signUpTakenSubject: 'Someone tried to create an account with your address',
+    signUpTakenIntro: 'Someone tried to create a TV Checkout account with this address, which already has one. If that was you, sign in with the button below instead. If not, ignore this e-mail: nothing was changed.',
   },
   options: { extraConnection: 'Extra connection', proxyProtection: 'Proxy protection' },
 };
@@ -148,6 +158,10 @@ export const MAIL_TEXTS: Record<Locale, MailTexts> = {
       intro: 'Jemand hat mit dieser Adresse einen Link zur Anmeldung bei TV Checkout angefordert. Wenn Sie das waren, verwenden Sie die Schaltfläche unten.',
       open: 'Anmelden',
       openHint: 'Der Link funktioniert einmal und nur innerhalb von 15 Minuten. Wenn Sie ihn nicht angefordert haben, ignorieren Sie diese E-Mail: Ohne den Link kann sich niemand anmelden.',
+      signUpSubject: 'Bestätigen Sie Ihre Adresse für TV Checkout',
+      signUpIntro: 'Willkommen! Um Ihr Konto fertig einzurichten, bestätigen Sie mit der Schaltfläche unten, dass diese Adresse Ihnen gehört. Bis dahin meldet Ihr Passwort Sie nicht an.',
+      signUpTakenSubject: 'Jemand wollte mit Ihrer Adresse ein Konto anlegen',
+      signUpTakenIntro: 'Jemand wollte mit dieser Adresse ein Konto bei TV Checkout anlegen, für die es bereits ein Konto gibt. Wenn Sie das waren, melden Sie sich stattdessen mit der Schaltfläche unten an. Wenn nicht, ignorieren Sie diese E-Mail: Es wurde nichts geändert.',
     },
     options: { extraConnection: 'Zusätzliche Verbindung', proxyProtection: 'Proxy-Schutz' },
     cycle: deDeCycle,
@@ -192,6 +206,10 @@ export const MAIL_TEXTS: Record<Locale, MailTexts> = {
       intro: 'Alguien ha pedido un enlace para iniciar sesión en TV Checkout con esta dirección. Si fuiste tú, usa el botón de abajo.',
       open: 'Iniciar sesión',
       openHint: 'El enlace funciona una sola vez y durante 15 minutos. Si no lo pediste, ignora este correo: nadie puede iniciar sesión sin él.',
+      signUpSubject: 'Confirma tu dirección para TV Checkout',
+      signUpIntro: '¡Te damos la bienvenida! Para terminar de crear tu cuenta, confirma con el botón de abajo que esta dirección es tuya. Hasta entonces, tu contraseña no te da acceso.',
+      signUpTakenSubject: 'Alguien ha intentado crear una cuenta con tu dirección',
+      signUpTakenIntro: 'Alguien ha intentado crear una cuenta de TV Checkout con esta dirección, que ya tiene una. Si fuiste tú, inicia sesión con el botón de abajo. Si no, ignora este correo: no se ha cambiado nada.',
     },
     options: { extraConnection: 'Conexión adicional', proxyProtection: 'Protección proxy' },
     cycle: esEsCycle,
@@ -236,6 +254,10 @@ export const MAIL_TEXTS: Record<Locale, MailTexts> = {
       intro: 'Iemand heeft met dit adres een link aangevraagd om in te loggen bij TV Checkout. Was jij dat, gebruik dan de knop hieronder.',
       open: 'Inloggen',
       openHint: 'De link werkt één keer, binnen 15 minuten. Heb je hem niet aangevraagd, negeer deze e-mail dan: zonder de link kan niemand inloggen.',
+      signUpSubject: 'Bevestig je adres voor TV Checkout',
+      signUpIntro: 'Welkom! Bevestig met de knop hieronder dat dit adres van jou is om je account af te maken. Tot die tijd kun je niet met je wachtwoord inloggen.',
+      signUpTakenSubject: 'Iemand probeerde een account aan te maken met jouw adres',
+      signUpTakenIntro: 'Iemand probeerde een account bij TV Checkout aan te maken met dit adres, waarvoor al een account bestaat. Was jij dat, log dan in met de knop hieronder. Zo niet, negeer deze e-mail dan: er is niets veranderd.',
     },
     options: { extraConnection: 'Extra verbinding', proxyProtection: 'Proxybescherming' },
     cycle: nlNlCycle,
@@ -280,6 +302,10 @@ export const MAIL_TEXTS: Record<Locale, MailTexts> = {
       intro: 'Alguém pediu uma ligação para iniciar sessão na TV Checkout com este endereço. Se foi o próprio, utilize o botão abaixo.',
       open: 'Iniciar sessão',
       openHint: 'A ligação funciona uma única vez, durante 15 minutos. Se não a pediu, ignore este e-mail: ninguém consegue iniciar sessão sem ela.',
+      signUpSubject: 'Confirme o seu endereço para a TV Checkout',
+      signUpIntro: 'Bem-vindo! Para concluir a criação da sua conta, confirme que este endereço é seu com o botão abaixo. Até lá, a sua palavra-passe não inicia sessão.',
+      signUpTakenSubject: 'Alguém tentou criar uma conta com o seu endereço',
+      signUpTakenIntro: 'Alguém tentou criar uma conta na TV Checkout com este endereço, que já tem uma. Se foi o próprio, inicie sessão com o botão abaixo. Se não, ignore este e-mail: nada foi alterado.',
     },
     options: { extraConnection: 'Ligação adicional', proxyProtection: 'Proteção proxy' },
     cycle: ptPtCycle,

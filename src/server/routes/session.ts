@@ -1,5 +1,5 @@
 import { currencyForCountry } from '../../domain/currency';
-import { conflict, HttpError } from '../http-error';
+import { HttpError } from '../http-error';
 import { hashPassword, verifyPassword } from '../secrets';
 import { endSession, readSession, requireLogin, startSession } from '../session';
 import { shopperLocale } from '../mail/locale';
@@ -34,20 +34,21 @@ export function sessionRoutes({ billing, config }: RouteDeps): Handlers<'auth' |
       // A reseller's sign-in shares the account's budget of failed sign-ins with auth.
       if (existingReseller) await request.server.signInThrottle.attempt(email, reply);
       const existing = await billing.clientByEmail(email);
-      if (existingReseller && (!(await verifyPassword(password, existing?.passwordHash ?? null)) || !existing?.emailVerified)) throw invalidLogin();
-      if (existingReseller) await request.server.signInThrottle.succeeded(email);
-      // Any client with this e-mail, guest ones included, blocks a sign-up: claiming it would expose its orders.
-      const client = existingReseller ? existing : existing ? null : await billing.createClient({ email, passwordHash: await hashPassword(password), reseller: false });
-      if (!client) throw conflict('email_taken', 'A user already exists with that email address');
       if (existingReseller) {
-        await startSession(request, reply, { clientId: client.id, kind: 'password' });
-      } else {
-        // A new account reaches only what it orders here until its address is proved by the link mailed to it.
-        await startSession(request, reply, { clientId: client.id, kind: 'signup' });
-        const queue = await request.server.signInLinks.request(email, '/checkout/resellers', shopperLocale(request, visitorOf(request, config).country));
-        if (queue) await queue();
+        if (!(await verifyPassword(password, existing?.passwordHash ?? null)) || !existing?.emailVerified) throw invalidLogin();
+        await request.server.signInThrottle.succeeded(email);
+        await startSession(request, reply, { clientId: existing.id, kind: 'password' });
+        return { userid: existing.id, email: existing.email, reseller: existing.reseller };
       }
-      return { userid: client.id, email: client.email, reseller: client.reseller };
+      // A sign-up answers alike whether or not the address has an account, so the answer tells nothing: a known
+      // address keeps its password, and its owner is mailed a sign-in link saying someone tried.
+      const client = existing ?? await billing.createClient({ email, passwordHash: await hashPassword(password), reseller: false }) ?? await billing.clientByEmail(email);
+      if (!client) throw new Error('The signed-up client was not found');
+      // Either way the session reaches only what it orders here, until the address is proved by the link mailed to it.
+      await startSession(request, reply, { clientId: client.id, kind: 'signup' });
+      const queue = await request.server.signInLinks.request(email, '/checkout/resellers', shopperLocale(request, visitorOf(request, config).country), existing ? 'sign-up-taken' : 'sign-up');
+      if (queue) await queue();
+      return { userid: client.id, email: client.email, reseller: false };
     },
 
     async isReseller(request) {
