@@ -7,7 +7,7 @@ import { createLocalBilling } from './billing/local';
 import type { ServerConfig } from './config';
 import { isStoreUnavailable, type Store } from './db/connect';
 import { applyCatalogue } from './catalogue/apply';
-import { catalogueForStart } from './catalogue/load';
+import { catalogueForStart, type Catalogue } from './catalogue/load';
 import { DEMO_ACCOUNT_PIDS, seedDemoAccounts } from './db/seed';
 import { localFraudRules } from './fraud/local-rules';
 import { HttpError } from './http-error';
@@ -43,6 +43,8 @@ export interface AppOptions {
   store: Store;
   /** Give a new store the demo accounts (in demo mode by default; never in production). */
   seed?: boolean;
+  /** The catalogue file as main.ts already read it; otherwise it is read here (CATALOGUE_FILE, or the demo's). */
+  catalogue?: Catalogue;
   /** Log to standard output (true), or to a stream (tests read what would be logged). */
   logger?: boolean | { stream: { write(line: string): void } };
 }
@@ -97,7 +99,7 @@ function loadSheddingOptions(limits: ServerConfig['loadShedding']) {
 }
 
 /** Builds the checkout server: the contract's routes, the sandbox payment page and the SPA. */
-export async function buildApp({ config, store, seed = config.mode === 'demo', logger = false }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, store, seed = config.mode === 'demo', catalogue, logger = false }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ? { level: config.logLevel, serializers: logSerializers, ...(typeof logger === 'object' ? { stream: logger.stream } : {}) } : false,
     trustProxy: trustFunction(config.trustProxy),
@@ -113,7 +115,7 @@ export async function buildApp({ config, store, seed = config.mode === 'demo', l
     const loaded = await loadSecrets(config, store.db);
     // The store's catalogue is the file's at every start: the operator's CATALOGUE_FILE, or the demo's own.
     const catalogueStarted = performance.now();
-    const file = catalogueForStart(config);
+    const file = catalogue ?? catalogueForStart(config);
     const changes = await applyCatalogue(store.db, file);
     app.log.info({ catalogue: file.source, ...changes, ms: Math.round(performance.now() - catalogueStarted) }, 'catalogue file applied');
     const demoProducts = DEMO_ACCOUNT_PIDS.every((pid) => file.products.some((product) => product.pid === pid));

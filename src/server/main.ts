@@ -15,13 +15,13 @@ function refuse(error: unknown): never {
 }
 
 const startedAt = performance.now();
-const config = (() => {
+const { config, catalogue } = (() => {
   try {
     const read = readConfig();
-    // A named catalogue file is checked before anything else is refused or opened, so its fault is the line printed.
-    if (read.catalogueFile) loadCatalogueFile(read.catalogueFile);
+    // A named catalogue file is read and checked before anything else is refused or opened, so its fault is the line printed.
+    const file = read.catalogueFile ? loadCatalogueFile(read.catalogueFile) : undefined;
     refuseUnsafeConfig(read);
-    return read;
+    return { config: read, catalogue: file };
   } catch (error) {
     return refuse(error);
   }
@@ -31,7 +31,7 @@ const warn = (message: string) => console.warn(`TV Checkout: ${message}`);
 const store = await openStore(config.databaseUrl
   ? { engine: 'postgres', databaseUrl: config.databaseUrl, waitMs: config.databaseWaitMs, warn }
   : { engine: 'pglite', dataDir: config.dataDir, warn }).catch(refuse);
-const app = await buildApp({ config, store, logger: true }).catch(async (error: unknown) => {
+const app = await buildApp({ config, store, catalogue, logger: true }).catch(async (error: unknown) => {
   await store.close();
   return refuse(error);
 });

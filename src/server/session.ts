@@ -14,6 +14,8 @@ export const SESSION_IDLE_MS = 30 * DAY_MS;
 export const SESSION_ABSOLUTE_MS = 90 * DAY_MS;
 /** Last use is written at most this often, so reads do not each cost a write. */
 const TOUCH_EVERY_MS = 60 * 60 * 1000;
+/** Sessions past their absolute expiry are deleted by each instance at most this often. */
+const PRUNE_EVERY_MS = 60 * 1000;
 /** Orders remembered in a guest session; older ones drop off. */
 const MAX_REMEMBERED_ORDERS = 20;
 /** A cookie value as issued: 32 random bytes in base64url. */
@@ -57,6 +59,7 @@ export interface SessionStore {
 export function createSessionStore(db: Database, secret: string, now: () => number = Date.now): SessionStore {
   // Keyed, so neither a copy of the store nor a guess of its hashes yields a cookie.
   const hash = (token: string) => createHmac('sha256', secret).update(token).digest('base64url');
+  let prunedAt = -Infinity;
 
   return {
     async find(token) {
@@ -84,8 +87,11 @@ export function createSessionStore(db: Database, secret: string, now: () => numb
         idHash: id, clientId, kind, orders, createdAt: new Date(at), lastUsedAt: new Date(at),
         idleExpiresAt: new Date(at + SESSION_IDLE_MS), absoluteExpiresAt: new Date(at + SESSION_ABSOLUTE_MS),
       });
-      // Expired sessions of anyone go when a new one begins, so the table does not grow without end.
-      await db.delete(sessions).where(lt(sessions.absoluteExpiresAt, new Date(at)));
+      // Expired sessions of anyone go now and then as new ones begin, so the table does not grow without end.
+      if (at - prunedAt >= PRUNE_EVERY_MS) {
+        prunedAt = at;
+        await db.delete(sessions).where(lt(sessions.absoluteExpiresAt, new Date(at)));
+      }
       const [client] = await db.select({ email: clients.email }).from(clients).where(eq(clients.id, clientId));
       return { token, session: { id, clientId, email: client?.email ?? '', ...asSession(kind), orders } };
     },

@@ -58,10 +58,10 @@ export interface SignInLinks {
   /** Uses a token once: the client and landing page, or why it cannot be used. */
   use(token: string): Promise<{ clientId: number; redirectPath: string } | 'malformed' | 'unusable'>;
   /**
-   * Counts a request for the address and finds its client: the same work for any address. Returns the
-   * queueing of the mail (known address under its cap), for the caller to run before it answers.
+   * Counts a request for the address and finds its client, the same work for any address; a known address
+   * under its cap gets the mail queued (before the caller answers, so an accepted request is in the store).
    */
-  request(email: string, redirectPath: string, locale: Locale, reason?: SignInLinkReason): Promise<(() => Promise<void>) | null>;
+  request(email: string, redirectPath: string, locale: Locale, reason?: SignInLinkReason): Promise<void>;
 }
 
 export function createSignInLinks(db: Database, secret: string, publicUrl: string, counters: RateCounters, mailQueued: () => void): SignInLinks {
@@ -98,17 +98,15 @@ export function createSignInLinks(db: Database, secret: string, publicUrl: strin
       // The same two statements for every address, known or not, so the answer's timing tells nothing.
       const { hits } = await counters.hit(addressKey(address), SIGN_IN_LINKS_WINDOW_MS);
       const [client] = await db.select({ id: clients.id, email: clients.email }).from(clients).where(eq(clients.email, address));
-      if (!client || hits > SIGN_IN_LINKS_PER_ADDRESS) return null;
-      return async () => {
-        // A key of its own per request: each asked-for link is its own message.
-        await enqueueMail(db, {
-          key: `sign-in-link:${randomBytes(16).toString('hex')}`,
-          to: client.email,
-          locale,
-          payload: { kind: 'sign-in-link', clientId: client.id, redirectPath, reason },
-        });
-        mailQueued();
-      };
+      if (!client || hits > SIGN_IN_LINKS_PER_ADDRESS) return;
+      // A key of its own per request: each asked-for link is its own message.
+      await enqueueMail(db, {
+        key: `sign-in-link:${randomBytes(16).toString('hex')}`,
+        to: client.email,
+        locale,
+        payload: { kind: 'sign-in-link', clientId: client.id, redirectPath, reason },
+      });
+      mailQueued();
     },
   };
 }
@@ -134,9 +132,8 @@ export function signInRoutes(config: ServerConfig) {
   return {
     async signInLink(request: FastifyRequest<{ Body: { email: string; redirect?: string } }>, reply: FastifyReply) {
       const { country } = visitorOf(request, config);
-      const queue = await request.server.signInLinks.request(request.body.email, safeRedirect(request.body.redirect), shopperLocale(request, country));
       // Queued before the 202, so an accepted request is in the store; a known address costs one insert more (about 0.4 ms).
-      if (queue) await queue();
+      await request.server.signInLinks.request(request.body.email, safeRedirect(request.body.redirect), shopperLocale(request, country));
       return reply.code(202).send({ accepted: true });
     },
 

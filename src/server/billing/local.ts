@@ -8,21 +8,14 @@ import { queueOrderReceipt, queueServiceActive, queueUpsellReceipt } from '../ma
 import { affiliateClicks, clients, configOptions, currencies, gatewayNames, idempotencyKeys, invoices, orders, paymentExceptions, payments, products, promotions, services, webhookEvents } from '../db/schema';
 import { conflict, unprocessable } from '../http-error';
 import { decryptSecret, encryptSecret } from '../secrets';
+import { closedInvoiceReason } from './port';
 import type {
-  BillingPort, CatalogueProduct, Client, IdempotencyClaim, InvoiceRecord, InvoiceStatus, OrderRecord, PaymentExceptionReason, PaymentRecord,
+  BillingPort, CatalogueProduct, Client, IdempotencyClaim, InvoiceRecord, OrderRecord, PaymentExceptionReason, PaymentRecord,
   ServiceRecord, SettleResult, StoredAnswer,
 } from './port';
 
 type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 type Executor = Database | Transaction;
-
-/** Why an invoice can no longer be paid; null while it is Unpaid. */
-export function closedInvoiceReason(status: InvoiceStatus): PaymentExceptionReason | null {
-  if (status === 'Paid') return 'invoice_paid';
-  if (status === 'Cancelled') return 'invoice_cancelled';
-  if (status === 'Refunded') return 'invoice_refunded';
-  return null;
-}
 
 const newPaymentId = () => `pay_${randomBytes(18).toString('base64url')}`;
 const cents = (amountCents: number) => amountCents / 100;

@@ -27,6 +27,15 @@ export interface Client {
 
 export type OrderStatus = 'Pending' | 'Active' | 'Cancelled' | 'Fraud';
 export type InvoiceStatus = 'Unpaid' | 'Paid' | 'Cancelled' | 'Refunded';
+
+/** Why an invoice can no longer be paid, as its error code says it; null while it is Unpaid. */
+export type ClosedInvoiceReason = 'invoice_paid' | 'invoice_cancelled' | 'invoice_refunded';
+export function closedInvoiceReason(status: InvoiceStatus): ClosedInvoiceReason | null {
+  if (status === 'Paid') return 'invoice_paid';
+  if (status === 'Cancelled') return 'invoice_cancelled';
+  if (status === 'Refunded') return 'invoice_refunded';
+  return null;
+}
 export type ServiceStatus = 'Pending' | 'Active' | 'Suspended' | 'Terminated' | 'Cancelled' | 'Fraud';
 
 export interface OrderRecord {
@@ -155,7 +164,7 @@ export interface PaymentEvent {
 
 /** Why a verified payment event could not be applied (payment_exceptions.reason). */
 export type PaymentExceptionReason =
-  | 'invoice_paid' | 'invoice_cancelled' | 'invoice_refunded' | 'link_expired' | 'amount_mismatch' | 'currency_mismatch' | 'unknown_payment';
+  | ClosedInvoiceReason | 'link_expired' | 'amount_mismatch' | 'currency_mismatch' | 'unknown_payment';
 
 /**
  * What a verified event did: `exception` = money the provider reports that could not be applied (recorded

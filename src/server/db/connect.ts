@@ -7,7 +7,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import type { Pool, PoolClient } from 'pg';
 import { ConfigError } from '../config';
 import { projectRoot } from '../project-root';
-import { secureDataDir } from './data-dir';
+import { createPrivateDir, secureDataDir } from './data-dir';
 import { lockDataDir } from './data-dir-lock';
 import * as schema from './schema';
 
@@ -161,13 +161,14 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   if (options.engine === 'postgres') {
     return openPostgres(options.databaseUrl, options.waitMs ?? 30_000, options.warn ?? console.warn);
   }
-  const dataDir = options.engine === 'pglite' ? options.dataDir : null;
-  if (dataDir) secureDataDir(dataDir);
-  const lock = options.engine === 'pglite' ? await lockDataDir(options.dataDir, options.warn) : null;
+  const embedded = options.engine === 'pglite' ? options : null;
+  const dataDir = embedded?.dataDir ?? null;
+  if (dataDir) createPrivateDir(dataDir);
+  const lock = embedded ? await lockDataDir(embedded.dataDir, embedded.warn) : null;
   try {
-    const client = options.engine === 'pglite'
-      ? await PGlite.create({ dataDir: options.dataDir })
-      : await PGlite.create(options.from ? { loadDataDir: options.from } : {});
+    const client = dataDir
+      ? await PGlite.create({ dataDir })
+      : await PGlite.create(options.engine === 'memory' && options.from ? { loadDataDir: options.from } : {});
     const db = drizzlePglite(client, { schema });
     await migratePglite(db, { migrationsFolder });
     if (dataDir) secureDataDir(dataDir);

@@ -3,10 +3,17 @@ import { isCryptoGateway } from '../../domain/gateway';
 import { sameAmount } from '../../domain/money';
 import { badRequest, conflict, forbidden, notFound } from '../http-error';
 import type { components } from '../../api/schema';
+import { closedInvoiceReason, type ClosedInvoiceReason, type InvoiceRecord } from '../billing/port';
 import { assertOwnsOrder, requireSession, type Session } from '../session';
 import type { Handlers, RouteDeps } from './types';
 
 type GatewayPaymentRequest = components['schemas']['GatewayPaymentRequest'];
+
+const CLOSED_INVOICE_MESSAGES: Record<ClosedInvoiceReason, (kind: InvoiceRecord['kind']) => string> = {
+  invoice_paid: () => 'This invoice is already paid.',
+  invoice_cancelled: (kind) => (kind === 'order' ? 'This order was cancelled; its invoice can no longer be paid.' : 'This invoice was cancelled and can no longer be paid.'),
+  invoice_refunded: () => 'This invoice was refunded and can no longer be paid.',
+};
 
 /** Gateways, and a new payment link for an unpaid invoice (card gateways: offshore; crypto: coinbase). */
 export function paymentRoutes({ billing, gateways }: RouteDeps): Handlers<'getGateway' | 'offshore' | 'coinbase'> {
@@ -26,9 +33,8 @@ export function paymentRoutes({ billing, gateways }: RouteDeps): Handlers<'getGa
     } else if (session.reach !== 'client' || invoice.clientId !== session.clientId) {
       throw forbidden();
     }
-    if (invoice.status === 'Paid') throw conflict('invoice_paid', 'This invoice is already paid.');
-    if (invoice.status === 'Cancelled') throw conflict('invoice_cancelled', invoice.kind === 'order' ? 'This order was cancelled; its invoice can no longer be paid.' : 'This invoice was cancelled and can no longer be paid.');
-    if (invoice.status === 'Refunded') throw conflict('invoice_refunded', 'This invoice was refunded and can no longer be paid.');
+    const closed = closedInvoiceReason(invoice.status);
+    if (closed) throw conflict(closed, CLOSED_INVOICE_MESSAGES[closed](invoice.kind));
     const due = invoice.amountCents / 100;
     if (currency !== invoice.currency || !sameAmount(amount, due)) {
       throw conflict('price_changed', `This invoice is for ${due.toFixed(2)} ${invoice.currency}.`, { amount: due, currency: invoice.currency });

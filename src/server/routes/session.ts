@@ -46,8 +46,7 @@ export function sessionRoutes({ billing, config }: RouteDeps): Handlers<'auth' |
       if (!client) throw new Error('The signed-up client was not found');
       // Either way the session reaches only what it orders here, until the address is proved by the link mailed to it.
       await startSession(request, reply, { clientId: client.id, kind: 'signup' });
-      const queue = await request.server.signInLinks.request(email, '/checkout/resellers', shopperLocale(request, visitorOf(request, config).country), existing ? 'sign-up-taken' : 'sign-up');
-      if (queue) await queue();
+      await request.server.signInLinks.request(email, '/checkout/resellers', shopperLocale(request, visitorOf(request, config).country), existing ? 'sign-up-taken' : 'sign-up');
       return { userid: client.id, email: client.email, reseller: false };
     },
 
