@@ -942,6 +942,29 @@ export interface components {
             orderid: components["schemas"]["Id"];
             status: components["schemas"]["OrderStatus"];
         };
+        /** @description The latest payment link of the invoice; null when none was made (a flagged order). */
+        PaymentProgress: {
+            /**
+             * @description Open = waiting for the payment; Declined = the provider declined it; Confirming = the provider saw the money and awaits its confirmation; Expired = the link passed its deadline unpaid.
+             * @enum {string}
+             */
+            status: "Open" | "Declined" | "Confirming" | "Paid" | "Expired";
+            gateway: components["schemas"]["GatewayModule"];
+        } | null;
+        /** @description What the invoice bills, for the receipt on the waiting page (the total is the answer's amount and currency). */
+        Receipt: {
+            lines: {
+                pid: components["schemas"]["Id"];
+                name: string;
+                billingcycle: components["schemas"]["BillingCycle"];
+                /** @description Extra connections bought (0 or 1 with an order; the quantity with an upsell). */
+                extraConnections: number;
+                proxyProtection: boolean;
+            }[];
+            promocode: string | null;
+        };
+        /** @description A payment arrived after the link expired or the order closed; it is recorded as a payment exception for the operator to refund or apply. */
+        LatePayment: boolean;
         OrderStatusResponse: {
             orderid: components["schemas"]["Id"];
             status: components["schemas"]["OrderStatus"];
@@ -951,6 +974,9 @@ export interface components {
             fraud: boolean;
             amount: components["schemas"]["Money"];
             currency: components["schemas"]["Currency"];
+            payment: components["schemas"]["PaymentProgress"];
+            latePayment: components["schemas"]["LatePayment"];
+            receipt: components["schemas"]["Receipt"];
         };
         InvoiceStatusResponse: {
             invoiceid: components["schemas"]["Id"];
@@ -964,6 +990,9 @@ export interface components {
             serviceid: number | null;
             amount: components["schemas"]["Money"];
             currency: components["schemas"]["Currency"];
+            payment: components["schemas"]["PaymentProgress"];
+            latePayment: components["schemas"]["LatePayment"];
+            receipt: components["schemas"]["Receipt"];
         };
         ResellerProductList: {
             totalresults: number;
@@ -1076,8 +1105,11 @@ export interface components {
         WebhookEvent: {
             /** @description The event id (evt_…); a replayed id changes nothing. */
             id: string;
-            /** @enum {string} */
-            type: "payment.succeeded" | "payment.failed";
+            /**
+             * @description payment.confirming = the provider saw the money but has not confirmed it yet (a crypto transaction awaiting confirmations); a confirming after the success changes nothing.
+             * @enum {string}
+             */
+            type: "payment.succeeded" | "payment.failed" | "payment.confirming";
             /** @description Unix seconds. */
             created: number;
             data: {
