@@ -307,7 +307,7 @@ export function webhookSecret(gateway: string): string {
 
 export interface PaymentEventInput {
   id?: string;
-  type?: 'payment.succeeded' | 'payment.failed';
+  type?: 'payment.succeeded' | 'payment.failed' | 'payment.confirming';
   paymentId: string;
   invoiceid: number;
   amount: number;
