@@ -127,6 +127,11 @@ describe('waiting machine: guards', () => {
     expect(waitingGuards.mayRenewLink({ context: context({ payment: 'Declined', now: 0 }) })).toBe(true);
     expect(waitingGuards.mayRenewLink({ context: context({ payment: 'Confirming', now: 20_000 }) })).toBe(false);
   });
+  it('mayChangeGateway needs another gateway and no payment being confirmed', () => {
+    expect(waitingGuards.mayChangeGateway({ context: context() })).toBe(true);
+    expect(waitingGuards.mayChangeGateway({ context: context({ payment: 'Confirming' }) })).toBe(false);
+    expect(waitingGuards.mayChangeGateway({ context: context({ gateways: [{ module: 'card', displayname: 'Card', type: 'CreditCard' }] }) })).toBe(false);
+  });
   it('renewingSameGateway when the link being made is for the current gateway', () => {
     expect(waitingGuards.renewingSameGateway({ context: context({ pendingGateway: 'card' }) })).toBe(true);
     expect(waitingGuards.renewingSameGateway({ context: context({ pendingGateway: 'coin' }) })).toBe(false);
