@@ -86,6 +86,13 @@ export const demoService: Schemas['ClientProduct'] = {
   reseller: null,
 };
 
+/** The waiting page's facts of a status answer: an open sandbox link, no late payment, the plan bought. */
+const waitingFacts = {
+  payment: { status: 'Open', gateway: 'sandbox' },
+  latePayment: false,
+  receipt: { lines: [{ pid: 1, name: 'TV Monthly', billingcycle: 'Monthly', extraConnections: 0, proxyProtection: false }], promocode: null },
+} satisfies Pick<Schemas['OrderStatusResponse'], 'payment' | 'latePayment' | 'receipt'>;
+
 const anonymous: Schemas['Session'] = { loggedIn: false, guest: false, userid: null, email: null };
 /** A logged-in client, for the pages that need one. */
 export const clientSession: Schemas['Session'] = { loggedIn: true, guest: false, userid: 42, email: 'demo@tvcheckout.test' };
@@ -108,8 +115,8 @@ const defaults: Record<Operation, Answer> = {
   // 202 whether or not the address is known (a fresh Response per call).
   signInLink: () => new Response(JSON.stringify({ accepted: true }), { status: 202, headers: { 'content-type': 'application/json' } }),
   order: { orderid: 1001, invoiceid: 2001, serviceids: [3001], fraud: false, status: 'Pending', amount: 15, currency: 'EUR', link: 'http://localhost/checkout/sandbox/pay/pay_demo', deadline: '2030-01-02T12:00:00.000Z' },
-  orderStatus: { orderid: 1001, status: 'Pending', invoiceid: 2001, invoiceStatus: 'Unpaid', serviceids: [3001], fraud: false, amount: 15, currency: 'EUR' },
-  invoiceStatus: { invoiceid: 2001, status: 'Unpaid', kind: 'order', orderid: 1001, serviceid: 3001, amount: 15, currency: 'EUR' },
+  orderStatus: { orderid: 1001, status: 'Pending', invoiceid: 2001, invoiceStatus: 'Unpaid', serviceids: [3001], fraud: false, amount: 15, currency: 'EUR', ...waitingFacts },
+  invoiceStatus: { invoiceid: 2001, status: 'Unpaid', kind: 'order', orderid: 1001, serviceid: 3001, amount: 15, currency: 'EUR', ...waitingFacts },
   cancelOrder: { orderid: 1001, status: 'Cancelled' },
   offshore: { invoiceid: 2001, paymentmethod: 'sandbox', link: 'http://localhost/checkout/sandbox/pay/pay_card', deadline: '2030-01-02T12:00:00.000Z' },
   coinbase: { invoiceid: 2001, paymentmethod: 'sandboxcrypto', link: 'http://localhost/checkout/sandbox/pay/pay_coin', deadline: '2030-01-02T12:00:00.000Z' },
