@@ -182,8 +182,10 @@ async function see(value: StateValue, context: CheckoutContext, page: CheckoutPa
   const location = () => page.rendered.app.router.state.location;
   const state = top(value);
   if (state === 'waiting') {
-    // A fraud-flagged order has no payment link: the waiting step shows the review banner.
-    await shown(() => screen.getByRole('heading', { level: 1, name: en.waiting.title }), 'the waiting page');
+    // A fraud-flagged order has no payment link: the waiting step says "Under review" (title, badge, banner; issue 15).
+    await shown(() => screen.getByRole('heading', { level: 1, name: en.waiting.underReview }), 'the waiting page, under review');
+    expect(screen.getByText(en.waiting.status).nextElementSibling!.textContent).toBe(en.status.Fraud);
+    expect(screen.queryByText(en.status.Pending)).toBeNull();
     expect(location().pathname).toBe('/waiting');
     expect((await shown(() => screen.getByRole('alert'), 'the fraud banner')).textContent).toBe(en.waiting.fraud);
     expect(screen.getByText(`#${context.order!.orderid}`)).toBeTruthy();
