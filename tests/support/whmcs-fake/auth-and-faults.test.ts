@@ -73,6 +73,25 @@ describe('fault modes', () => {
     expect((await callWhmcs(whmcs, 'GetProducts')).body.result).toBe('success');
   });
 
+  it('down marks the call it dropped, which was not carried out', async () => {
+    const whmcs = await start();
+    whmcs.fault('down', { actions: ['AddInvoicePayment'], times: 1 });
+    const payment = { invoiceid: '1', transid: 'evt-1', amount: '1.00', gateway: 'sandbox', date: '2026-01-02 10:00:00' };
+    await expect(callWhmcs(whmcs, 'AddInvoicePayment', payment)).rejects.toThrow();
+    expect(whmcs.callsOf('AddInvoicePayment').map((call) => call.fault)).toEqual(['down']);
+    expect(whmcs.state.transactions.filter((row) => row.transid === 'evt-1')).toHaveLength(0);
+    expect((await callWhmcs(whmcs, 'AddInvoicePayment', payment)).body.result).toBe('success');
+    expect(whmcs.state.transactions.filter((row) => row.transid === 'evt-1')).toHaveLength(1);
+  });
+
+  it('suspend refuses connections until resume, on the same URL', async () => {
+    const whmcs = await start();
+    await whmcs.suspend();
+    await expect(callWhmcs(whmcs, 'GetCurrencies')).rejects.toThrow();
+    await whmcs.resume();
+    expect((await callWhmcs(whmcs, 'GetCurrencies')).body.result).toBe('success');
+  });
+
   it('slow: the answer comes after delayMs, beyond a client\'s timeout', async () => {
     const whmcs = await start();
     whmcs.fault('slow', { delayMs: 400 });

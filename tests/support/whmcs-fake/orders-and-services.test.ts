@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callWhmcs, type Json } from './call';
 import { phpSerializeBase64 } from './php-serialize';
+import { type PromotionRow, demoSeed } from './seed';
 import { createWhmcsFake, type WhmcsFake } from './server';
 
 let whmcs: WhmcsFake;
@@ -108,6 +109,56 @@ describe('AddOrder', () => {
       expect((await callWhmcs(seeded, 'GetInvoice', { invoiceid: String(second.invoiceid) })).body.total).toBe('12.99');
     } finally {
       await seeded.close();
+    }
+  });
+
+  it('follows the promotion flags and limits of reference §3: cycles, applyonce, newsignups, onceperclient, existingclient, requires', async () => {
+    const seed = demoSeed();
+    const base = seed.promotions[0] as PromotionRow;
+    const row = (id: number, code: string, fields: Partial<PromotionRow>): PromotionRow => ({ ...base, id, code, type: 'Percentage', value: '50.00', appliesto: '1,2,3', ...fields });
+    seed.promotions.push(
+      row(101, 'MONTHLYONLY', { cycles: 'Monthly' }),
+      row(102, 'ONCEITEM', { applyonce: 1 }),
+      row(103, 'NEWONLY', { newsignups: 1 }),
+      row(104, 'ONCEPER', { onceperclient: 1 }),
+      row(105, 'EXISTING', { existingclient: 1 }),
+      row(106, 'NEEDS3', { requires: '3' }),
+      row(107, 'NEEDS1OWNED', { requires: '1', requiresexisting: 1 }),
+    );
+    const fake = await createWhmcsFake({ seed });
+    try {
+      const total = async (clientid: string, pids: [number, string][], promocode: string) => {
+        const params: Record<string, string> = { clientid, paymentmethod: 'sandbox', promocode };
+        pids.forEach(([pid, cycle], index) => {
+          params[`pid[${index}]`] = String(pid);
+          params[`billingcycle[${index}]`] = cycle;
+        });
+        const order = (await callWhmcs(fake, 'AddOrder', params)).body;
+        return (await callWhmcs(fake, 'GetInvoice', { invoiceid: String(order.invoiceid) })).body.total as string;
+      };
+      const fresh = async (email: string) => String((await callWhmcs(fake, 'AddClient', { email, password2: 'p', skipvalidation: '1' })).body.clientid);
+      // cycles: Monthly only, so 6 Months (Semi-Annually) at 59.99 is not discounted; 1 Month is (12.99 / 2 = 6.495 -> 6.50 off).
+      expect(await total(await fresh('c1@example.test'), [[2, 'semiannually']], 'MONTHLYONLY')).toBe('59.99');
+      expect(await total(await fresh('c2@example.test'), [[1, 'monthly']], 'MONTHLYONLY')).toBe('6.49');
+      // applyonce: only the first of two 1 Month items (12.99 + 12.99 - 6.50).
+      expect(await total(await fresh('c3@example.test'), [[1, 'monthly'], [1, 'monthly']], 'ONCEITEM')).toBe('19.48');
+      // newsignups: the demo client (who has orders) gets nothing; a new client gets it.
+      expect(await total('1', [[1, 'monthly']], 'NEWONLY')).toBe('12.99');
+      expect(await total(await fresh('c4@example.test'), [[1, 'monthly']], 'NEWONLY')).toBe('6.49');
+      // onceperclient: a second order with the code (the first still Pending) is not discounted.
+      const once = await fresh('c5@example.test');
+      expect(await total(once, [[1, 'monthly']], 'ONCEPER')).toBe('6.49');
+      expect(await total(once, [[1, 'monthly']], 'ONCEPER')).toBe('12.99');
+      // existingclient: needs an Active order; the demo client has one.
+      expect(await total(await fresh('c6@example.test'), [[1, 'monthly']], 'EXISTING')).toBe('12.99');
+      expect(await total('1', [[1, 'monthly']], 'EXISTING')).toBe('6.49');
+      // requires: product 3 in the same order; with requiresexisting, an Active service of product 1 is enough (59.99 - 30.00, 29.995 rounded half up).
+      expect(await total(await fresh('c7@example.test'), [[1, 'monthly']], 'NEEDS3')).toBe('12.99');
+      expect(await total(await fresh('c8@example.test'), [[1, 'monthly'], [3, 'onetime']], 'NEEDS3')).toBe('105.99');
+      expect(await total('1', [[2, 'semiannually']], 'NEEDS1OWNED')).toBe('29.99');
+      expect(await total(await fresh('c9@example.test'), [[2, 'semiannually']], 'NEEDS1OWNED')).toBe('59.99');
+    } finally {
+      await fake.close();
     }
   });
 

@@ -23,7 +23,12 @@ export interface FaultOptions {
   /** warning: 'bare' is `{"warning": …}` alone (developer-docs issue 303), 'success' adds `"result":"success"`. Either way nothing is done. */
   warningShape?: 'bare' | 'success';
 }
-export interface WhmcsCall { action: string; params: Record<string, string> }
+export interface WhmcsCall {
+  action: string;
+  params: Record<string, string>;
+  /** The fault this call met, when one was armed for it: such a call was not carried out (slow ones were, late). */
+  fault?: Exclude<FaultMode, 'none'>;
+}
 export interface WhmcsFakeOptions {
   port?: number;
   seed?: WhmcsSeed;
@@ -47,6 +52,10 @@ export interface WhmcsFake {
   /** The calls of one action (any letter case). */
   callsOf(action: string): WhmcsCall[];
   fault(mode: FaultMode, options?: FaultOptions): void;
+  /** Stops listening: a connection is refused (ECONNREFUSED) until resume(), as when WHMCS's host is down. */
+  suspend(): Promise<void>;
+  /** Listens again on the same port. */
+  resume(): Promise<void>;
   /** Makes the provisioning module fail the next `times` ModuleCreate (and so AcceptOrder with autosetup) with this message. */
   failModuleCreate(message: string, times?: number): void;
   state: Readonly<WhmcsSeed>;
@@ -190,8 +199,8 @@ export async function createWhmcsFake(options: WhmcsFakeOptions = {}): Promise<W
     }
     return true;
   };
-  const promotionApplies = (promotion: PromotionRow, pid: number, cycleName: string) =>
-    tokens(promotion.appliesto).includes(String(pid)) && (promotion.cycles === '' || tokens(promotion.cycles).includes(cycleName));
+  const promotionApplies = (promotion: PromotionRow, pid: number, cycleName: string, override: boolean) =>
+    (override || tokens(promotion.appliesto).includes(String(pid))) && (promotion.cycles === '' || tokens(promotion.cycles).includes(cycleName));
   const promotionDiscount = (promotion: PromotionRow, amountCents: number, setupCents: number, currencyCode: string) => {
     const rate = Number(state.currencies.find((currency) => currency.code === currencyCode)?.rate ?? 1);
     const value = Number(promotion.value);
@@ -467,7 +476,7 @@ export async function createWhmcsFake(options: WhmcsFakeOptions = {}): Promise<W
         const serviceId = nextId(state.services);
         const firstCents = item.priceCents + item.setupCents + item.optionsCents;
         let discountCents = 0;
-        if (usable && promotionApplies(usable, item.product.pid, item.cycleName) && !(usable.applyonce && promoApplied)) {
+        if (usable && promotionApplies(usable, item.product.pid, item.cycleName, phpTruthy(params.promooverride)) && !(usable.applyonce && promoApplied)) {
           discountCents = promotionDiscount(usable, item.priceCents + item.optionsCents, item.setupCents, code);
           promoApplied = true;
         }
@@ -700,7 +709,8 @@ export async function createWhmcsFake(options: WhmcsFakeOptions = {}): Promise<W
     for (const [key, value] of new URLSearchParams(Buffer.concat(chunks).toString('utf8'))) params[key] = value;
     const actionName = params.action ?? '';
     const { action: _action, ...rest } = params;
-    calls.push({ action: actionName, params: Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, SECRET_PARAMS.has(key) ? REDACTED : value])) });
+    const call: WhmcsCall = { action: actionName, params: Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, SECRET_PARAMS.has(key) ? REDACTED : value])) };
+    calls.push(call);
     const responsetype = params.responsetype;
 
     const faulted = fault.mode !== 'none' && fault.left > 0
@@ -711,6 +721,7 @@ export async function createWhmcsFake(options: WhmcsFakeOptions = {}): Promise<W
       if (fault.left <= 0) fault = { mode: 'none', options: {}, left: Infinity };
     }
     const faultOptions = faulted ? { ...fault.options } : {};
+    if (mode !== 'none') call.fault = mode;
     if (mode === 'down') {
       // The connection drops without an answer, as when WHMCS or its proxy is down.
       request.socket.destroy();
@@ -786,6 +797,10 @@ export async function createWhmcsFake(options: WhmcsFakeOptions = {}): Promise<W
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
+  const dropConnections = () => {
+    for (const timer of timers) clearTimeout(timer);
+    for (const socket of sockets) socket.destroy();
+  };
 
   return {
     url: `http://127.0.0.1:${port}/includes/api.php`,
@@ -797,10 +812,23 @@ export async function createWhmcsFake(options: WhmcsFakeOptions = {}): Promise<W
     failModuleCreate(message, times = 1) {
       moduleCreateFailure = { message, left: times };
     },
+    suspend: () => new Promise<void>((resolve) => {
+      if (!server.listening) return resolve();
+      dropConnections();
+      server.close(() => resolve());
+    }),
+    resume: () => new Promise<void>((resolve, reject) => {
+      if (server.listening) return resolve();
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    }),
     state,
     close: () => new Promise<void>((resolve) => {
-      for (const timer of timers) clearTimeout(timer);
-      for (const socket of sockets) socket.destroy();
+      dropConnections();
+      if (!server.listening) return resolve();
       server.close(() => resolve());
     }),
   };
