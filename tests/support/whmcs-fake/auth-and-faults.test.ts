@@ -32,6 +32,16 @@ describe('authentication on every call', () => {
     expect(answer.body.result).toBe('success');
   });
 
+  it('reads only a form-encoded (or multipart) POST, as PHP fills $_POST: a JSON body has no credentials', async () => {
+    const whmcs = await start();
+    const json = await fetch(whmcs.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action: 'GetCurrencies', identifier: whmcs.identifier, secret: whmcs.secret, responsetype: 'json' }) });
+    expect(await json.text()).not.toContain('"result":"success"');
+    const form = new FormData();
+    for (const [key, value] of Object.entries({ action: 'GetCurrencies', identifier: whmcs.identifier, secret: whmcs.secret, responsetype: 'json' })) form.append(key, value);
+    const multipart = await fetch(whmcs.url, { method: 'POST', body: form });
+    expect(((await multipart.json()) as { result: string }).result).toBe('success');
+  });
+
   it('records every call in order, with the secret and passwords redacted', async () => {
     const whmcs = await start({ secret: 'top-secret-value' });
     await callWhmcs(whmcs, 'GetProducts', { pid: '1' });

@@ -123,6 +123,23 @@ export function sqlLike(pattern: string): RegExp {
   return new RegExp(`^${source}$`, 'is');
 }
 
+/**
+ * PHP's $_POST: only a POST whose content type is form-urlencoded or multipart is parsed; anything else
+ * (a JSON body, a missing content type) reaches api.php as no fields at all.
+ */
+async function postFields(request: IncomingMessage, body: Buffer): Promise<Params> {
+  const params: Params = {};
+  const type = (request.headers['content-type'] ?? '').toLowerCase();
+  if (request.method !== 'POST') return params;
+  if (type.startsWith('application/x-www-form-urlencoded')) {
+    for (const [key, value] of new URLSearchParams(body.toString('utf8'))) params[key] = value;
+  } else if (type.startsWith('multipart/form-data')) {
+    const form = await new Response(new Uint8Array(body), { headers: { 'content-type': type } }).formData().catch(() => null);
+    for (const [key, value] of form ?? []) if (typeof value === 'string') params[key] = value;
+  }
+  return params;
+}
+
 function toXml(value: unknown, name: string): string {
   if (value === null || value === undefined) return `<${name}></${name}>`;
   if (Array.isArray(value)) return value.map((item) => toXml(item, name)).join('');
@@ -701,12 +718,11 @@ export async function createWhmcsFake(options: WhmcsFakeOptions = {}): Promise<W
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const path = (request.url ?? '').split('?')[0];
-    if (request.method !== 'POST' || !path?.endsWith('/includes/api.php')) {
+    if (!path?.endsWith('/includes/api.php')) {
       response.writeHead(404, { 'content-type': 'text/html' }).end('<!DOCTYPE html><html><body><h1>404 Not Found</h1></body></html>');
       return;
     }
-    const params: Params = {};
-    for (const [key, value] of new URLSearchParams(Buffer.concat(chunks).toString('utf8'))) params[key] = value;
+    const params = await postFields(request, Buffer.concat(chunks));
     const actionName = params.action ?? '';
     const { action: _action, ...rest } = params;
     const call: WhmcsCall = { action: actionName, params: Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, SECRET_PARAMS.has(key) ? REDACTED : value])) };
