@@ -129,12 +129,13 @@ export function sqlLike(pattern: string): RegExp {
  */
 async function postFields(request: IncomingMessage, body: Buffer): Promise<Params> {
   const params: Params = {};
-  const type = (request.headers['content-type'] ?? '').toLowerCase();
+  const header = request.headers['content-type'] ?? '';
+  const type = header.toLowerCase();
   if (request.method !== 'POST') return params;
   if (type.startsWith('application/x-www-form-urlencoded')) {
     for (const [key, value] of new URLSearchParams(body.toString('utf8'))) params[key] = value;
   } else if (type.startsWith('multipart/form-data')) {
-    const form = await new Response(new Uint8Array(body), { headers: { 'content-type': type } }).formData().catch(() => null);
+    const form = await new Response(new Uint8Array(body), { headers: { 'content-type': header } }).formData().catch(() => null);
     for (const [key, value] of form ?? []) if (typeof value === 'string') params[key] = value;
   }
   return params;
