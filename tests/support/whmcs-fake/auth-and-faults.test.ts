@@ -42,6 +42,14 @@ describe('authentication on every call', () => {
     expect(((await multipart.json()) as { result: string }).result).toBe('success');
   });
 
+  it('refuses an action the credential\'s role does not allow', async () => {
+    const whmcs = await start({ allowedActions: ['GetProducts'] });
+    expect((await callWhmcs(whmcs, 'getproducts')).body.result).toBe('success');
+    const refused = await callWhmcs(whmcs, 'AddOrder', { clientid: '1' });
+    expect(refused.body.result).toBe('error');
+    expect(refused.body.message).toMatch(/^Invalid Permissions: API action "addorder" is not allowed$/i);
+  });
+
   it('records every call in order, with the secret and passwords redacted', async () => {
     const whmcs = await start({ secret: 'top-secret-value' });
     await callWhmcs(whmcs, 'GetProducts', { pid: '1' });

@@ -81,6 +81,16 @@ describe('GetPromotions', () => {
     expect(Number(row.value)).toBe(10);
   });
 
+  it('holds every promotion of demo.yaml as a raw row', async () => {
+    const { body } = await call('GetPromotions');
+    const rows = Object.fromEntries((body.promotions.promotion as Json[]).map((row) => [row.code, row]));
+    expect(Object.keys(rows).sort()).toEqual(['EXPIRED15', 'FUTURE25', 'HALFYEAR20', 'SAVE5', 'USEDUP50', 'WELCOME10']);
+    expect(rows.SAVE5).toMatchObject({ type: 'Fixed Amount', appliesto: '1,2,3', startdate: '2024-01-01', expirationdate: '2099-12-31' });
+    expect(Number(rows.SAVE5?.value)).toBe(5);
+    expect(rows.HALFYEAR20).toMatchObject({ appliesto: '2', startdate: '2024-01-01', expirationdate: '0000-00-00' });
+    expect(rows.FUTURE25).toMatchObject({ startdate: '2099-01-01' });
+  });
+
   it('keeps the stored cycle names, hyphen included', async () => {
     const { body } = await call('GetPromotions', { code: 'HALFYEAR20' });
     expect(body.promotions.promotion[0].cycles).toBe('Semi-Annually');

@@ -38,6 +38,8 @@ export interface WhmcsFakeOptions {
   accesskey?: string;
   /** The IP allow list; every address is allowed when left out. */
   allowedIps?: string[];
+  /** The actions the API credential's role allows (any letter case); every action when left out. */
+  allowedActions?: string[];
   /** Today, as the server's local date YYYY-MM-DD (promotion expiry); the real date by default. */
   today?: () => string;
 }
@@ -782,6 +784,10 @@ export async function createWhmcsFake(options: WhmcsFakeOptions = {}): Promise<W
     const handler = actions[actionName.toLowerCase()];
     if (!handler) {
       send(response, 200, { result: 'error', message: 'Command Not Found' }, responsetype);
+      return;
+    }
+    if (options.allowedActions && !options.allowedActions.some((name) => name.toLowerCase() === actionName.toLowerCase())) {
+      send(response, 403, { result: 'error', message: `Invalid Permissions: API action "${actionName.toLowerCase()}" is not allowed` }, responsetype);
       return;
     }
     if (mode === 'warning') {
