@@ -185,6 +185,21 @@ describe('clients and users', () => {
       .toEqual({ result: 'error', message: 'A user already exists with that email address' });
   });
 
+  it('GetUsers finds users by prefix, each with the clients it reaches', async () => {
+    const { body } = await call('GetUsers', { search: 'reseller@' });
+    expect(body.totalresults).toBe(1);
+    const [user] = body.users as Json[];
+    expect(user).toMatchObject({ email: 'reseller@tvcheckout.test' });
+    expect(user?.clients).toEqual([{ id: 2, isOwner: true }]);
+    expect(user?.id).not.toBe(2);
+  });
+
+  it('CreateSsoToken answers access_token and a redirect_url to oauth/singlesignon.php carrying it', async () => {
+    const { body } = await call('CreateSsoToken', { client_id: '1', destination: 'clientarea:services' });
+    expect(body.result).toBe('success');
+    expect(body.redirect_url).toContain(`/oauth/singlesignon.php?access_token=${body.access_token}`);
+  });
+
   it('AddClient without skipvalidation requires the address fields', async () => {
     const { body } = await call('AddClient', { email: 'strict@example.test', firstname: 'S', lastname: 'T', password2: 'p' });
     expect(body).toEqual({ result: 'error', message: 'You did not enter your  address line 1' });

@@ -4,6 +4,7 @@
  * money as strings, missing or "" collections, `status` instead of `result` for a missing invoice, PHP
  * truthiness, silently dropped promotion codes, prefix LIKE searches, a non-idempotent AddInvoicePayment.
  */
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { isIP, type Socket } from 'node:net';
 import { decodeSerializedBase64, type PhpArray, type PhpValue } from './php-serialize';
@@ -390,6 +391,28 @@ export async function createWhmcsFake(options: WhmcsFakeOptions = {}): Promise<W
       const details = clientAnswer(client);
       // The client's fields are also repeated at the top level (deprecated).
       return { result: 'success', ...details, client: details };
+    },
+    getusers(params) {
+      const pattern = params.search ? sqlLike(`${params.search}%`) : null;
+      const matching = state.users.filter((user) => !pattern || [user.email, user.firstname, user.lastname, `${user.firstname} ${user.lastname}`].some((text) => pattern.test(text)))
+        .sort((a, b) => (params.sorting?.toUpperCase() === 'DESC' ? b.id - a.id : a.id - b.id));
+      const start = Number(params.limitstart ?? 0) || 0;
+      const page = matching.slice(start, start + (Number(params.limitnum ?? 25) || 25));
+      // Unlike most list actions, `users` is a plain array (8.1+ docs).
+      return {
+        result: 'success', totalresults: matching.length, startnumber: start, numreturned: page.length,
+        users: page.map((user) => ({
+          id: user.id, firstname: user.firstname, lastname: user.lastname, email: user.email, datecreated: '2024-01-15 10:00:00', validationdata: '',
+          clients: user.clientIds.map((id) => ({ id, isOwner: state.clients.find((client) => client.id === id)?.ownerUserId === user.id })),
+        })),
+      };
+    },
+    createssotoken(params) {
+      const client = params.client_id ? findClient(params.client_id) : undefined;
+      if (params.client_id && !client) throw new ApiError('Client ID Not Found');
+      if (params.user_id && !state.users.some((user) => String(user.id) === params.user_id)) throw new ApiError('User ID Not Found');
+      const token = randomBytes(20).toString('hex');
+      return { result: 'success', access_token: token, redirect_url: `https://whmcs.example.test/oauth/singlesignon.php?access_token=${token}` };
     },
     addclient(params) {
       const skip = phpTruthy(params.skipvalidation);
