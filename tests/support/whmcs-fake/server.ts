@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { isIP, type Socket } from 'node:net';
 import { decodeSerializedBase64, type PhpArray, type PhpValue } from './php-serialize';
 import {
-  CYCLE_KEYS, demoSeed, type ClientRow, type CycleKey, type InvoiceRow, type OrderRow, type ProductRow, type PromotionRow,
+  CYCLE_KEYS, DEMO_SERVER_HOSTNAME, demoSeed, type ClientRow, type CycleKey, type InvoiceRow, type OrderRow, type ProductRow, type PromotionRow,
   type ServiceRow, type WhmcsSeed,
 } from './seed';
 
@@ -247,7 +247,7 @@ export async function createWhmcsFake(options: WhmcsFakeOptions = {}): Promise<W
     // The panel module takes the credentials from the order's custom fields when the service has none.
     if (!service.username && usernameField !== undefined) service.username = service.customfields[usernameField] ?? '';
     if (!service.password && passwordField !== undefined) service.password = service.customfields[passwordField] ?? '';
-    service.serverhostname ||= 'tv.example.test';
+    service.serverhostname ||= DEMO_SERVER_HOSTNAME;
     service.serverip ||= '192.0.2.10';
     service.status = 'Active';
   };
