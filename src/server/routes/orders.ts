@@ -32,7 +32,7 @@ const priceChanged = (amount: number, currency: string) =>
   conflict('price_changed', `The price is now ${amount.toFixed(2)} ${currency}. Please confirm the new total.`, { amount, currency });
 
 /** Orders and invoices: creation priced on the server, status reads, cancel and fraud flag. */
-export function orderRoutes({ billing, gateways, fraud, config }: RouteDeps): Handlers<'order' | 'addInvoice' | 'getOrderStatus' | 'getInvoiceStatus' | 'cancelOrder' | 'fraudOrder'> {
+export function orderRoutes({ billing, gateways, fraud, config, clock }: RouteDeps): Handlers<'order' | 'addInvoice' | 'getOrderStatus' | 'getInvoiceStatus' | 'cancelOrder' | 'fraudOrder'> {
   const gatewayOf = (module: string) => {
     const gateway = gateways.find((candidate) => candidate.module === module);
     if (!gateway) throw badRequest(`Unknown payment method "${module}".`, 'unknown_gateway');
@@ -127,7 +127,7 @@ export function orderRoutes({ billing, gateways, fraud, config }: RouteDeps): Ha
         promocode: body.promocode ?? null,
         affid: body.affid ?? null,
         fraud: !verdict.valid,
-        payment: verdict.valid ? { gateway: gateway.module, expiresAt: new Date(Date.now() + PAYMENT_DEADLINE_MS) } : null,
+        payment: verdict.valid ? { gateway: gateway.module, expiresAt: new Date(clock.now().getTime() + PAYMENT_DEADLINE_MS) } : null,
         locale: shopperLocale(request, visitor.country),
       }, idempotencyClaim(request, `order:${session.clientId}:${session.id}`));
       const { paymentId, ...placed } = answer.body;
@@ -153,7 +153,7 @@ export function orderRoutes({ billing, gateways, fraud, config }: RouteDeps): Ha
       if (!sameAmount(price, amount)) throw priceChanged(amount, currency);
       const answer = await billing.createUpsellInvoice({
         clientId: session.clientId, serviceId, quantity: extraQuantity, currency, amountCents: toCents(amount),
-        payment: { gateway: gateway.module, expiresAt: new Date(Date.now() + PAYMENT_DEADLINE_MS) },
+        payment: { gateway: gateway.module, expiresAt: new Date(clock.now().getTime() + PAYMENT_DEADLINE_MS) },
         locale: shopperLocale(request, visitorOf(request, config).country),
       }, idempotencyClaim(request, `addInvoice:${session.clientId}:${session.id}`));
       const { invoiceid, paymentId, amountCents, deadline } = answer.body;
@@ -162,7 +162,7 @@ export function orderRoutes({ billing, gateways, fraud, config }: RouteDeps): Ha
 
     async getOrderStatus(request) {
       const order = await ownedOrder(await requireSession(request), Number(request.query.orderid));
-      const { payment, latePayment, lines, promocode } = await billing.invoiceProgress(order.invoiceId, new Date());
+      const { payment, latePayment, lines, promocode } = await billing.invoiceProgress(order.invoiceId, clock.now());
       return {
         orderid: order.id, status: order.status, invoiceid: order.invoiceId, invoiceStatus: order.invoiceStatus,
         serviceids: order.serviceIds, fraud: order.fraud, amount: order.amountCents / 100, currency: order.currency,
@@ -176,7 +176,7 @@ export function orderRoutes({ billing, gateways, fraud, config }: RouteDeps): Ha
       if (!invoice) throw notFound('This invoice does not exist.');
       if (invoice.orderId) await ownedOrder(session, invoice.orderId);
       else if (session.reach !== 'client' || invoice.clientId !== session.clientId) throw forbidden();
-      const { payment, latePayment, lines, promocode } = await billing.invoiceProgress(invoice.id, new Date());
+      const { payment, latePayment, lines, promocode } = await billing.invoiceProgress(invoice.id, clock.now());
       return {
         invoiceid: invoice.id, status: invoice.status, kind: invoice.kind, orderid: invoice.orderId, serviceid: invoice.serviceId,
         amount: invoice.amountCents / 100, currency: invoice.currency, payment, latePayment, receipt: receiptOf(lines, promocode),
