@@ -114,6 +114,24 @@ describe('the payment lifecycle the waiting page reads', () => {
       expect(await statusOf(browser, order)).toMatchObject({ status: 'Active', invoiceStatus: 'Paid', payment: { status: 'Paid' }, latePayment: false });
     });
 
+    it('seen, then failed: the payment is Declined (the shopper may pay again); a success after it still pays the order', async () => {
+      const { browser, order } = await guestWithOrder(t.app, { paymentmethod: 'sandboxcrypto' });
+      expect((await event(order, order.link, 'sandboxcrypto', 'payment.confirming')).status).toBe(200);
+      expect((await event(order, order.link, 'sandboxcrypto', 'payment.failed')).status).toBe(200);
+      expect(await statusOf(browser, order)).toMatchObject({ status: 'Pending', payment: { status: 'Declined' } });
+      expect((await event(order, order.link, 'sandboxcrypto', 'payment.succeeded')).status).toBe(200);
+      expect(await statusOf(browser, order)).toMatchObject({ status: 'Active', payment: { status: 'Paid' } });
+    });
+
+    it('a replayed confirming event is a duplicate and changes nothing', async () => {
+      const { order } = await guestWithOrder(t.app, { paymentmethod: 'sandboxcrypto' });
+      const body = paymentEvent({ type: 'payment.confirming', paymentId: paymentIdOf(order.link), invoiceid: order.invoiceid, amount: order.amount, currency: order.currency });
+      expect((await deliverWebhook(t.app, 'sandboxcrypto', body, { secret: webhookSecret('sandboxcrypto') })).body).toEqual({ received: true, duplicate: false });
+      const before = await storeSnapshot(t.db);
+      expect((await deliverWebhook(t.app, 'sandboxcrypto', body, { secret: webhookSecret('sandboxcrypto') })).body).toEqual({ received: true, duplicate: true });
+      expect(await storeSnapshot(t.db)).toEqual(before);
+    });
+
     it('a confirming event on an expired link is ignored: no exception until money is confirmed', async () => {
       const { browser, order } = await guestWithOrder(t.app, { paymentmethod: 'sandboxcrypto' });
       await expire(order.link);

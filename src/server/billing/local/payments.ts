@@ -71,7 +71,8 @@ export function localPayments(context: LocalBillingContext): PaymentCalls {
       if (payment.currency !== event.currency) return exception('currency_mismatch');
       if (payment.amountCents !== event.amountCents) return exception('amount_mismatch');
       if (event.type === 'payment.failed') {
-        await tx.update(payments).set({ status: 'Declined' }).where(and(eq(payments.id, payment.id), eq(payments.status, 'Open')));
+        // Money seen but then failed (a crypto transaction dropped) is declined too: the shopper may pay again.
+        await tx.update(payments).set({ status: 'Declined' }).where(and(eq(payments.id, payment.id), inArray(payments.status, ['Open', 'Confirming'])));
         return { outcome: 'declined', reason: null, invoiceId };
       }
       if (event.type === 'payment.confirming') {
