@@ -977,6 +977,7 @@ export interface components {
         ResumeOrderResponse: {
             orderid: components["schemas"]["Id"];
             invoiceid: components["schemas"]["Id"];
+            serviceids: components["schemas"]["Id"][];
             /**
              * @description Which waiting page the order is paid on (/waiting or /resellers/waiting).
              * @enum {string}

@@ -134,7 +134,7 @@ export function resumeOrderRoute({ billing, gateways, recovery }: { billing: Bil
       }
       const link = payable && payment && gateway && payment.expiresAt.getTime() > Date.now() ? { url: gateway.paymentUrl(payment.id), deadline: payment.expiresAt } : null;
       return {
-        orderid: order.id, invoiceid: order.invoiceId, flow: order.kind === 'reseller' ? 'reseller' : 'order', status: order.status,
+        orderid: order.id, invoiceid: order.invoiceId, serviceids: order.serviceIds, flow: order.kind === 'reseller' ? 'reseller' : 'order', status: order.status,
         invoiceStatus: order.invoiceStatus, fraud: order.fraud, amount: order.amountCents / 100, currency: order.currency,
         paymentmethod: payment?.gateway ?? null,
         link: link?.url ?? null,

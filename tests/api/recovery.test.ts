@@ -189,7 +189,7 @@ describe('recovery reminders for unpaid orders, over SMTP', () => {
     const resumed = await phone.call('resumeOrder', { query: { orderid: String(order.orderid) } });
     expect(resumed.status).toBe(200);
     expect(resumed.body).toMatchObject({
-      orderid: order.orderid, invoiceid: order.invoiceid, flow: 'order', status: 'Pending', invoiceStatus: 'Unpaid', fraud: false,
+      orderid: order.orderid, invoiceid: order.invoiceid, serviceids: order.serviceids, flow: 'order', status: 'Pending', invoiceStatus: 'Unpaid', fraud: false,
       amount: 12.99, currency: 'EUR', paymentmethod: 'sandbox', link: order.link, deadline: order.deadline,
     });
     expect((await phone.call('getOrderStatus', { query: { orderid: String(order.orderid) } })).status).toBe(200);
