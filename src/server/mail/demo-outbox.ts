@@ -45,6 +45,8 @@ function statusText(row: OutboxRow): string {
   if (row.status === 'sent') return `sent ${when(row.sentAt)}`;
   if (row.status === 'failed') return `given up (${row.lastError ?? 'error'})`;
   if (row.status === 'skipped') return 'skipped: no longer to be sent (e.g. a reminder for an order paid since)';
+  // A recovery reminder waits for RECOVERY_AFTER_MIN before it may go.
+  if (row.attempts === 0 && row.nextAttemptAt.getTime() > Date.now()) return `due ${when(row.nextAttemptAt)}`;
   return row.attempts === 0 ? 'waiting in the outbox' : `waiting, ${row.attempts} attempt${row.attempts === 1 ? '' : 's'} (${row.lastError ?? 'in progress'})`;
 }
 
