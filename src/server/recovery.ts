@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PAYMENT_DEADLINE_MS } from '../domain/constants';
 import type { Locale } from '../domain/locale';
 import type { BillingPort } from './billing/port';
+import type { Clock } from './clock';
 import type { Database } from './db/connect';
 import { invoices, orders, payments } from './db/schema';
 import { CARD_CSS, escapeHtml, serverPage } from './html-page';
@@ -33,7 +34,7 @@ export type ReminderCheck =
 
 export interface Recovery {
   /** Reads the order again when its reminder comes due. */
-  check(orderId: number, now: Date): Promise<ReminderCheck>;
+  check(orderId: number): Promise<ReminderCheck>;
   /** The one-click opt-out link of an order's reminders: signed, so no one stops another order's by guessing ids. */
   optOutUrl(orderId: number): string;
   /** Turns an order's reminders off from its link's token; null for a token that is not one of ours. */
@@ -42,7 +43,7 @@ export interface Recovery {
   latestPayment(invoiceId: number): Promise<{ id: string; gateway: string; expiresAt: Date } | null>;
 }
 
-export function createRecovery(db: Database, secret: string, publicUrl: string): Recovery {
+export function createRecovery(db: Database, secret: string, publicUrl: string, clock: Clock): Recovery {
   // Keyed and apart from session ids and sign-in links.
   const sign = (orderId: number) => createHmac('sha256', secret).update(`recovery-opt-out:${orderId}`).digest('base64url');
 
@@ -55,7 +56,7 @@ export function createRecovery(db: Database, secret: string, publicUrl: string):
   return {
     latestPayment,
 
-    async check(orderId, now) {
+    async check(orderId) {
       const [row] = await db.select({ order: orders, invoiceId: invoices.id, invoiceStatus: invoices.status }).from(orders)
         .innerJoin(invoices, and(eq(invoices.orderId, orders.id), eq(invoices.kind, 'order'))).where(eq(orders.id, orderId));
       if (!row) return { send: false, reason: 'no_order' };
@@ -63,7 +64,7 @@ export function createRecovery(db: Database, secret: string, publicUrl: string):
       if (row.invoiceStatus !== 'Unpaid') return { send: false, reason: 'not_unpaid' };
       if (!row.order.recoveryReminders) return { send: false, reason: 'opted_out' };
       const payment = await latestPayment(row.invoiceId);
-      if (!payment || payment.expiresAt.getTime() <= now.getTime()) return { send: false, reason: 'deadline_passed' };
+      if (!payment || payment.expiresAt.getTime() <= clock.now().getTime()) return { send: false, reason: 'deadline_passed' };
       return { send: true, clientId: row.order.clientId, flow: row.order.kind === 'reseller' ? 'reseller' : 'order', locale: storedLocale(row.order.locale), deadline: payment.expiresAt };
     },
 
@@ -118,7 +119,7 @@ export async function recoveryOptOutPages(app: FastifyInstance, deps: { recovery
 }
 
 /** GET /checkout/api/resumeOrder: an order of the session with a payment link that works, for its waiting page. */
-export function resumeOrderRoute({ billing, gateways, recovery }: { billing: BillingPort; gateways: PaymentGateway[]; recovery: Recovery }): Handlers<'resumeOrder'> {
+export function resumeOrderRoute({ billing, gateways, clock, recovery }: { billing: BillingPort; gateways: PaymentGateway[]; clock: Clock; recovery: Recovery }): Handlers<'resumeOrder'> {
   return {
     async resumeOrder(request) {
       const session = await requireSession(request);
@@ -129,10 +130,11 @@ export function resumeOrderRoute({ billing, gateways, recovery }: { billing: Bil
       const payable = order.status === 'Pending' && order.invoiceStatus === 'Unpaid' && !order.fraud;
       const gateway = gateways.find((candidate) => candidate.module === payment?.gateway) ?? null;
       // An expired link is replaced on the same gateway, so the resumed page has one that works.
-      if (payable && payment && gateway && payment.expiresAt.getTime() <= Date.now()) {
-        payment = await billing.createPayment({ invoiceId: order.invoiceId, gateway: gateway.module, expiresAt: new Date(Date.now() + PAYMENT_DEADLINE_MS) });
+      const now = clock.now().getTime();
+      if (payable && payment && gateway && payment.expiresAt.getTime() <= now) {
+        payment = await billing.createPayment({ invoiceId: order.invoiceId, gateway: gateway.module, expiresAt: new Date(now + PAYMENT_DEADLINE_MS) });
       }
-      const link = payable && payment && gateway && payment.expiresAt.getTime() > Date.now() ? { url: gateway.paymentUrl(payment.id), deadline: payment.expiresAt } : null;
+      const link = payable && payment && gateway && payment.expiresAt.getTime() > now ? { url: gateway.paymentUrl(payment.id), deadline: payment.expiresAt } : null;
       return {
         orderid: order.id, invoiceid: order.invoiceId, serviceids: order.serviceIds, flow: order.kind === 'reseller' ? 'reseller' : 'order', status: order.status,
         invoiceStatus: order.invoiceStatus, fraud: order.fraud, amount: order.amountCents / 100, currency: order.currency,

@@ -33,7 +33,7 @@ export function mailRenderer({ links, credentials, billing, db, signInLink, ttl,
     if (!payload) throw Object.assign(new Error(`Mail ${row.id} has no payload left (sent)`), { code: 'ENOPAYLOAD' });
     const locale = storedLocale(row.locale);
     if (payload.kind === 'recovery') {
-      const found = await recovery.check(payload.orderId, new Date());
+      const found = await recovery.check(payload.orderId);
       if (!found.send) return null;
       const resumeUrl = await signInLink(found.clientId, resumeLanding(locale, found.flow, payload.orderId), ttl.resume, payload.orderId);
       return renderMail(payload, locale, { links, recovery: { resumeUrl, optOutUrl: recovery.optOutUrl(payload.orderId), deadline: found.deadline.toISOString() } });
