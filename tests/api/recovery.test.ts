@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCALES, type Locale } from '../../src/domain/locale';
-import { ConfigError, readConfig } from '../../src/server/config';
 import { buildApp } from '../../src/server/app';
 import type { RecoveryPayload } from '../../src/server/mail/outbox';
 import { checkoutLinks, renderMail } from '../../src/server/mail/templates';
@@ -37,16 +36,6 @@ function linksIn(mail: ReceivedMail | undefined): { resume: string; optOut: stri
   expect(mail?.html).toContain(`href="${optOut[0].replace(/&/g, '&amp;')}"`);
   return { resume: resume[1], optOut: optOut[1], optOutUrl: optOut[0] };
 }
-
-describe('RECOVERY_AFTER_MIN', () => {
-  it('is 60 minutes by default, takes 0 and fractions, and is refused at or past the one-day payment deadline or when not a number', () => {
-    expect(readConfig({}).mail.recoveryAfterMs).toBe(60 * 60_000);
-    expect(readConfig({ RECOVERY_AFTER_MIN: '0' }).mail.recoveryAfterMs).toBe(0);
-    expect(readConfig({ RECOVERY_AFTER_MIN: '0.5' }).mail.recoveryAfterMs).toBe(30_000);
-    expect(readConfig({ RECOVERY_AFTER_MIN: '1439' }).mail.recoveryAfterMs).toBe(1439 * 60_000);
-    for (const wrong of ['1440', '-1', 'soon']) expect(() => readConfig({ RECOVERY_AFTER_MIN: wrong }), wrong).toThrow(ConfigError);
-  });
-});
 
 describe('recovery reminders for unpaid orders, over SMTP', () => {
   let receiver: Receiver;
