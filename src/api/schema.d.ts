@@ -693,7 +693,7 @@ export interface paths {
         };
         /**
          * Follow a one-time sign-in link
-         * @description The link mailed by `signInLink` (or in "your service is active"). A valid, unused, unexpired token is used up, marks the address verified, starts a session and redirects to the page the link was made for. Any other token answers an HTML page saying the link cannot be used and how to ask for a new one.
+         * @description The link mailed by `signInLink` (or in "your service is active"). A valid, unused, unexpired token is used up, marks the address verified, starts a session and redirects to the page the link was made for. A recovery reminder's link is bound to its order: the session it starts (a guest one) reaches that order only, and a browser already signed in to the same client keeps its session with the order added. Any other token answers an HTML page saying the link cannot be used and how to ask for a new one.
          */
         get: operations["signIn"];
         put?: never;
