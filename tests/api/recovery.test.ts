@@ -4,7 +4,7 @@ import { LOCALES, type Locale } from '../../src/domain/locale';
 import { buildApp } from '../../src/server/app';
 import type { RecoveryPayload } from '../../src/server/mail/outbox';
 import { checkoutLinks, renderMail } from '../../src/server/mail/templates';
-import { Browser, createTestApp, freshEmail, guest, payOnSandbox, placeOrder, newAccount, rows, type TestApp } from './helper';
+import { Browser, createTestApp, freshEmail, guest, payOnSandbox, placeOrder, newAccount, rows, verifiedAccount, type TestApp } from './helper';
 import { mailEnv, startReceiver, until, type ReceivedMail, type Receiver } from './smtp-receiver';
 
 const RESUME = /http:\/\/localhost:3000(\/checkout\/api\/signIn\?token=[A-Za-z0-9_-]{43})/;
@@ -92,6 +92,15 @@ describe('recovery reminders for unpaid orders, over SMTP', () => {
       expect(await reminderRows(t, order.orderid)).toEqual([{ status: 'skipped', due_after_order_ms: expect.any(Number), recipient: null }]);
     }
     for (const shopper of [paid, cancelled, flagged]) expect(reminderTo(receiver, shopper.email)).toEqual([]);
+  });
+
+  it('an order whose payment link has expired by the time its reminder comes due gets nothing (past its deadline)', async () => {
+    const shopper = await guest(t.app, freshEmail('late'));
+    const order = await placeOrder(shopper);
+    await t.db.execute(sql`update payments set expires_at = now() - interval '1 second' where invoice_id = ${order.invoiceid}`);
+    await ageOrder(t, order.orderid);
+    await until(async () => (await reminderRows(t, order.orderid))[0]?.status === 'skipped', 'the late reminder skipped');
+    expect(reminderTo(receiver, shopper.email)).toEqual([]);
   });
 
   it('with "Remind me if I don\'t finish" unticked (remind: false) no reminder is queued at all; absent means ticked', async () => {
@@ -189,6 +198,21 @@ describe('recovery reminders for unpaid orders, over SMTP', () => {
 
     const again = await new Browser(t.app).request({ method: 'GET', url: resume });
     expect(again.status).toBe(410);
+  });
+
+  it('a browser already signed in to the same client keeps its session (and its reach) when it follows the resume link', async () => {
+    const account = await verifiedAccount(t);
+    const order = await placeOrder(account);
+    await ageOrder(t, order.orderid);
+    await until(async () => reminderTo(receiver, account.email).length === 1, 'the account\'s reminder');
+    const { resume } = linksIn(reminderTo(receiver, account.email)[0]);
+    const session = account.cookies.get('tvc_session');
+    const followed = await account.request({ method: 'GET', url: resume });
+    expect(followed.status).toBe(303);
+    expect(followed.cookies.find((cookie) => cookie.name === 'tvc_session')).toBeUndefined();
+    expect(account.cookies.get('tvc_session')).toBe(session);
+    expect((await account.call('getSession')).body).toMatchObject({ loggedIn: true, email: account.email });
+    expect((await account.call('resumeOrder', { query: { orderid: String(order.orderid) } })).status).toBe(200);
   });
 
   it('a resumed order whose link has expired gets a fresh one on the same gateway, can change payment method, and pays', async () => {
