@@ -672,12 +672,16 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Follow a one-time sign-in link
-         * @description The link mailed by `signInLink` (or in "your service is active"). A valid, unused, unexpired token is used up, marks the address verified, starts a session and redirects to the page the link was made for. Any other token answers an HTML page saying the link cannot be used and how to ask for a new one.
+         * Open a one-time sign-in link
+         * @description The link mailed by `signInLink` (or in "your service is active"). Opening it changes nothing: mail security scanners and link previews fetch links before the shopper does, so a valid, unused, unexpired token answers an HTML page with one button, "Continue signing in", which posts the token to `useSignInLink`. Any other token answers an HTML page saying the link cannot be used and how to ask for a new one.
          */
         get: operations["signIn"];
         put?: never;
-        post?: never;
+        /**
+         * Sign in with a one-time sign-in link
+         * @description Posted by the "Continue signing in" button of the page `signIn` shows (an HTML form, so the body is form-encoded). A valid, unused, unexpired token is used up, marks the address verified, starts a session and redirects to the page the link was made for. Only a new account's own confirmation link makes the password given at sign-up usable; any other link that first proves an address drops a password set before the proof and ends that client's other sessions. A post from another site (`Origin` or `Sec-Fetch-Site`) is refused with 403, so no page elsewhere signs a browser in to an account of its choosing.
+         */
+        post: operations["useSignInLink"];
         delete?: never;
         options?: never;
         head?: never;
@@ -849,6 +853,10 @@ export interface components {
             email: components["schemas"]["Email"];
             /** @description The checkout page to land on, a path under /checkout/. */
             redirect?: string;
+        };
+        UseSignInLinkRequest: {
+            /** @description The token of the mailed link (43 characters of base64url). */
+            token: string;
         };
         SignInLinkResponse: {
             /** @constant */
@@ -2355,15 +2363,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Signed in; the session cookie is set and the browser goes to the link's page. */
-            303: {
+            /** @description A usable token; an HTML page with the "Continue signing in" button (the token is not used up). */
+            200: {
                 headers: {
-                    /** @description The page the link was made for, a path under /checkout/. */
-                    Location?: string;
-                    "Set-Cookie": components["headers"]["SetSessionCookie"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             /** @description A query the contract refuses (JSON, code `bad_request`), or a token that is not the shape of one (an HTML page saying the link is not complete). */
             400: {
@@ -2385,6 +2392,64 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    useSignInLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["UseSignInLinkRequest"];
+            };
+        };
+        responses: {
+            /** @description Signed in; the session cookie is set and the browser goes to the link's page. */
+            303: {
+                headers: {
+                    /** @description The page the link was made for, a path under /checkout/. */
+                    Location?: string;
+                    "Set-Cookie": components["headers"]["SetSessionCookie"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A body the contract refuses (JSON, code `bad_request`), or a token that is not the shape of one (an HTML page saying the link is not complete). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Posted from another site; an HTML page saying so (nothing is used up). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description An unknown, used or expired token; an HTML page saying so, with a way to ask for a new link. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             431: components["responses"]["HeadersTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };

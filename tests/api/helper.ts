@@ -265,6 +265,26 @@ export async function payOnSandbox(app: FastifyInstance, link: string | null | u
   return answer;
 }
 
+/** Posts a sign-in token as the "Continue signing in" button of the link's page does (a same-origin form). */
+export function postSignInToken(browser: Browser, token: string, headers: Record<string, string> = {}): Promise<Answer> {
+  return browser.request({
+    method: 'POST', url: '/checkout/api/signIn', payload: new URLSearchParams({ token }).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://localhost:3000', 'sec-fetch-site': 'same-origin', ...headers },
+  });
+}
+
+/**
+ * Follows a mailed sign-in link as a shopper does: opens it (the page with "Continue signing in", nothing used
+ * up yet), then presses the button. Answers the button's answer (303 to the link's page when it worked).
+ */
+export async function followSignInLink(browser: Browser, path: string): Promise<Answer> {
+  const page = await browser.request({ method: 'GET', url: path });
+  if (page.status !== 200) return page;
+  expect(page.text).toContain('Continue signing in');
+  const token = /name="token" value="([A-Za-z0-9_-]+)"/.exec(page.text)?.[1] ?? '';
+  return postSignInToken(browser, token);
+}
+
 // ---------------------------------------------------------------------------------------------------
 // The store.
 

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { BillingPort } from '../billing/port';
 import type { Database } from '../db/connect';
 import { orders } from '../db/schema';
+import type { SignInLinkPurpose } from '../sign-in';
 import { storedLocale, type MailPayload, type OutboxRow } from './outbox';
 import { localePath, renderMail, type MailLinks, type RenderedMail, type ServiceCredentials } from './templates';
 
@@ -13,7 +14,7 @@ export interface MailRendererOptions {
   /** Reads the client of a "service active" order. */
   db: Database;
   /** Makes a one-time sign-in link (src/server/sign-in.ts) for a client, landing on a checkout path. */
-  signInLink(clientId: number, redirectPath: string, ttlMs: number): Promise<string>;
+  signInLink(clientId: number, redirectPath: string, ttlMs: number, purpose?: SignInLinkPurpose): Promise<string>;
   /** Lifetimes of a requested link and of the one in "service active". */
   ttl: { requested: number; activation: number };
 }
@@ -29,7 +30,7 @@ export function mailRenderer({ links, credentials, billing, db, signInLink, ttl 
     if (!payload) throw Object.assign(new Error(`Mail ${row.id} has no payload left (sent)`), { code: 'ENOPAYLOAD' });
     const locale = storedLocale(row.locale);
     if (payload.kind === 'sign-in-link') {
-      return renderMail(payload, locale, { links, signInUrl: await signInLink(payload.clientId, payload.redirectPath, ttl.requested) });
+      return renderMail(payload, locale, { links, signInUrl: await signInLink(payload.clientId, payload.redirectPath, ttl.requested, payload.reason === 'sign-up' ? 'confirm-sign-up' : 'sign-in') });
     }
     let found: ServiceCredentials[] | null = null;
     let mailLinks = links;
