@@ -265,7 +265,7 @@ describe('checkout machine: ordering', () => {
       currency: 'EUR',
       configoptions: { '2': 1, '4': 0 },
       email: 'ann@example.com',
-      userid: 7,
+      userid: modelGuest.userid,
       idempotencyKey: 'key-1',
     });
     const { context, value } = actor.getSnapshot();
@@ -342,7 +342,7 @@ describe('checkout machine: automatic order from URL parameters (spec section 5)
       currency: 'GBP',
       configoptions: { '2': 0, '4': 1 },
       email: 'ann@example.com',
-      userid: 7,
+      userid: modelGuest.userid,
       idempotencyKey: 'key-1',
     });
     expect(redirectToPayment).toHaveBeenCalledWith({ link: modelOrder.link });

@@ -35,7 +35,7 @@ export interface paths {
         put?: never;
         /**
          * Identify a guest by e-mail
-         * @description Sets a guest session for this e-mail that can place orders only; it never exposes an existing client's services.
+         * @description Sets a guest session for this e-mail that can place orders only; it never exposes an existing client's services. A new and a known address get the same answer: status, keys and types, with `userid` an opaque handle of the session (never the client's id).
          */
         post: operations["authMiddleware"];
         delete?: never;
@@ -714,6 +714,11 @@ export interface components {
     schemas: {
         /** @description An id in a JSON body or response. */
         Id: number;
+        /**
+         * @description An opaque handle of a guest session: random to whoever reads it, different for every session, never a client's id (so it tells nothing of whether the address already had an account).
+         * @example g_4nq0c2ZkVwQ8mX1bTf7sLw
+         */
+        GuestHandle: string;
         /** @description An amount with 2 decimals. */
         Money: number;
         /** @enum {string} */
@@ -865,8 +870,10 @@ export interface components {
         GuestAuthRequest: {
             email: components["schemas"]["Email"];
         };
+        /** @description The same shape for a new and a known address. `userid` keeps the spec's name but is this guest session's opaque handle, not the client's id (a departure from the spec: its id would tell that the address has an account, and which). */
         GuestAuthResponse: {
-            userid: components["schemas"]["Id"];
+            userid: components["schemas"]["GuestHandle"];
+            /** @description The address as given, trimmed and in lower case. */
             email: string;
         };
         ResellerAuthRequest: {
@@ -898,7 +905,8 @@ export interface components {
             loggedIn: boolean;
             /** @description True for a session from authMiddleware (can order only). */
             guest: boolean;
-            userid: number | null;
+            /** @description A signed-in client's id; a guest session's opaque handle (as authMiddleware answered); null without a session. */
+            userid: components["schemas"]["Id"] | components["schemas"]["GuestHandle"] | null;
             email: string | null;
         };
         AffiliateClickRequest: {

@@ -41,12 +41,48 @@ describe('sign-in, reseller sign-in or sign-up, sign-out and the session', () =>
     const identified = await browser.call('authMiddleware', { body: { email } });
     expect(identified.status).toBe(200);
     expect((await browser.call('getSession')).body).toEqual({ loggedIn: false, guest: true, userid: identified.body.userid, email });
-    // The same e-mail again is the same client.
-    expect((await new Browser(t.app).call('authMiddleware', { body: { email: email.toUpperCase() } })).body.userid).toBe(identified.body.userid);
+    // The same e-mail in another browser is another guest session, with a handle of its own.
+    const again = await new Browser(t.app).call('authMiddleware', { body: { email: email.toUpperCase() } });
+    expect(again.body.email).toBe(email);
+    expect(again.body.userid).not.toBe(identified.body.userid);
 
     const demo = await loggedIn(t.app);
     expect((await demo.call('authMiddleware', { body: { email: DEMO_ACCOUNTS.client.email } })).status).toBe(200);
     expect((await demo.call('getSession')).body).toMatchObject({ loggedIn: true, guest: false });
+  });
+
+  it('authMiddleware answers a known and an unknown address alike: same status, keys, types and headers, and an opaque handle, never the client id', async () => {
+    const someGuest = await guest(t.app);
+    await placeOrder(someGuest);
+    const [demoClient] = await t.db.select({ id: clients.id }).from(clients).where(eq(clients.email, DEMO_ACCOUNTS.client.email));
+    const known = [
+      { email: DEMO_ACCOUNTS.client.email, clientId: demoClient?.id },
+      { email: someGuest.email, clientId: someGuest.userid },
+    ];
+    const shapeOf = (answer: Answer) => ({
+      status: answer.status,
+      keys: Object.keys(answer.body ?? {}).sort(),
+      types: Object.values(answer.body ?? {}).map((value) => typeof value),
+      headers: Object.keys(answer.headers).filter((name) => name !== 'date').sort(),
+      cookies: answer.cookies.map((cookie) => ({ ...cookie, value: cookie.value.length })),
+    });
+    const shapes: string[] = [];
+    const handles: string[] = [];
+    for (const { email, clientId } of [...known, { email: freshEmail('unknown'), clientId: undefined }]) {
+      const browser = new Browser(t.app);
+      const answer = await browser.call('authMiddleware', { body: { email } });
+      expect(answer.body.email).toBe(email);
+      expect(answer.body.userid).toMatch(/^g_[A-Za-z0-9_-]{22}$/);
+      if (clientId !== undefined) expect(answer.body.userid).not.toContain(String(clientId));
+      expect((await browser.call('getSession')).body).toEqual({ loggedIn: false, guest: true, userid: answer.body.userid, email });
+      shapes.push(JSON.stringify(shapeOf(answer)));
+      handles.push(answer.body.userid);
+    }
+    expect(new Set(shapes).size).toBe(1);
+    // Handles of sessions begun one after another share no telling prefix (they are not a counter).
+    for (let i = 0; i < 10; i++) handles.push((await new Browser(t.app).call('authMiddleware', { body: { email: freshEmail('seq') } })).body.userid);
+    for (let i = 1; i < handles.length; i++) expect(handles[i]?.slice(0, 8), `${handles[i - 1]} then ${handles[i]}`).not.toBe(handles[i - 1]?.slice(0, 8));
+    expect(new Set(handles).size).toBe(handles.length);
   });
 
   it('resellerAuth signs a new reseller up; the password signs in only once the address is proved', async () => {

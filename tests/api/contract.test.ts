@@ -163,7 +163,7 @@ describe('every answer of every operation matches openapi.yaml', () => {
     const email = freshEmail();
     const identified = await browser.call('authMiddleware', { body: { email } });
     expect(identified.status).toBe(200);
-    expect(identified.body).toEqual({ userid: expect.any(Number), email });
+    expect(identified.body).toEqual({ userid: expect.stringMatching(/^g_[A-Za-z0-9_-]{22}$/), email });
     expectError(await browser.call('authMiddleware', { body: { email: 'nobody' } }), 400, 'bad_request');
 
     const signUp = await anonymous().call('resellerAuth', { body: { email: freshEmail('reseller'), password: 'a-password-1', existingReseller: false } });

@@ -185,12 +185,17 @@ export class Browser {
   }
 }
 
-/** A guest identified by e-mail (authMiddleware), from an address of its own. */
-export async function guest(app: FastifyInstance, email = freshEmail()): Promise<Browser & { userid: number; email: string }> {
+/**
+ * A guest identified by e-mail (authMiddleware), from an address of its own. `userid` is the client's id read
+ * from its session in the store (the answer carries only an opaque handle, `handle`), for tests that count the client's rows.
+ */
+export async function guest(app: FastifyInstance, email = freshEmail()): Promise<Browser & { userid: number; handle: string; email: string }> {
   const browser = new Browser(app);
   const answer = await browser.call('authMiddleware', { body: { email } });
   expect(answer.status, answer.text).toBe(200);
-  return Object.assign(browser, { userid: answer.body.userid, email: answer.body.email });
+  const session = await app.sessions.find(browser.cookies.get('tvc_session') ?? '');
+  if (!session) throw new Error(`authMiddleware began no session for ${email}`);
+  return Object.assign(browser, { userid: session.clientId, handle: answer.body.userid, email: answer.body.email });
 }
 
 /** A client logged in with e-mail and password (auth). */

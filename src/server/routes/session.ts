@@ -1,7 +1,7 @@
 import { currencyForCountry } from '../../domain/currency';
 import { HttpError } from '../http-error';
 import { hashPassword, verifyPassword } from '../secrets';
-import { endSession, readSession, requireLogin, startSession } from '../session';
+import { endSession, guestHandle, readSession, requireLogin, startSession } from '../session';
 import { shopperLocale } from '../mail/locale';
 import { visitorOf } from '../visitor';
 import type { Handlers, RouteDeps } from './types';
@@ -25,8 +25,9 @@ export function sessionRoutes({ billing, config }: RouteDeps): Handlers<'auth' |
       const current = await readSession(request);
       const client = await billing.guestClient(request.body.email);
       // The same client's session stays as it is; anything else begins a guest session scoped to the orders placed in it.
-      if (current?.clientId !== client.id) await startSession(request, reply, { clientId: client.id, kind: 'guest' });
-      return { userid: client.id, email: client.email };
+      const session = current?.clientId === client.id ? current : await startSession(request, reply, { clientId: client.id, kind: 'guest' });
+      // The session's opaque handle, never the client's id: a known address answers exactly as a new one.
+      return { userid: guestHandle(session), email: client.email };
     },
 
     async resellerAuth(request, reply) {
@@ -71,7 +72,8 @@ export function sessionRoutes({ billing, config }: RouteDeps): Handlers<'auth' |
       return {
         loggedIn: session?.kind === 'login',
         guest: session?.kind === 'guest',
-        userid: session?.clientId ?? null,
+        // A guest identified by e-mail only is told its handle, not whose account the address belongs to.
+        userid: !session ? null : session.kind === 'guest' ? guestHandle(session) : session.clientId,
         email: session?.email ?? null,
       };
     },
