@@ -715,7 +715,7 @@ export interface components {
         /** @description An id in a JSON body or response. */
         Id: number;
         /**
-         * @description An opaque handle of a guest session: random to whoever reads it, different for every session, never a client's id (so it tells nothing of whether the address already had an account).
+         * @description An opaque handle of a session that does not reach an account (a guest's, or a sign-up's until its address is proved): random to whoever reads it, different for every session, never a client's id (so it tells nothing of whether the address already had an account).
          * @example g_4nq0c2ZkVwQ8mX1bTf7sLw
          */
         GuestHandle: string;
@@ -883,7 +883,8 @@ export interface components {
             existingReseller: boolean;
         };
         ResellerAuthResponse: {
-            userid: components["schemas"]["Id"];
+            /** @description A reseller's client id after a sign-in; after a sign-up the session's opaque handle (a sign-up answers alike for a known and a new address, so it never carries the id of an account the address may have). */
+            userid: components["schemas"]["Id"] | components["schemas"]["GuestHandle"];
             email: string;
             reseller: boolean;
         };
@@ -905,7 +906,7 @@ export interface components {
             loggedIn: boolean;
             /** @description True for a session from authMiddleware (can order only). */
             guest: boolean;
-            /** @description A signed-in client's id; a guest session's opaque handle (as authMiddleware answered); null without a session. */
+            /** @description A signed-in client's id; the opaque handle of a guest session or of a sign-up whose address is not yet proved (as authMiddleware or resellerAuth answered); null without a session. */
             userid: components["schemas"]["Id"] | components["schemas"]["GuestHandle"] | null;
             email: string | null;
         };

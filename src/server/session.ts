@@ -41,6 +41,9 @@ export interface Session {
   orders: number[];
 }
 
+/** Whether a session stands for its client (a sign-in) or only for itself (a guest, a sign-up not yet proved). */
+export const reachesClient = (session: Pick<Session, 'reach'>): boolean => session.reach === 'client';
+
 const asSession = (origin: SessionOrigin) => ({
   kind: origin === 'guest' ? 'guest' as const : 'login' as const,
   reach: origin === 'password' || origin === 'link' ? 'client' as const : 'placed' as const,

@@ -90,14 +90,15 @@ describe('sign-in, reseller sign-in or sign-up, sign-out and the session', () =>
     const browser = new Browser(t.app);
     const signUp = await browser.call('resellerAuth', { body: { email, password: 'n3w-Reseller-pass', existingReseller: false } });
     expect(signUp.status).toBe(200);
-    expect(signUp.body).toEqual({ userid: expect.any(Number), email, reseller: false });
+    expect(signUp.body).toEqual({ userid: expect.stringMatching(/^g_[A-Za-z0-9_-]{22}$/), email, reseller: false });
     expect((await browser.call('getSession')).body).toEqual({ loggedIn: true, guest: false, userid: signUp.body.userid, email });
     expect((await new Browser(t.app).call('auth', { body: { email, password: 'n3w-Reseller-pass' } })).status).toBe(401);
     // What following the mailed link does (tests/api/sign-in-link.test.ts follows a real one).
     await t.db.update(clients).set({ emailVerifiedAt: new Date() }).where(eq(clients.email, email));
     const login = await new Browser(t.app).call('auth', { body: { email, password: 'n3w-Reseller-pass' } });
     expect(login.status).toBe(200);
-    expect(login.body.userid).toBe(signUp.body.userid);
+    const [client] = await t.db.select({ id: clients.id }).from(clients).where(eq(clients.email, email));
+    expect(login.body.userid).toBe(client?.id);
   });
 
   it('resellerAuth logs an existing reseller in, and refuses a wrong password or an unknown e-mail with 401', async () => {
@@ -117,7 +118,8 @@ describe('sign-in, reseller sign-in or sign-up, sign-out and the session', () =>
       const browser = new Browser(t.app);
       const answer = await browser.call('resellerAuth', { body: { email, password: 'claiming-1', existingReseller: false } });
       expect(answer.status, email).toBe(200);
-      answers.push({ keys: Object.keys(answer.body ?? {}).sort(), email: answer.body.email === email, reseller: answer.body.reseller });
+      answers.push({ keys: Object.keys(answer.body ?? {}).sort(), email: answer.body.email === email, reseller: answer.body.reseller, handle: /^g_[A-Za-z0-9_-]{22}$/.test(String(answer.body.userid)) });
+      expect((await browser.call('getSession')).body.userid, 'getSession tells the sign-up its handle, not an id').toBe(answer.body.userid);
       expect((await browser.call('getSession')).body).toMatchObject({ loggedIn: true, email });
       expect((await browser.call('getActiveProducts')).body).toMatchObject({ totalresults: 0 });
     }

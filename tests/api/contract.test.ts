@@ -168,7 +168,7 @@ describe('every answer of every operation matches openapi.yaml', () => {
 
     const signUp = await anonymous().call('resellerAuth', { body: { email: freshEmail('reseller'), password: 'a-password-1', existingReseller: false } });
     expect(signUp.status).toBe(200);
-    expect(signUp.body).toEqual({ userid: expect.any(Number), email: expect.stringMatching(/^reseller\./), reseller: false });
+    expect(signUp.body).toEqual({ userid: expect.stringMatching(/^g_[A-Za-z0-9_-]{22}$/), email: expect.stringMatching(/^reseller\./), reseller: false });
     expectError(await anonymous().call('resellerAuth', { body: { ...DEMO_ACCOUNTS.reseller, password: 'wrong', existingReseller: true } }), 401, 'invalid_credentials');
     expectError(await anonymous().call('resellerAuth', { body: { email: freshEmail(), password: '', existingReseller: false } }), 400, 'bad_request');
 

@@ -214,7 +214,10 @@ export async function newAccount(app: FastifyInstance): Promise<Browser & { user
   const password = `pw-${randomBytes(6).toString('hex')}`;
   const answer = await browser.call('resellerAuth', { body: { email, password, existingReseller: false } });
   expect(answer.status, answer.text).toBe(200);
-  return Object.assign(browser, { userid: answer.body.userid, email, password });
+  // The answer carries the session's opaque handle; the client id is read from the session in the store.
+  const session = await app.sessions.find(browser.cookies.get('tvc_session') ?? '');
+  if (!session) throw new Error(`resellerAuth began no session for ${email}`);
+  return Object.assign(browser, { userid: session.clientId, email, password });
 }
 
 /**
