@@ -27,6 +27,26 @@ describe('sign-in, reseller sign-in or sign-up, sign-out and the session', () =>
     expect((await browser.call('getSession')).body).toEqual(ANONYMOUS);
   });
 
+  it('the right password of an address not yet confirmed answers byte for byte as a wrong password and as an unknown address', async () => {
+    const email = freshEmail('unconfirmed');
+    expect((await new Browser(t.app).call('resellerAuth', { body: { email, password: 'right-pass-1', existingReseller: false } })).status).toBe(200);
+    const answers = [
+      ['unconfirmed, right password', { email, password: 'right-pass-1' }],
+      ['unconfirmed, wrong password', { email, password: 'wrong-pass-1' }],
+      ['unknown address', { email: freshEmail('unknown'), password: 'right-pass-1' }],
+      ['confirmed, wrong password', { email: DEMO_ACCOUNTS.client.email, password: 'wrong-pass-1' }],
+    ] as const;
+    const seen = new Set<string>();
+    for (const [name, body] of answers) {
+      for (const operationId of ['auth', 'resellerAuth'] as const) {
+        const answer = await new Browser(t.app).call(operationId, { body: operationId === 'auth' ? body : { ...body, existingReseller: true } });
+        expectInvalidLogin(answer);
+        seen.add(JSON.stringify({ status: answer.status, text: answer.text, headers: Object.keys(answer.headers).filter((header) => header !== 'date').sort() }));
+        expect(seen.size, `${operationId}: ${name}`).toBe(1);
+      }
+    }
+  });
+
   it('auth with the right password logs in (e-mail case does not matter) and getSession says who', async () => {
     const browser = new Browser(t.app);
     const answer = await browser.call('auth', { body: { email: DEMO_ACCOUNTS.client.email.toUpperCase(), password: DEMO_ACCOUNTS.client.password } });

@@ -124,7 +124,11 @@ async function see(value: StateValue, context: AuthContext, page: AuthPage): Pro
         expect(within(loginForm()).queryByRole('alert')).toBeNull();
       } else if (context.loginError) {
         expect(within(loginForm()).getByRole('alert').textContent).toBe(en.messages.api.invalid_credentials);
+        // A refused password says plainly that a new account's address must be confirmed first, next to the link button.
+        expect(within(loginForm()).getByText(en.login.confirmFirst)).toBeTruthy();
+        expect(within(loginForm()).getByRole('button', { name: en.login.requestLink, description: en.login.confirmFirst })).toBeTruthy();
       } else if (context.linkError) {
+        expect(within(loginForm()).queryByText(en.login.confirmFirst)).toBeNull();
         expect(within(loginForm()).getByRole('alert').textContent).toBe(page.linkAlert);
         expect(within(loginForm()).getByRole('status').textContent).toBe('');
       }
