@@ -11,7 +11,7 @@ import type { Database } from './db/connect';
 import { clients, signInTokens } from './db/schema';
 import { enqueueMail, type SignInLinkReason } from './mail/outbox';
 import { shopperLocale } from './mail/locale';
-import { startSession } from './session';
+import { readSession, rememberOrder, startSession } from './session';
 import type { RateCounters } from './throttle';
 import { visitorOf } from './visitor';
 import type { ServerConfig } from './config';
@@ -60,12 +60,15 @@ export function safeRedirect(value: unknown): string {
 export type SignInLinkPurpose = 'sign-in' | 'confirm-sign-up';
 
 export interface SignInLinks {
-  /** Makes a one-time link for a client landing on `redirectPath` (already checked); the store keeps only its hash. */
-  create(clientId: number, redirectPath: string, ttlMs: number, purpose?: SignInLinkPurpose): Promise<string>;
+  /**
+   * Makes a one-time link for a client landing on `redirectPath` (already checked); the store keeps only its
+   * hash. With `orderId` (a recovery reminder) the link reaches that order only, not the client's account.
+   */
+  create(clientId: number, redirectPath: string, ttlMs: number, orderId?: number, purpose?: SignInLinkPurpose): Promise<string>;
   /** Whether a token is one this server issued, unused and unexpired (a look, nothing used up). */
   usable(token: string): Promise<boolean>;
-  /** Uses a token once: the client and landing page, or why it cannot be used. */
-  use(token: string): Promise<{ clientId: number; redirectPath: string; passwordDropped: boolean } | 'malformed' | 'unusable'>;
+  /** Uses a token once: the client, landing page and order it is bound to, or why it cannot be used. */
+  use(token: string): Promise<{ clientId: number; redirectPath: string; orderId: number | null; passwordDropped: boolean } | 'malformed' | 'unusable'>;
   /**
    * Counts a request for the address and finds its client, the same work for any address; a known address
    * under its cap gets the mail queued (before the caller answers, so an accepted request is in the store).
@@ -82,10 +85,10 @@ export function createSignInLinks(db: Database, secret: string, publicUrl: strin
   const addressKey = (email: string) => `signin-link:${createHmac('sha256', secret).update(`signin-link:${email}`).digest('hex')}`;
 
   return {
-    async create(clientId, redirectPath, ttlMs, purpose = 'sign-in') {
+    async create(clientId, redirectPath, ttlMs, orderId, purpose = 'sign-in') {
       const token = randomBytes(32).toString('base64url');
       await db.insert(signInTokens).values({
-        tokenHash: hash(token, purpose), clientId, redirectPath, expiresAt: sql`now() + ${Math.trunc(ttlMs)}::integer * interval '1 millisecond'`,
+        tokenHash: hash(token, purpose), clientId, redirectPath, orderId: orderId ?? null, expiresAt: sql`now() + ${Math.trunc(ttlMs)}::integer * interval '1 millisecond'`,
       });
       // Links a day past their end go when a new one is made, so the table does not grow without end.
       await db.delete(signInTokens).where(lt(signInTokens.expiresAt, sql`now() - interval '1 day'`));
@@ -105,7 +108,7 @@ export function createSignInLinks(db: Database, secret: string, publicUrl: strin
         // One statement checks and uses the token, so two clicks at once sign in once.
         const [row] = await tx.update(signInTokens).set({ usedAt: sql`now()` })
           .where(and(inArray(signInTokens.tokenHash, hashes(token)), isNull(signInTokens.usedAt), gt(signInTokens.expiresAt, sql`now()`)))
-          .returning({ clientId: signInTokens.clientId, redirectPath: signInTokens.redirectPath, tokenHash: signInTokens.tokenHash });
+          .returning({ clientId: signInTokens.clientId, redirectPath: signInTokens.redirectPath, orderId: signInTokens.orderId, tokenHash: signInTokens.tokenHash });
         if (!row) return 'unusable' as const;
         const confirmsSignUp = row.tokenHash === hash(token, 'confirm-sign-up');
         // A password given before the address was proved survives only its own confirmation link.
@@ -113,7 +116,7 @@ export function createSignInLinks(db: Database, secret: string, publicUrl: strin
           .where(and(eq(clients.id, row.clientId), isNull(clients.emailVerifiedAt), isNotNull(clients.passwordHash)))
           .returning({ id: clients.id });
         await tx.update(clients).set({ emailVerifiedAt: sql`coalesce(${clients.emailVerifiedAt}, now())` }).where(eq(clients.id, row.clientId));
-        return { clientId: row.clientId, redirectPath: row.redirectPath, passwordDropped: dropped.length > 0 };
+        return { clientId: row.clientId, redirectPath: row.redirectPath, orderId: row.orderId, passwordDropped: dropped.length > 0 };
       });
     },
 
@@ -171,6 +174,19 @@ function crossSite(request: FastifyRequest, publicUrl: string): boolean {
   return origin !== new URL(publicUrl).origin && origin !== `${request.protocol}://${request.host}`;
 }
 
+/**
+ * A recovery reminder's link opens its one order: a browser already reaching it keeps its session (the order
+ * is added to a guest session of the same client); any other gets a guest session that reaches that order only.
+ */
+async function resumeOrderSession(request: FastifyRequest, reply: FastifyReply, clientId: number, orderId: number): Promise<void> {
+  const current = await readSession(request);
+  if (current && current.clientId === clientId) {
+    await rememberOrder(request, current, orderId);
+    return;
+  }
+  await startSession(request, reply, { clientId, kind: 'guest', orders: [orderId] });
+}
+
 /** POST /checkout/api/signInLink, GET /checkout/api/signIn (the confirm page) and POST /checkout/api/signIn (uses the token). */
 export function signInRoutes(config: ServerConfig) {
   const demo = config.mode === 'demo';
@@ -205,9 +221,13 @@ export function signInRoutes(config: ServerConfig) {
       }
       const used = await request.server.signInLinks.use(request.body.token);
       if (used === 'malformed' || used === 'unusable') return unusablePage(reply, used);
-      // A password someone set before the address was proved is gone: so are every session of that client.
-      if (used.passwordDropped) await request.server.sessions.revokeClient(used.clientId);
-      await startSession(request, reply, { clientId: used.clientId, kind: 'link' });
+      if (used.passwordDropped) {
+        // A password someone set before the address was proved is gone: so is every session of that client, this browser's too.
+        await request.server.sessions.revokeClient(used.clientId);
+        request.sessionRead = Promise.resolve(null);
+      }
+      if (used.orderId === null) await startSession(request, reply, { clientId: used.clientId, kind: 'link' });
+      else await resumeOrderSession(request, reply, used.clientId, used.orderId);
       return reply.code(303).header('location', used.redirectPath).send();
     },
   };
