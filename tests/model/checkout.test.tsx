@@ -2,6 +2,7 @@
  * The checkout machine's paths walked through the order form on / (a visit) and through
  * /creatingOrder (an automatic-order link), down to the payment page or the waiting step.
  */
+import { isUserId } from '../../src/domain/user-id';
 import { screen, within } from '@testing-library/react';
 import HTMLInputElementValueSanitizer from 'happy-dom/lib/nodes/html-input-element/HTMLInputElementValueSanitizer.js';
 import { afterAll, beforeAll, expect } from 'vitest';
@@ -141,7 +142,7 @@ async function perform(event: AnyEventObject, page: CheckoutPage): Promise<void>
       return;
     case 'xstate.done.actor.identifyGuest': {
       const user = event.output as CheckoutUser;
-      await api.respond('authMiddleware', user, user.userid > 0 ? {} : { offContract: 'userid 0 (the contract says ≥ 1): the branch for a server that answers without a user id' });
+      await api.respond('authMiddleware', user, isUserId(user.userid) ? {} : { offContract: 'userid 0 (the contract says a guest handle): the branch for a server that answers without a user id' });
       return;
     }
     case 'xstate.error.actor.identifyGuest':

@@ -110,7 +110,7 @@ const defaults: Record<Operation, Answer> = {
     totalresults: 1,
     promotions: { promotion: [{ code: 'WELCOME10', type: 'Percentage', value: 10, appliesto: '1,2,3', startdate: '0000-00-00', expirationdate: '0000-00-00', maxuses: 0, uses: 0, amounts: null }] },
   },
-  authMiddleware: { userid: 57, email: 'new.shopper@mail.test' },
+  authMiddleware: { userid: 'g_4nq0c2ZkVwQ8mX1bTf7sLw', email: 'new.shopper@mail.test' },
   auth: { userid: 42, email: 'demo@tvcheckout.test', loggedIn: true },
   signOut: { loggedIn: false },
   // 202 whether or not the address is known (a fresh Response per call).
