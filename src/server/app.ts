@@ -4,6 +4,7 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyUnderPressure from '@fastify/under-pressure';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteHandlerMethod } from 'fastify';
 import { createLocalBilling } from './billing/local';
+import { whmcsBillingFromConfig } from './billing/whmcs';
 import type { ServerConfig } from './config';
 import { isStoreUnavailable, type Store } from './db/connect';
 import { applyCatalogue } from './catalogue/apply';
@@ -119,11 +120,15 @@ export async function buildApp({ config, store, seed = config.mode === 'demo', c
     const changes = await applyCatalogue(store.db, file);
     app.log.info({ catalogue: file.source, ...changes, ms: Math.round(performance.now() - catalogueStarted) }, 'catalogue file applied');
     const demoProducts = DEMO_ACCOUNT_PIDS.every((pid) => file.products.some((product) => product.pid === pid));
-    if (seed && config.mode === 'demo' && demoProducts) await seedDemoAccounts(store.db, loaded, config.serverHostname);
+    if (seed && config.mode === 'demo' && demoProducts && config.billing.kind === 'local') await seedDemoAccounts(store.db, loaded, config.serverHostname);
     return loaded;
   });
   let mailWorker: MailWorker | null = null;
-  const billing = createLocalBilling(store.db, {
+  const whmcs = config.billing.kind === 'whmcs' ? whmcsBillingFromConfig(config.billing, store.db, {
+    gateways: config.gateways, catalogueTtlMs: config.catalogueTtlMs, serverHostname: config.serverHostname, mailQueued: () => mailWorker?.nudge(), log: app.log.child({ part: 'whmcs' }),
+  }) : null;
+  if (whmcs) app.addHook('onClose', () => whmcs.client.close());
+  const billing = whmcs?.billing ?? createLocalBilling(store.db, {
     encryptionKey: secrets.encryptionKey, serverHostname: config.serverHostname, catalogueTtlMs: config.catalogueTtlMs, mailQueued: () => mailWorker?.nudge(),
   });
   await refuseDemoAccounts(config, billing);
