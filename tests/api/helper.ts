@@ -12,6 +12,7 @@ import { signWebhook } from '../../src/server/payments/signature';
 import { createDatabase } from '../../scripts/lib/postgres';
 import { clients } from '../../src/server/db/schema';
 import { assertMatchesContract, findOperation, operation } from './contract';
+import { createWhmcsFake, DEFAULT_IDENTIFIER, DEFAULT_SECRET, DEMO_RESELLER_CLIENT_GROUP, DEMO_RESELLER_GID, DEMO_RETAIL_GID, type WhmcsFake } from '../support/whmcs-fake';
 
 export { DEMO_ACCOUNTS };
 
@@ -20,7 +21,20 @@ export interface TestApp {
   store: Store;
   db: Database;
   config: ServerConfig;
+  /** With BILLING=whmcs: the fake WHMCS this app talks to. */
+  whmcs: WhmcsFake | null;
   close(): Promise<void>;
+}
+
+/** BILLING for the API suite: the env given, else TEST_BILLING (so the whole suite runs on either backend). */
+const billingOf = (env: Record<string, string>) => env.BILLING ?? process.env.TEST_BILLING ?? 'local';
+
+/** The WHMCS_ variables for a fake WHMCS seeded with the demo catalogue. */
+export function whmcsEnv(fake: WhmcsFake): Record<string, string> {
+  return {
+    BILLING: 'whmcs', WHMCS_API_URL: fake.url, WHMCS_API_IDENTIFIER: DEFAULT_IDENTIFIER, WHMCS_API_SECRET: DEFAULT_SECRET,
+    WHMCS_RETAIL_GID: String(DEMO_RETAIL_GID), WHMCS_RESELLER_GID: String(DEMO_RESELLER_GID), WHMCS_RESELLER_CLIENT_GROUP: String(DEMO_RESELLER_CLIENT_GROUP),
+  };
 }
 
 let template: Blob | null = null;
@@ -43,8 +57,10 @@ const freshPostgresDatabase = (serverUrl: string) => createDatabase(serverUrl, `
  * receives the server's log lines (JSON, one per write).
  */
 export async function createTestApp(env: Record<string, string> = {}, options: { logStream?: { write(line: string): void } } = {}): Promise<TestApp> {
+  // With BILLING=whmcs (or TEST_BILLING=whmcs) each app gets a fake WHMCS of its own, seeded with the demo catalogue.
+  const whmcs = billingOf(env) === 'whmcs' && !env.WHMCS_API_URL ? await createWhmcsFake() : null;
   // Load shedding off: one test process floods its in-process app by design (tests/server checks shedding).
-  const config = readConfig({ DIST_DIR: inject('distDir'), PUBLIC_URL: 'http://localhost:3000', LOAD_SHEDDING: 'off', ...TEST_SECRETS, ...env });
+  const config = readConfig({ DIST_DIR: inject('distDir'), PUBLIC_URL: 'http://localhost:3000', LOAD_SHEDDING: 'off', ...TEST_SECRETS, ...(whmcs ? whmcsEnv(whmcs) : {}), ...env });
   const serverUrl = process.env.DATABASE_URL;
   let store: Store;
   let drop = async () => {};
@@ -58,15 +74,23 @@ export async function createTestApp(env: Record<string, string> = {}, options: {
     template ??= new Blob([readFileSync(file)]);
     store = await openStore({ engine: 'memory', from: template });
   }
+  // The template's demo rows are the local store's; with WHMCS the checkout's tables hold only mirrors of WHMCS's ids.
+  if (config.billing.kind === 'whmcs') await clearLocalBilling(store.db);
   const app = await buildApp({ config, store, ...(options.logStream ? { logger: { stream: options.logStream } } : {}) });
   return {
-    app, store, db: store.db, config,
+    app, store, db: store.db, config, whmcs,
     async close() {
       await app.close();
       await store.close();
       await drop();
+      await whmcs?.close();
     },
   };
+}
+
+/** Empties the tables that mirror WHMCS (and what points at them), so a mirror row never meets a local row with its id. */
+export async function clearLocalBilling(db: Database): Promise<void> {
+  await db.execute(sql`truncate table clients, orders, services, invoices, payments, sessions, sign_in_tokens, mail_outbox, webhook_events, idempotency_keys, payment_exceptions restart identity cascade`);
 }
 
 /** A test app with a second instance on the same store, as two servers share one database; close() ends both. */

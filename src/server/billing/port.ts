@@ -210,6 +210,8 @@ export interface BillingPort {
   clientById(id: number): Promise<Client | null>;
   /** Creates a client with a password; null when the e-mail is taken. */
   createClient(input: { email: string; passwordHash: string; reseller: boolean }): Promise<Client | null>;
+  /** A billing system that holds its clients' passwords (WHMCS) checks one for a client with no password of the checkout's; the local store has none. */
+  validateLogin?(email: string, password: string): Promise<boolean>;
   /** The client of a guest e-mail, created without a password when new. */
   guestClient(email: string): Promise<Client>;
 

@@ -513,6 +513,17 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
       }
     },
 
+    async validateLogin(email, password) {
+      try {
+        // Its userid is a USER's id (8.x): the e-mail already named the client.
+        const answer = await whmcs.read('ValidateLogin', { email: email.trim().toLowerCase(), password2: password });
+        return toId(answer.userid) !== null;
+      } catch (error) {
+        if (error instanceof WhmcsRefusal && /invalid/i.test(error.whmcsMessage)) return false;
+        throw error;
+      }
+    },
+
     async createClient(input) {
       if (await findWhmcsClient(input.email)) return null;
       const id = await addClient(input.email);
