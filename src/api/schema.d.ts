@@ -1208,8 +1208,21 @@ export interface components {
             };
         };
         /**
-         * @description The server cannot serve the call now: its store is unreachable (`store_unavailable`) or it is
-         *     shedding load (`overloaded`). Retry after the given number of seconds.
+         * @description The billing system (WHMCS, with BILLING=whmcs) answered and refused the call (`billing_error`). Its own
+         *     message is logged on the server, never shown.
+         */
+        BillingError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The server cannot serve the call now: its store is unreachable (`store_unavailable`), it is
+         *     shedding load (`overloaded`), or the billing system (WHMCS) cannot be reached or timed out
+         *     (`billing_unavailable`). Retry after the given number of seconds.
          */
         ServiceUnavailable: {
             headers: {
@@ -1319,6 +1332,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1351,6 +1365,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1384,6 +1399,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1446,6 +1462,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1487,6 +1504,7 @@ export interface operations {
             422: components["responses"]["Unprocessable"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1511,6 +1529,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             408: components["responses"]["RequestTimeout"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1535,6 +1554,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             408: components["responses"]["RequestTimeout"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1566,6 +1586,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1590,6 +1611,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             408: components["responses"]["RequestTimeout"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1623,6 +1645,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1656,6 +1679,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1681,6 +1705,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             408: components["responses"]["RequestTimeout"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1713,6 +1738,7 @@ export interface operations {
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1771,6 +1797,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1805,6 +1832,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1838,6 +1866,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1872,6 +1901,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1906,6 +1936,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1940,6 +1971,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1973,6 +2005,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1998,6 +2031,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             408: components["responses"]["RequestTimeout"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2039,6 +2073,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2073,6 +2108,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2107,6 +2143,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2164,6 +2201,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2197,6 +2235,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2240,6 +2279,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

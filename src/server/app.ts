@@ -175,7 +175,11 @@ export async function buildApp({ config, store, seed = config.mode === 'demo', c
   });
 
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
-    if (error instanceof HttpError) return reply.code(error.statusCode).send(error.body());
+    if (error instanceof HttpError) {
+      // The billing system unreachable: the caller may retry shortly (the client's breaker probes again within seconds).
+      if (error.statusCode === 503 && !reply.hasHeader('retry-after')) reply.header('retry-after', '5');
+      return reply.code(error.statusCode).send(error.body());
+    }
     if (error.validation) {
       const where = error.validationContext ?? 'request';
       return reply.code(400).send({ error: { code: 'bad_request', message: `Invalid ${where}: ${error.message.replace(/^[a-z]+\/?/, '').trim() || 'does not match the contract'}` } });
