@@ -105,6 +105,9 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
     };
   };
 
+  /** The sub-option (tblproductconfigoptionssub id) of each configurable option: UpdateClientProduct names it with a quantity. */
+  const subOptionOf = new Map<number, number>();
+
   const toProduct = (raw: Record<string, unknown>, group: 'retail' | 'reseller'): CatalogueProduct | null => {
     const pid = toId(raw.pid);
     if (pid === null) return null;
@@ -117,6 +120,8 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
       if (id !== EXTRA_CONNECTION_OPTION_ID && id !== PROXY_PROTECTION_OPTION_ID) return [];
       // A quantity or yes/no option has one sub-option carrying the price per unit.
       const [first] = collection(option, 'options', 'option');
+      const sub = toId(first?.id);
+      if (sub !== null) subOptionOf.set(id, sub);
       return [{ id, name: text(option.name), pricing: pricingTable(first?.pricing) }];
     });
     return {
@@ -290,9 +295,13 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
   /** A mirror row for a service the checkout did not create (an upsell invoice points at it). */
   const mirrorService = async (service: WhmcsService) => {
     await db.insert(clients).values({ id: service.clientId, email: `whmcs-client-${service.clientId}@invalid` }).onConflictDoNothing();
-    const [order] = await db.select({ id: orders.id }).from(orders).where(eq(orders.id, service.orderId));
-    if (!order) return false;
     await mirrorProducts(db, [service.pid]);
+    const [mirroredProduct] = await db.select({ group: products.group }).from(products).where(eq(products.pid, service.pid));
+    if (!mirroredProduct) return false;
+    // An order placed outside the checkout: a mirror row so the service's row can point at it (it has no invoice here, so order() does not serve it).
+    await db.insert(orders).values({
+      id: service.orderId, clientId: service.clientId, kind: mirroredProduct.group, status: 'Active', ip: '', country: '', currency: 'EUR', amountCents: 0,
+    }).onConflictDoNothing();
     await db.insert(services).values({
       id: service.id, clientId: service.clientId, orderId: service.orderId, pid: service.pid, billingcycle: service.billingcycle, status: service.status,
       serverHostname: service.serverHostname,
@@ -422,7 +431,11 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
         // The quantity after this invoice: the mirror's count of what the checkout applied before, plus this invoice's.
         const [mirror] = await db.select({ extra: services.extraConnections }).from(services).where(eq(services.id, invoice.serviceId));
         const quantity = Math.max(service.extraConnections, (mirror?.extra ?? 0) + invoice.extraQuantity);
-        await whmcs.write('UpdateClientProduct', { serviceid: invoice.serviceId, configoptions: phpSerializeBase64({ [EXTRA_CONNECTION_OPTION_ID]: quantity }) });
+        await cachedCatalogue();
+        const sub = subOptionOf.get(EXTRA_CONNECTION_OPTION_ID);
+        // A quantity option is set as {cid: {optionid, qty}} (UpdateClientProduct docs).
+        const value = sub === undefined ? quantity : { optionid: sub, qty: quantity };
+        await whmcs.write('UpdateClientProduct', { serviceid: invoice.serviceId, configoptions: phpSerializeBase64({ [EXTRA_CONNECTION_OPTION_ID]: value }) });
         await db.transaction(async (tx) => {
           await tx.update(services).set({ extraConnections: quantity }).where(eq(services.id, invoice.serviceId as number));
           await recordAnswer(tx, claim, { applied: true });
