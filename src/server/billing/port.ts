@@ -239,4 +239,7 @@ export interface BillingPort {
   provisionService(id: number): Promise<ServiceRecord | null>;
 
   recordAffiliateClick(input: { affId: string; referer: string; ip: string }): Promise<void>;
+
+  /** Releases what the port holds open (WHMCS's keep-alive connections); called when the app closes. */
+  close?(): Promise<void>;
 }

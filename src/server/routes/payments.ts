@@ -16,7 +16,7 @@ const CLOSED_INVOICE_MESSAGES: Record<ClosedInvoiceReason, (kind: InvoiceRecord[
 };
 
 /** Gateways, and a new payment link for an unpaid invoice (card gateways: offshore; crypto: coinbase). */
-export function paymentRoutes({ billing, gateways }: RouteDeps): Handlers<'getGateway' | 'offshore' | 'coinbase'> {
+export function paymentRoutes({ billing, gateways, clock }: RouteDeps): Handlers<'getGateway' | 'offshore' | 'coinbase'> {
   const newLink = async (session: Session, body: GatewayPaymentRequest, crypto: boolean) => {
     const { invoiceid, paymentmethod, amount, currency } = body;
     const gateway = gateways.find((candidate) => candidate.module === paymentmethod);
@@ -39,7 +39,7 @@ export function paymentRoutes({ billing, gateways }: RouteDeps): Handlers<'getGa
     if (currency !== invoice.currency || !sameAmount(amount, due)) {
       throw conflict('price_changed', `This invoice is for ${due.toFixed(2)} ${invoice.currency}.`, { amount: due, currency: invoice.currency });
     }
-    const payment = await billing.createPayment({ invoiceId: invoice.id, gateway: gateway.module, expiresAt: new Date(Date.now() + PAYMENT_DEADLINE_MS) });
+    const payment = await billing.createPayment({ invoiceId: invoice.id, gateway: gateway.module, expiresAt: new Date(clock.now().getTime() + PAYMENT_DEADLINE_MS) });
     return { invoiceid: invoice.id, paymentmethod: gateway.module, link: gateway.paymentUrl(payment.id), deadline: payment.expiresAt.toISOString() };
   };
 

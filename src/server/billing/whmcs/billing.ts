@@ -6,6 +6,7 @@ import { isCurrency, type Currency, type CurrencyRate } from '../../../domain/cu
 import type { PricingKey } from '../../../domain/billing-cycle';
 import type { PricingTable } from '../../../domain/pricing';
 import type { StoredPromotion } from '../../../domain/promotion';
+import { systemClock, type Clock } from '../../clock';
 import type { Database } from '../../db/connect';
 import { affiliateClicks, clients, idempotencyKeys, invoices, orders, paymentExceptions, payments, products, services, webhookEvents } from '../../db/schema';
 import { conflict } from '../../http-error';
@@ -35,6 +36,8 @@ export interface WhmcsBillingConfig {
   /** Called once a transaction that may have queued mail has committed (the mail worker's nudge). */
   mailQueued?: () => void;
   log?: { warn(object: object, message: string): void; error(object: object, message: string): void };
+  /** The time the checkout acts on (order times, caches); the wall clock by default. */
+  clock?: Clock;
 }
 
 /** WHMCS's custom field names for the service credentials and the device address. */
@@ -84,6 +87,7 @@ function productCycle(paytype: string, pricing: PricingTable): string {
 
 /** The billing port over a WHMCS installation: WHMCS holds the truth; the checkout's store keeps its own records and a mirror row per id it uses. */
 export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: WhmcsBillingConfig): BillingPort {
+  const clock = config.clock ?? systemClock;
   const afterMail = <T extends { replayed: boolean }>(answer: T): T => {
     if (!answer.replayed) config.mailQueued?.();
     return answer;
@@ -95,9 +99,9 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
   const cached = <T>(read: () => Promise<T>) => {
     let entry: { loaded: Promise<T>; expires: number } | null = null;
     return () => {
-      if (!entry || entry.expires <= Date.now()) {
+      if (!entry || entry.expires <= clock.now().getTime()) {
         const loaded = read();
-        const current = { loaded, expires: Date.now() + config.catalogueTtlMs };
+        const current = { loaded, expires: clock.now().getTime() + config.catalogueTtlMs };
         entry = current;
         loaded.catch(() => { if (entry === current) entry = null; });
       }
@@ -606,7 +610,7 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
           await mirrorProducts(tx, order.items.map((item) => item.pid));
           await tx.insert(orders).values({
             id: orderId, clientId: order.clientId, kind: order.kind, status, fraud: order.fraud, ip: order.ip, country: order.country,
-            currency: order.currency, amountCents: order.amountCents, promocode: order.promocode, affid: order.affid, locale: order.locale,
+            currency: order.currency, amountCents: order.amountCents, promocode: order.promocode, affid: order.affid, locale: order.locale, createdAt: clock.now(),
           });
           if (serviceIds.length > 0) {
             await tx.insert(services).values(serviceIds.map((id, index) => ({
@@ -732,7 +736,7 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
           return { outcome: 'declined', reason: null, invoiceId, apply: null };
         }
         // The intent: committed before WHMCS is called, so a crash or an outage leaves it to be applied by the next delivery.
-        const [invoice] = await tx.update(invoices).set({ status: 'Paid', paidAt: new Date() })
+        const [invoice] = await tx.update(invoices).set({ status: 'Paid', paidAt: clock.now() })
           .where(and(eq(invoices.id, payment.invoiceId), eq(invoices.status, 'Unpaid'))).returning();
         if (!invoice) {
           const [now] = await tx.select({ status: invoices.status }).from(invoices).where(eq(invoices.id, payment.invoiceId));
