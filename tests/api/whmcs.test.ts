@@ -84,6 +84,46 @@ describe('BILLING=whmcs: a purchase against the fake WHMCS', () => {
   });
 });
 
+describe('BILLING=whmcs: service and order actions go to WHMCS', () => {
+  it('MAC address as a custom field, restart as ModuleCustom, terminate as ModuleTerminate', async () => {
+    const shopper = await guest(t.app);
+    const order = await placeOrder(shopper);
+    await payOnSandbox(t.app, order.link);
+    const serviceid = order.serviceids[0] as number;
+    const mac = await shopper.call('updateMacAddress', { body: { serviceid, macAddress: 'aa-bb-cc-dd-ee-0f' } });
+    expect(mac.status, mac.text).toBe(200);
+    expect(mac.body.macAddress).toEqual({ id: 13, value: 'AA:BB:CC:DD:EE:0F' });
+    const update = callsOf('UpdateClientProduct').at(-1);
+    expect(Buffer.from(update?.params.customfields ?? '', 'base64').toString('utf8')).toBe('a:1:{i:13;s:17:"AA:BB:CC:DD:EE:0F";}');
+    const read = await shopper.call('getClientProducts', { query: { serviceid: String(serviceid) } });
+    expect(read.body.macAddress).toEqual({ id: 13, value: 'AA:BB:CC:DD:EE:0F' });
+
+    const restart = await shopper.call('restartService', { body: { serviceid } });
+    expect(restart.status, restart.text).toBe(200);
+    expect(callsOf('ModuleCustom').at(-1)?.params).toMatchObject({ serviceid: String(serviceid), func_name: 'restart' });
+
+    const terminate = await shopper.call('moduleTerminate', { body: { serviceid } });
+    expect(terminate.status, terminate.text).toBe(200);
+    expect(terminate.body).toMatchObject({ serviceid, status: 'Terminated' });
+    expect(callsOf('ModuleTerminate').at(-1)?.params.serviceid).toBe(String(serviceid));
+  });
+
+  it('cancel and fraud flag are CancelOrder and FraudOrder, and the order reads as WHMCS holds it', async () => {
+    const shopper = await guest(t.app);
+    const cancelled = await placeOrder(shopper);
+    const cancel = await shopper.call('cancelOrder', { body: { orderid: cancelled.orderid } });
+    expect(cancel.body).toEqual({ orderid: cancelled.orderid, status: 'Cancelled' });
+    expect(callsOf('CancelOrder').at(-1)?.params.orderid).toBe(String(cancelled.orderid));
+    expect(fake().state.orders.find((row) => row.id === cancelled.orderid)?.status).toBe('Cancelled');
+
+    const flagged = await placeOrder(shopper);
+    const fraud = await shopper.call('fraudOrder', { body: { orderid: flagged.orderid } });
+    expect(fraud.body).toEqual({ orderid: flagged.orderid, status: 'Fraud' });
+    expect(callsOf('FraudOrder').at(-1)?.params.orderid).toBe(String(flagged.orderid));
+    expect(fake().state.orders.find((row) => row.id === flagged.orderid)?.status).toBe('Fraud');
+  });
+});
+
 describe('BILLING=whmcs: exactly once', () => {
   it('20 parallel submissions with one Idempotency-Key make one AddOrder and one answer', async () => {
     const shopper = await guest(t.app);

@@ -30,7 +30,8 @@ export function sessionRoutes({ billing, config }: RouteDeps): Handlers<'auth' |
 
     async authMiddleware(request, reply) {
       const current = await readSession(request);
-      const client = await billing.guestClient(request.body.email);
+      // A new client's currency is its country's (WHMCS bills each client in one currency).
+      const client = await billing.guestClient(request.body.email, currencyForCountry(visitorOf(request, config).country));
       // The same client's session stays as it is; anything else begins a guest session scoped to the orders placed in it.
       if (current?.clientId !== client.id) await startSession(request, reply, { clientId: client.id, kind: 'guest' });
       return { userid: client.id, email: client.email };
@@ -49,7 +50,7 @@ export function sessionRoutes({ billing, config }: RouteDeps): Handlers<'auth' |
       }
       // A sign-up answers alike whether or not the address has an account, so the answer tells nothing: a known
       // address keeps its password, and its owner is mailed a sign-in link saying someone tried.
-      const client = existing ?? await billing.createClient({ email, passwordHash: await hashPassword(password), reseller: false }) ?? await billing.clientByEmail(email);
+      const client = existing ?? await billing.createClient({ email, passwordHash: await hashPassword(password), reseller: false, currency: currencyForCountry(visitorOf(request, config).country) }) ?? await billing.clientByEmail(email);
       if (!client) throw new Error('The signed-up client was not found');
       // Either way the session reaches only what it orders here, until the address is proved by the link mailed to it.
       await startSession(request, reply, { clientId: client.id, kind: 'signup' });

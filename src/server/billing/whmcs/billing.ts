@@ -147,10 +147,16 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
     return [...retail, ...reseller];
   });
 
+  /** WHMCS's currency id of each code (AddClient's `currency`). */
+  const currencyIdOf = new Map<string, number>();
   const cachedCurrencies = cached(async (): Promise<CurrencyRate[]> => {
     const answer = await whmcs.read('GetCurrencies');
     const rows = collection(answer, 'currencies', 'currency');
     const known = rows.filter((row) => isCurrency(text(row.code)));
+    for (const row of known) {
+      const id = toId(row.id);
+      if (id !== null) currencyIdOf.set(text(row.code), id);
+    }
     const rate = (row: Record<string, unknown>) => Number(text(row.rate)) || 1;
     // WHMCS's default currency has id 1 (rate 1); rates are units per unit of it.
     const defaultRow = known.find((row) => toId(row.id) === 1) ?? known.find((row) => rate(row) === 1) ?? known[0];
@@ -201,9 +207,12 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
     return { id: requireId(hit.id, 'GetClients', 'id'), email: wanted, reseller: toId(hit.groupid) === config.resellerClientGroup };
   };
 
-  const addClient = async (email: string) => {
+  const addClient = async (email: string, currency: Currency | undefined) => {
+    if (currency) await cachedCurrencies();
     try {
       const answer = await whmcs.write('AddClient', {
+        // WHMCS bills a client in one currency, set when it is added (the shopper's country's).
+        currency: currency ? currencyIdOf.get(currency) : undefined,
         firstname: 'TV Checkout', lastname: 'Client', email: email.trim().toLowerCase(), skipvalidation: true, noemail: true,
         // The shopper never uses this password: the checkout signs its own clients in.
         password2: randomBytes(24).toString('base64url'),
@@ -291,7 +300,9 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
     return {
       id: service.id, clientId: service.clientId, orderId: service.orderId, pid: service.pid, productName: service.name || catalogued?.name || `#${service.pid}`,
       productGroup: catalogued?.group ?? mirrored?.group ?? 'retail', billingcycle: service.billingcycle, status: service.status,
-      username: service.username, password: service.password, serverHostname: service.serverHostname, macAddress: service.macAddress,
+      // Our credentials sit in the custom fields from AddOrder on; a service is set up (has them) once it is no longer Pending.
+      username: service.status === 'Pending' ? null : service.username, password: service.status === 'Pending' ? null : service.password,
+      serverHostname: service.serverHostname, macAddress: service.macAddress,
       extraConnections: service.extraConnections, notes: service.notes,
     };
   };
@@ -543,17 +554,17 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
 
     async createClient(input) {
       if (await findWhmcsClient(input.email)) return null;
-      const id = await addClient(input.email);
+      const id = await addClient(input.email, input.currency);
       if (id === null) return null;
       await db.insert(clients).values({ id, email: input.email.trim().toLowerCase(), passwordHash: input.passwordHash, reseller: input.reseller }).onConflictDoNothing();
       const [row] = await db.select().from(clients).where(eq(clients.id, id));
       return row ? toClient(row) : null;
     },
 
-    async guestClient(email) {
+    async guestClient(email, currency) {
       const found = await clientByEmail(email);
       if (found) return found;
-      const id = await addClient(email);
+      const id = await addClient(email, currency);
       // Added by a concurrent request since the search: that one is the client.
       const client = id === null ? await clientByEmail(email) : await mirrorClient(id, email, false);
       if (!client) throw new Error('Guest client was not created');
@@ -566,6 +577,12 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
     },
 
     placeOrder: (order, claim) => idempotent<PlacedOrder>(claim, async (record) => {
+      // WHMCS invoices a client in its own currency only: an order in another would be invoiced at other figures.
+      const details = await whmcs.read('GetClientsDetails', { clientid: order.clientId });
+      const clientCurrency = text((details.client as Record<string, unknown> | undefined)?.currency_code ?? details.currency_code);
+      if (clientCurrency && clientCurrency !== order.currency) {
+        throw conflict('currency_not_offered', `Your account is billed in ${clientCurrency}. Please order in ${clientCurrency}.`);
+      }
       const items = await Promise.all(order.items.map(async (item) => ({ item, product: await product(item.pid) })));
       const gateway = order.payment?.gateway ?? config.gateways[0] ?? 'sandbox';
       const added = await whmcs.write('AddOrder', {
@@ -649,7 +666,12 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
     async changeOrderStatus(id, from, to) {
       const current = await readOrder(id);
       if (!current || !from.includes(current.status)) return null;
-      await whmcs.write(to === 'Fraud' ? 'FraudOrder' : 'CancelOrder', { orderid: id, cancelsub: true, ...(to === 'Cancelled' ? { noemail: true } : {}) });
+      try {
+        await whmcs.write(to === 'Fraud' ? 'FraudOrder' : 'CancelOrder', { orderid: id, cancelsub: true, ...(to === 'Cancelled' ? { noemail: true } : {}) });
+      } catch (error) {
+        // WHMCS cancels only a Pending order; a flagged one already has its services and invoice cancelled there (it stays Fraud in WHMCS).
+        if (!(current.status === 'Fraud' && to === 'Cancelled' && error instanceof WhmcsRefusal && /not pending/i.test(error.whmcsMessage))) throw error;
+      }
       await db.transaction(async (tx) => {
         await tx.update(orders).set({ status: to, ...(to === 'Fraud' ? { fraud: true } : {}) }).where(eq(orders.id, id));
         await tx.update(services).set({ status: to }).where(eq(services.orderId, id));
@@ -787,13 +809,12 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
       return updated ? serviceRecord(updated) : null;
     },
 
+    async restartService(id) {
+      await whmcs.write('ModuleCustom', { serviceid: id, func_name: 'restart' });
+    },
+
     async recordAffiliateClick({ affId, referer, ip }) {
       await db.insert(affiliateClicks).values({ affId, referer, ip });
     },
   };
-}
-
-/** Restarts a service through its provisioning module (ModuleCustom func_name=restart). */
-export async function restartWhmcsService(whmcs: WhmcsClient, serviceId: number): Promise<void> {
-  await whmcs.write('ModuleCustom', { serviceid: serviceId, func_name: 'restart' });
 }
