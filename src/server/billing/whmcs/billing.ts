@@ -363,7 +363,8 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
   // ---------------------------------------------------------------------------------------------------
   // Claims: an Idempotency-Key (or a payment to apply) is claimed in the store, committed, BEFORE WHMCS is called.
 
-  type ClaimState<T> = { mine: true } | { mine: false; answer: StoredAnswer<T> | null };
+  /** `progress`: what an earlier holder of the claim recorded before it failed or died (the payment's upsell target). */
+  type ClaimState<T> = { mine: true; progress: Record<string, unknown> } | { mine: false; answer: StoredAnswer<T> | null };
 
   /** Takes the claim, or waits for the holder's answer; a claim left by a dead process (no answer after STALE_CLAIM_SECONDS) is taken over. */
   async function takeClaim<T>(claim: IdempotencyClaim, wait: boolean): Promise<ClaimState<T>> {
@@ -372,7 +373,7 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
       const inserted = await db.insert(idempotencyKeys)
         .values({ scope: claim.scope, key: claim.key, requestHash: claim.requestHash, statusCode: 0, response: {} })
         .onConflictDoNothing().returning({ key: idempotencyKeys.key });
-      if (inserted.length > 0) return { mine: true };
+      if (inserted.length > 0) return { mine: true, progress: {} };
       const where = and(eq(idempotencyKeys.scope, claim.scope), eq(idempotencyKeys.key, claim.key));
       const [stored] = await db.select().from(idempotencyKeys).where(where);
       if (stored) {
@@ -381,7 +382,7 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
         const taken = await db.update(idempotencyKeys).set({ createdAt: sql`now()` })
           .where(and(where, eq(idempotencyKeys.statusCode, 0), sql`${idempotencyKeys.createdAt} < now() - make_interval(secs => ${STALE_CLAIM_SECONDS})`))
           .returning({ key: idempotencyKeys.key });
-        if (taken.length > 0) return { mine: true };
+        if (taken.length > 0) return { mine: true, progress: (stored.response ?? {}) as Record<string, unknown> };
         if (!wait) return { mine: false, answer: null };
       }
       if (Date.now() - started > CLAIM_WAIT_MS) throw conflict('request_in_progress', 'This request is still being processed. Please try again in a moment.');
@@ -391,6 +392,12 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
 
   const releaseClaim = async (claim: IdempotencyClaim) => {
     await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.scope, claim.scope), eq(idempotencyKeys.key, claim.key), eq(idempotencyKeys.statusCode, 0)));
+  };
+
+  /** Frees a payment's claim for the next delivery at once, keeping what it recorded on the way. */
+  const yieldClaim = async (claim: IdempotencyClaim) => {
+    await db.update(idempotencyKeys).set({ createdAt: new Date(0) })
+      .where(and(eq(idempotencyKeys.scope, claim.scope), eq(idempotencyKeys.key, claim.key), eq(idempotencyKeys.statusCode, 0)));
   };
 
   const recordAnswer = async (executor: Executor, claim: IdempotencyClaim, body: unknown) => {
@@ -441,18 +448,23 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
         await whmcs.write('AddInvoicePayment', { invoiceid: invoice.id, transid: paymentId, amount: money(payment.amountCents), gateway: payment.gateway });
       }
       if (invoice.kind === 'upsell' && invoice.serviceId) {
-        const service = await getService(invoice.serviceId);
-        if (!service) throw new WhmcsRefusal('GetClientsProducts', `service ${invoice.serviceId} not found`);
-        // The quantity after this invoice: the mirror's count of what the checkout applied before, plus this invoice's.
-        const [mirror] = await db.select({ extra: services.extraConnections }).from(services).where(eq(services.id, invoice.serviceId));
-        const quantity = Math.max(service.extraConnections, (mirror?.extra ?? 0) + invoice.extraQuantity);
+        // The quantity after this invoice, fixed once and recorded in the claim before WHMCS is changed: a retry after
+        // an unknown outcome sets the same quantity again instead of adding the invoice's a second time.
+        let quantity = typeof state.progress.quantity === 'number' ? state.progress.quantity : null;
+        if (quantity === null) {
+          const service = await getService(invoice.serviceId);
+          if (!service) throw new WhmcsRefusal('GetClientsProducts', `service ${invoice.serviceId} not found`);
+          quantity = service.extraConnections + invoice.extraQuantity;
+          await db.update(idempotencyKeys).set({ response: { quantity } })
+            .where(and(eq(idempotencyKeys.scope, claim.scope), eq(idempotencyKeys.key, claim.key), eq(idempotencyKeys.statusCode, 0)));
+        }
         await cachedCatalogue();
         const sub = subOptionOf.get(EXTRA_CONNECTION_OPTION_ID);
         // A quantity option is set as {cid: {optionid, qty}} (UpdateClientProduct docs).
         const value = sub === undefined ? quantity : { optionid: sub, qty: quantity };
         await whmcs.write('UpdateClientProduct', { serviceid: invoice.serviceId, configoptions: phpSerializeBase64({ [EXTRA_CONNECTION_OPTION_ID]: value }) });
         await db.transaction(async (tx) => {
-          await tx.update(services).set({ extraConnections: quantity }).where(eq(services.id, invoice.serviceId as number));
+          await tx.update(services).set({ extraConnections: quantity as number }).where(eq(services.id, invoice.serviceId as number));
           await recordAnswer(tx, claim, { applied: true });
         });
         return;
@@ -480,7 +492,7 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
       }
       await recordAnswer(db, claim, { applied: true });
     } catch (error) {
-      await releaseClaim(claim).catch(() => undefined);
+      await yieldClaim(claim).catch(() => undefined);
       throw error;
     }
   };
