@@ -148,7 +148,7 @@ export function demoSeed(catalogue: Catalogue = loadCatalogueFile(DEMO_CATALOGUE
   const account = (who: typeof DEMO_CLIENT | typeof DEMO_RESELLER, firstname: string, groupid: number): [UserRow, ClientRow] => [
     { id: who.userId, firstname, lastname: 'Demo', email: who.email, password: who.password, clientIds: [who.clientId] },
     {
-      id: who.clientId, uuid: `00000000-0000-4000-8000-00000000000${who.clientId}`, ownerUserId: who.userId, firstname, lastname: 'Demo', companyname: '',
+      id: who.clientId, uuid: `00000000-0000-4000-8000-${String(who.clientId).padStart(12, '0')}`, ownerUserId: who.userId, firstname, lastname: 'Demo', companyname: '',
       email: who.email, address1: '', city: '', state: '', postcode: '', country: 'MA', phonenumber: '', currency: defaultCurrency, groupid,
       status: 'Active', datecreated: '2024-01-15', notes: '',
     },
@@ -183,7 +183,10 @@ export function demoSeed(catalogue: Catalogue = loadCatalogueFile(DEMO_CATALOGUE
     clientGroups: [{ id: DEMO_RESELLER_CLIENT_GROUP, groupname: 'Resellers' }],
     users: [clientUser, resellerUser], clients: [client, reseller],
     orders: [order1, order2], invoices: [invoice1, invoice2],
-    transactions: [1, 2].map((id) => ({ id, userid: id, currency: defaultCurrency, gateway: 'sandbox', date: '2024-01-15 10:05:00', description: 'Invoice Payment', amountin: id === 1 ? invoice1.items[0]?.amount ?? '0.00' : invoice2.items[0]?.amount ?? '0.00', fees: '0.00', transid: `seed-${id}`, invoiceid: id })),
+    transactions: [invoice1, invoice2].map((invoice) => ({
+      id: invoice.id, userid: invoice.userid, currency: defaultCurrency, gateway: 'sandbox', date: invoice.datepaid, description: 'Invoice Payment',
+      amountin: invoice.items[0]?.amount ?? '0.00', fees: '0.00', transid: `seed-${invoice.id}`, invoiceid: invoice.id,
+    })),
     services: [service1, service2],
     demo: { retailGid: DEMO_RETAIL_GID, resellerGid: DEMO_RESELLER_GID, resellerClientGroup: DEMO_RESELLER_CLIENT_GROUP },
   };

@@ -4,11 +4,12 @@
  * money as strings, missing or "" collections, `status` instead of `result` for a missing invoice, PHP
  * truthiness, silently dropped promotion codes, prefix LIKE searches, a non-idempotent AddInvoicePayment.
  */
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { isIP, type Socket } from 'node:net';
 import { decodeSerializedBase64, type PhpArray, type PhpValue } from './php-serialize';
 import {
-  CYCLE_KEYS, demoSeed, type ClientRow, type CycleKey, type InvoiceRow, type OrderRow, type ProductRow, type PromotionRow,
+  CYCLE_KEYS, DEMO_SERVER_HOSTNAME, demoSeed, type ClientRow, type CycleKey, type InvoiceRow, type OrderRow, type ProductRow, type PromotionRow,
   type ServiceRow, type WhmcsSeed,
 } from './seed';
 
@@ -23,7 +24,12 @@ export interface FaultOptions {
   /** warning: 'bare' is `{"warning": …}` alone (developer-docs issue 303), 'success' adds `"result":"success"`. Either way nothing is done. */
   warningShape?: 'bare' | 'success';
 }
-export interface WhmcsCall { action: string; params: Record<string, string> }
+export interface WhmcsCall {
+  action: string;
+  params: Record<string, string>;
+  /** The fault this call met, when one was armed for it: such a call was not carried out (slow ones were, late). */
+  fault?: Exclude<FaultMode, 'none'>;
+}
 export interface WhmcsFakeOptions {
   port?: number;
   seed?: WhmcsSeed;
@@ -33,6 +39,8 @@ export interface WhmcsFakeOptions {
   accesskey?: string;
   /** The IP allow list; every address is allowed when left out. */
   allowedIps?: string[];
+  /** The actions the API credential's role allows (any letter case); every action when left out. */
+  allowedActions?: string[];
   /** Today, as the server's local date YYYY-MM-DD (promotion expiry); the real date by default. */
   today?: () => string;
 }
@@ -47,6 +55,10 @@ export interface WhmcsFake {
   /** The calls of one action (any letter case). */
   callsOf(action: string): WhmcsCall[];
   fault(mode: FaultMode, options?: FaultOptions): void;
+  /** Stops listening: a connection is refused (ECONNREFUSED) until resume(), as when WHMCS's host is down. */
+  suspend(): Promise<void>;
+  /** Listens again on the same port. */
+  resume(): Promise<void>;
   /** Makes the provisioning module fail the next `times` ModuleCreate (and so AcceptOrder with autosetup) with this message. */
   failModuleCreate(message: string, times?: number): void;
   state: Readonly<WhmcsSeed>;
@@ -112,6 +124,24 @@ export function sqlLike(pattern: string): RegExp {
     else source += char.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   }
   return new RegExp(`^${source}$`, 'is');
+}
+
+/**
+ * PHP's $_POST: only a POST whose content type is form-urlencoded or multipart is parsed; anything else
+ * (a JSON body, a missing content type) reaches api.php as no fields at all.
+ */
+async function postFields(request: IncomingMessage, body: Buffer): Promise<Params> {
+  const params: Params = {};
+  const header = request.headers['content-type'] ?? '';
+  const type = header.toLowerCase();
+  if (request.method !== 'POST') return params;
+  if (type.startsWith('application/x-www-form-urlencoded')) {
+    for (const [key, value] of new URLSearchParams(body.toString('utf8'))) params[key] = value;
+  } else if (type.startsWith('multipart/form-data')) {
+    const form = await new Response(new Uint8Array(body), { headers: { 'content-type': header } }).formData().catch(() => null);
+    for (const [key, value] of form ?? []) if (typeof value === 'string') params[key] = value;
+  }
+  return params;
 }
 
 function toXml(value: unknown, name: string): string {
@@ -190,8 +220,8 @@ export async function createWhmcsFake(options: WhmcsFakeOptions = {}): Promise<W
     }
     return true;
   };
-  const promotionApplies = (promotion: PromotionRow, pid: number, cycleName: string) =>
-    tokens(promotion.appliesto).includes(String(pid)) && (promotion.cycles === '' || tokens(promotion.cycles).includes(cycleName));
+  const promotionApplies = (promotion: PromotionRow, pid: number, cycleName: string, override: boolean) =>
+    (override || tokens(promotion.appliesto).includes(String(pid))) && (promotion.cycles === '' || tokens(promotion.cycles).includes(cycleName));
   const promotionDiscount = (promotion: PromotionRow, amountCents: number, setupCents: number, currencyCode: string) => {
     const rate = Number(state.currencies.find((currency) => currency.code === currencyCode)?.rate ?? 1);
     const value = Number(promotion.value);
@@ -217,7 +247,7 @@ export async function createWhmcsFake(options: WhmcsFakeOptions = {}): Promise<W
     // The panel module takes the credentials from the order's custom fields when the service has none.
     if (!service.username && usernameField !== undefined) service.username = service.customfields[usernameField] ?? '';
     if (!service.password && passwordField !== undefined) service.password = service.customfields[passwordField] ?? '';
-    service.serverhostname ||= 'tv.example.test';
+    service.serverhostname ||= DEMO_SERVER_HOSTNAME;
     service.serverip ||= '192.0.2.10';
     service.status = 'Active';
   };
@@ -362,6 +392,28 @@ export async function createWhmcsFake(options: WhmcsFakeOptions = {}): Promise<W
       // The client's fields are also repeated at the top level (deprecated).
       return { result: 'success', ...details, client: details };
     },
+    getusers(params) {
+      const pattern = params.search ? sqlLike(`${params.search}%`) : null;
+      const matching = state.users.filter((user) => !pattern || [user.email, user.firstname, user.lastname, `${user.firstname} ${user.lastname}`].some((text) => pattern.test(text)))
+        .sort((a, b) => (params.sorting?.toUpperCase() === 'DESC' ? b.id - a.id : a.id - b.id));
+      const start = Number(params.limitstart ?? 0) || 0;
+      const page = matching.slice(start, start + (Number(params.limitnum ?? 25) || 25));
+      // Unlike most list actions, `users` is a plain array (8.1+ docs).
+      return {
+        result: 'success', totalresults: matching.length, startnumber: start, numreturned: page.length,
+        users: page.map((user) => ({
+          id: user.id, firstname: user.firstname, lastname: user.lastname, email: user.email, datecreated: '2024-01-15 10:00:00', validationdata: '',
+          clients: user.clientIds.map((id) => ({ id, isOwner: state.clients.find((client) => client.id === id)?.ownerUserId === user.id })),
+        })),
+      };
+    },
+    createssotoken(params) {
+      const client = params.client_id ? findClient(params.client_id) : undefined;
+      if (params.client_id && !client) throw new ApiError('Client ID Not Found');
+      if (params.user_id && !state.users.some((user) => String(user.id) === params.user_id)) throw new ApiError('User ID Not Found');
+      const token = randomBytes(20).toString('hex');
+      return { result: 'success', access_token: token, redirect_url: `https://whmcs.example.test/oauth/singlesignon.php?access_token=${token}` };
+    },
     addclient(params) {
       const skip = phpTruthy(params.skipvalidation);
       const email = (params.email ?? '').trim();
@@ -467,7 +519,7 @@ export async function createWhmcsFake(options: WhmcsFakeOptions = {}): Promise<W
         const serviceId = nextId(state.services);
         const firstCents = item.priceCents + item.setupCents + item.optionsCents;
         let discountCents = 0;
-        if (usable && promotionApplies(usable, item.product.pid, item.cycleName) && !(usable.applyonce && promoApplied)) {
+        if (usable && promotionApplies(usable, item.product.pid, item.cycleName, phpTruthy(params.promooverride)) && !(usable.applyonce && promoApplied)) {
           discountCents = promotionDiscount(usable, item.priceCents + item.optionsCents, item.setupCents, code);
           promoApplied = true;
         }
@@ -692,15 +744,15 @@ export async function createWhmcsFake(options: WhmcsFakeOptions = {}): Promise<W
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const path = (request.url ?? '').split('?')[0];
-    if (request.method !== 'POST' || !path?.endsWith('/includes/api.php')) {
+    if (!path?.endsWith('/includes/api.php')) {
       response.writeHead(404, { 'content-type': 'text/html' }).end('<!DOCTYPE html><html><body><h1>404 Not Found</h1></body></html>');
       return;
     }
-    const params: Params = {};
-    for (const [key, value] of new URLSearchParams(Buffer.concat(chunks).toString('utf8'))) params[key] = value;
+    const params = await postFields(request, Buffer.concat(chunks));
     const actionName = params.action ?? '';
     const { action: _action, ...rest } = params;
-    calls.push({ action: actionName, params: Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, SECRET_PARAMS.has(key) ? REDACTED : value])) });
+    const call: WhmcsCall = { action: actionName, params: Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, SECRET_PARAMS.has(key) ? REDACTED : value])) };
+    calls.push(call);
     const responsetype = params.responsetype;
 
     const faulted = fault.mode !== 'none' && fault.left > 0
@@ -711,6 +763,7 @@ export async function createWhmcsFake(options: WhmcsFakeOptions = {}): Promise<W
       if (fault.left <= 0) fault = { mode: 'none', options: {}, left: Infinity };
     }
     const faultOptions = faulted ? { ...fault.options } : {};
+    if (mode !== 'none') call.fault = mode;
     if (mode === 'down') {
       // The connection drops without an answer, as when WHMCS or its proxy is down.
       request.socket.destroy();
@@ -756,6 +809,10 @@ export async function createWhmcsFake(options: WhmcsFakeOptions = {}): Promise<W
       send(response, 200, { result: 'error', message: 'Command Not Found' }, responsetype);
       return;
     }
+    if (options.allowedActions && !options.allowedActions.some((name) => name.toLowerCase() === actionName.toLowerCase())) {
+      send(response, 403, { result: 'error', message: `Invalid Permissions: API action "${actionName.toLowerCase()}" is not allowed` }, responsetype);
+      return;
+    }
     if (mode === 'warning') {
       const warning = 'Invalid or Missing Payment Information - Please Reload and Try Again';
       send(response, 200, faultOptions.warningShape === 'success' ? { result: 'success', warning } : { warning }, responsetype);
@@ -786,6 +843,10 @@ export async function createWhmcsFake(options: WhmcsFakeOptions = {}): Promise<W
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
+  const dropConnections = () => {
+    for (const timer of timers) clearTimeout(timer);
+    for (const socket of sockets) socket.destroy();
+  };
 
   return {
     url: `http://127.0.0.1:${port}/includes/api.php`,
@@ -797,10 +858,23 @@ export async function createWhmcsFake(options: WhmcsFakeOptions = {}): Promise<W
     failModuleCreate(message, times = 1) {
       moduleCreateFailure = { message, left: times };
     },
+    suspend: () => new Promise<void>((resolve) => {
+      if (!server.listening) return resolve();
+      dropConnections();
+      server.close(() => resolve());
+    }),
+    resume: () => new Promise<void>((resolve, reject) => {
+      if (server.listening) return resolve();
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    }),
     state,
     close: () => new Promise<void>((resolve) => {
-      for (const timer of timers) clearTimeout(timer);
-      for (const socket of sockets) socket.destroy();
+      dropConnections();
+      if (!server.listening) return resolve();
       server.close(() => resolve());
     }),
   };
