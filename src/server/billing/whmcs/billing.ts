@@ -640,6 +640,7 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
           await tx.insert(orders).values({
             id: orderId, clientId: order.clientId, kind: order.kind, status, fraud: order.fraud, ip: order.ip, country: order.country,
             currency: order.currency, amountCents: order.amountCents, promocode: order.promocode, affid: order.affid, locale: order.locale, createdAt: clock.now(),
+            recoveryReminders: typeof order.recoveryAfterMs === 'number',
           });
           if (serviceIds.length > 0) {
             await tx.insert(services).values(serviceIds.map((id, index) => ({
@@ -657,6 +658,7 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
             await queueOrderReceipt(tx, {
               orderId, invoiceId, clientId: order.clientId, kind: order.kind, items: order.items, promocode: order.promocode,
               amountCents: order.amountCents, currency: order.currency, deadline: payment.expiresAt, locale: order.locale,
+              reminderDueAt: typeof order.recoveryAfterMs === 'number' ? new Date(clock.now().getTime() + order.recoveryAfterMs) : null,
             });
           }
           const placed = {
