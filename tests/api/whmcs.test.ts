@@ -84,6 +84,38 @@ describe('BILLING=whmcs: a purchase against the fake WHMCS', () => {
   });
 });
 
+describe('BILLING=whmcs: catalogue, gateways and promotions are WHMCS\'s', () => {
+  it('sells the first three products of the retail group, and offers only GATEWAYS with WHMCS\'s display names', async () => {
+    const browser = new Browser(t.app);
+    const products = await browser.call('getProducts');
+    expect(products.status, products.text).toBe(200);
+    const retail = fake().state.products.filter((row) => row.gid === 1).slice(0, 3).map((row) => row.pid);
+    expect(products.body.products.map((product: { pid: number }) => product.pid)).toEqual(retail);
+    const gateways = await browser.call('getGateway');
+    const modules = gateways.body.paymentmethods.paymentmethod.map((method) => method.module);
+    expect(modules).toEqual(['sandbox', 'sandboxcrypto']);
+    for (const method of gateways.body.paymentmethods.paymentmethod) {
+      expect(method.displayname).toBe(fake().state.paymentMethods.find((row) => row.module === method.module)?.displayname);
+    }
+  });
+
+  it('a valid code is sent with AddOrder and WHMCS invoices our discounted total; an expired one is refused before AddOrder', async () => {
+    const shopper = await guest(t.app);
+    const cancels = callsOf('CancelOrder').length;
+    const order = await placeOrder(shopper, { pid: 1, promocode: 'WELCOME10', amount: 17.54, configoptions: { '2': 1, '4': 1 } });
+    expect(callsOf('AddOrder').at(-1)?.params).toMatchObject({ promocode: 'WELCOME10' });
+    expect(Buffer.from(callsOf('AddOrder').at(-1)?.params['configoptions[0]'] ?? '', 'base64').toString('utf8')).toBe('a:2:{i:2;i:1;i:4;i:1;}');
+    expect(fake().state.invoices.find((row) => row.id === order.invoiceid)?.items.reduce((sum, item) => sum + Math.round(Number(item.amount) * 100), 0)).toBe(1754);
+    expect(callsOf('CancelOrder').length).toBe(cancels);
+
+    const addOrders = callsOf('AddOrder').length;
+    const expired = await shopper.call('order', { body: { pid: 1, paymentmethod: 'sandbox', amount: 12.99, currency: 'EUR', promocode: 'EXPIRED15' } });
+    expect(expired.status).toBe(422);
+    expect(expired.body).toMatchObject({ error: { code: 'promotion_invalid' } });
+    expect(callsOf('AddOrder').length).toBe(addOrders);
+  });
+});
+
 describe('BILLING=whmcs: service and order actions go to WHMCS', () => {
   it('MAC address as a custom field, restart as ModuleCustom, terminate as ModuleTerminate', async () => {
     const shopper = await guest(t.app);
