@@ -635,11 +635,12 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
         }
         if (order.fraud) await whmcs.write('FraudOrder', { orderid: orderId, cancelsub: true });
         const status: OrderStatus = order.fraud ? 'Fraud' : 'Pending';
+        const placedAt = clock.now();
         const body = await db.transaction(async (tx) => {
           await mirrorProducts(tx, order.items.map((item) => item.pid));
           await tx.insert(orders).values({
             id: orderId, clientId: order.clientId, kind: order.kind, status, fraud: order.fraud, ip: order.ip, country: order.country,
-            currency: order.currency, amountCents: order.amountCents, promocode: order.promocode, affid: order.affid, locale: order.locale, createdAt: clock.now(),
+            currency: order.currency, amountCents: order.amountCents, promocode: order.promocode, affid: order.affid, locale: order.locale, createdAt: placedAt,
             recoveryReminders: typeof order.recoveryAfterMs === 'number',
           });
           if (serviceIds.length > 0) {
@@ -658,7 +659,7 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
             await queueOrderReceipt(tx, {
               orderId, invoiceId, clientId: order.clientId, kind: order.kind, items: order.items, promocode: order.promocode,
               amountCents: order.amountCents, currency: order.currency, deadline: payment.expiresAt, locale: order.locale,
-              reminderDueAt: typeof order.recoveryAfterMs === 'number' ? new Date(clock.now().getTime() + order.recoveryAfterMs) : null,
+              reminderDueAt: typeof order.recoveryAfterMs === 'number' ? new Date(placedAt.getTime() + order.recoveryAfterMs) : null,
             });
           }
           const placed = {
