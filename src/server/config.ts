@@ -186,7 +186,7 @@ const nonNegativeNumber = (env: NodeJS.ProcessEnv, name: string, fallback: numbe
 };
 
 /** BILLING and, for BILLING=whmcs, every WHMCS_ variable it needs; a missing or wrong one is refused. */
-export function readBillingConfig(env: NodeJS.ProcessEnv): BillingConfig {
+export function readBillingConfig(env: NodeJS.ProcessEnv, mode: ServerMode = 'demo'): BillingConfig {
   const kind = env.BILLING ?? 'local';
   if (kind === 'local') return { kind: 'local' };
   if (kind !== 'whmcs') throw new ConfigError(`BILLING must be local or whmcs, got ${kind}.`);
@@ -202,6 +202,10 @@ export function readBillingConfig(env: NodeJS.ProcessEnv): BillingConfig {
     parsed = null;
   }
   if (!parsed || !['http:', 'https:'].includes(parsed.protocol)) throw new ConfigError(`WHMCS_API_URL must be the http(s) URL of includes/api.php, got ${url}.`);
+  // The API secret goes with every call: in production only over TLS, unless WHMCS is on this machine.
+  if (mode === 'production' && parsed.protocol === 'http:' && !['localhost', '127.0.0.1', '[::1]'].includes(parsed.hostname)) {
+    throw new ConfigError(`WHMCS_API_URL must be https:// in production (the API secret is sent with every call), got ${parsed.origin}.`);
+  }
   const id = (name: string) => {
     const value = required(name, env[name]);
     if (!/^\d+$/.test(value)) throw new ConfigError(`${name} must be a WHMCS id (a whole number), got ${value}.`);
@@ -268,6 +272,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       maxEventLoopUtilization: nonNegativeNumber(env, 'LOAD_SHEDDING_MAX_EVENT_LOOP_UTILIZATION', 0, 1),
     },
     mail: readMailConfig(env),
-    billing: readBillingConfig(env),
+    billing: readBillingConfig(env, mode),
   };
 }

@@ -38,6 +38,12 @@ describe('BILLING configuration', () => {
     expect(() => readBillingConfig({ ...WHMCS, WHMCS_API_ACCESSKEY: 'bad key' })).toThrow(ConfigError);
   });
 
+  it('refuses plain http to a remote WHMCS in production (the secret travels with every call), not on loopback', () => {
+    expect(() => readBillingConfig({ ...WHMCS, WHMCS_API_URL: 'http://billing.example/includes/api.php' }, 'production')).toThrow('WHMCS_API_URL must be https:// in production');
+    expect(readBillingConfig({ ...WHMCS, WHMCS_API_URL: 'http://127.0.0.1:8090/includes/api.php' }, 'production')).toMatchObject({ kind: 'whmcs' });
+    expect(readBillingConfig({ ...WHMCS, WHMCS_API_URL: 'http://billing.example/includes/api.php' }, 'demo')).toMatchObject({ kind: 'whmcs' });
+  });
+
   it('reads the secret from WHMCS_API_SECRET_FILE like other secrets', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'whmcs-')), 'secret');
     writeFileSync(file, 'from-file\n');
