@@ -76,12 +76,13 @@ export async function createTestApp(env: Record<string, string> = {}, options: {
     template ??= new Blob([readFileSync(file)]);
     store = await openStore({ engine: 'memory', from: template });
   }
-  // The template's demo rows are the local store's; with WHMCS the checkout's tables hold only mirrors of WHMCS's ids.
+  const app = await buildApp({ config, store, ...options.ports, ...(options.logStream ? { logger: { stream: options.logStream } } : {}) });
+  // The template's demo rows are the local store's; with WHMCS the checkout's tables hold only mirrors of WHMCS's ids
+  // (after buildApp, which applies the catalogue the mirror's services point at).
   if (whmcs) {
     await clearLocalBilling(store.db);
     await mirrorWhmcsDemo(store.db, whmcs);
   }
-  const app = await buildApp({ config, store, ...options.ports, ...(options.logStream ? { logger: { stream: options.logStream } } : {}) });
   return {
     app, store, db: store.db, config, whmcs,
     async close() {
