@@ -759,7 +759,7 @@ export interface components {
         ServiceStatus: "Pending" | "Active" | "Suspended" | "Terminated" | "Cancelled" | "Fraud";
         Error: {
             error: {
-                /** @description Machine-readable code, e.g. bad_request, unauthenticated, invalid_credentials, forbidden, not_found, promotion_not_found, price_changed, idempotency_key_reused, order_not_pending, invoice_paid, invoice_cancelled, invoice_refunded, promotion_invalid, invalid_signature, stale_timestamp, rate_limited, unsupported_media_type, payload_too_large, request_timeout, headers_too_large, store_unavailable, overloaded. */
+                /** @description Machine-readable code, e.g. bad_request, unauthenticated, invalid_credentials, forbidden, not_found, promotion_not_found, price_changed, idempotency_key_reused, order_not_pending, invoice_paid, invoice_cancelled, invoice_refunded, promotion_invalid, invalid_signature, stale_timestamp, rate_limited, unsupported_media_type, payload_too_large, request_timeout, headers_too_large, store_unavailable, overloaded, billing_error, billing_unavailable, currency_not_offered, request_in_progress. */
                 code: string;
                 /** @description A human-readable message. */
                 message: string;
@@ -1234,7 +1234,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A conflict with the current state (`price_changed` with the server's amount and currency, `idempotency_key_reused`, `order_not_pending`, `invoice_paid`, `invoice_cancelled`, `invoice_refunded`, a service action the service's status does not allow). */
+        /** @description A conflict with the current state (`price_changed` with the server's amount and currency, `idempotency_key_reused`, `order_not_pending`, `invoice_paid`, `invoice_cancelled`, `invoice_refunded`, a service action the service's status does not allow; with BILLING=whmcs `currency_not_offered` for an order in another currency than the one WHMCS bills the client in, `request_in_progress` while the first submission under an Idempotency-Key is still with WHMCS). */
         Conflict: {
             headers: {
                 [name: string]: unknown;
@@ -1306,8 +1306,21 @@ export interface components {
             };
         };
         /**
-         * @description The server cannot serve the call now: its store is unreachable (`store_unavailable`) or it is
-         *     shedding load (`overloaded`). Retry after the given number of seconds.
+         * @description The billing system (WHMCS, with BILLING=whmcs) answered and refused the call (`billing_error`). Its own
+         *     message is logged on the server, never shown.
+         */
+        BillingError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The server cannot serve the call now: its store is unreachable (`store_unavailable`), it is
+         *     shedding load (`overloaded`), or the billing system (WHMCS) cannot be reached or timed out
+         *     (`billing_unavailable`). Retry after the given number of seconds.
          */
         ServiceUnavailable: {
             headers: {
@@ -1417,6 +1430,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1449,6 +1463,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1482,6 +1497,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1544,6 +1560,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1585,6 +1602,7 @@ export interface operations {
             422: components["responses"]["Unprocessable"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1609,6 +1627,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             408: components["responses"]["RequestTimeout"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1633,6 +1652,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             408: components["responses"]["RequestTimeout"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1664,6 +1684,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1688,6 +1709,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             408: components["responses"]["RequestTimeout"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1721,6 +1743,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1754,6 +1777,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1779,6 +1803,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             408: components["responses"]["RequestTimeout"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1811,6 +1836,7 @@ export interface operations {
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1869,6 +1895,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1903,6 +1930,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1936,6 +1964,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1970,6 +1999,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2004,6 +2034,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2038,6 +2069,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2071,6 +2103,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2096,6 +2129,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             408: components["responses"]["RequestTimeout"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2137,6 +2171,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2171,6 +2206,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2205,6 +2241,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2262,6 +2299,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2328,6 +2366,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2371,6 +2410,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
