@@ -8,18 +8,19 @@ import type { PricingTable } from '../../../domain/pricing';
 import type { StoredPromotion } from '../../../domain/promotion';
 import { systemClock, type Clock } from '../../clock';
 import type { Database } from '../../db/connect';
-import { affiliateClicks, clients, idempotencyKeys, invoices, orders, paymentExceptions, payments, products, services, webhookEvents } from '../../db/schema';
+import { affiliateClicks, clients, idempotencyKeys, invoices, orders, payments, products, services } from '../../db/schema';
 import { conflict } from '../../http-error';
 import { queueOrderReceipt, queueServiceActive, queueUpsellReceipt } from '../../mail/outbox';
-import { closedInvoiceReason } from '../port';
 import type {
-  BillingPort, CatalogueProduct, Client, IdempotencyClaim, InvoiceRecord, InvoiceStatus, OrderRecord, OrderStatus, PaymentExceptionReason, PaymentRecord,
+  BillingPort, CatalogueProduct, Client, IdempotencyClaim, InvoiceRecord, InvoiceStatus, OrderRecord, OrderStatus,
   PlacedOrder, ServiceRecord, ServiceStatus, SettleResult, StoredAnswer,
 } from '../port';
 
 type UpsellAnswer = { invoiceid: number; paymentId: string; amountCents: number; currency: Currency; deadline: string };
 import { collection, requireId, text, toCentsExact, toId, whmcsDate, WhmcsRefusal, type WhmcsAnswer, type WhmcsClient } from './client';
 import { phpSerializeBase64 } from './php-serialize';
+import { insertPayment, readPayment } from '../local/context';
+import { readInvoiceProgress, recordPaymentEvent } from '../local/payment-records';
 
 type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 type Executor = Database | Transaction;
@@ -55,7 +56,6 @@ const CYCLES: { key: PricingKey; name: string }[] = [
 const STALE_CLAIM_SECONDS = 120;
 const CLAIM_WAIT_MS = 45_000;
 
-const newPaymentId = () => `pay_${randomBytes(18).toString('base64url')}`;
 const money = (cents: number) => (cents / 100).toFixed(2);
 /** AddOrder's billingcycle values: lower case, hyphens and spaces removed, One Time as onetime. */
 export const orderCycle = (cycle: string) => cycle.replace(/[-\s]/g, '').toLowerCase();
@@ -342,22 +342,6 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
       id: order.id, clientId: order.clientId, kind: order.kind, status, fraud: order.fraud || status === 'Fraud', currency: order.currency,
       amountCents: order.amountCents, invoiceId: invoiceRow.id, invoiceStatus: invoice?.status ?? 'Unpaid', serviceIds: serviceRows.map((row) => row.id),
     };
-  };
-
-  const readPayment = async (executor: Executor, id: string): Promise<PaymentRecord | null> => {
-    const [row] = await executor.select({ payment: payments, invoiceKind: invoices.kind, invoiceStatus: invoices.status, orderKind: orders.kind, orderStatus: orders.status })
-      .from(payments).innerJoin(invoices, eq(invoices.id, payments.invoiceId)).leftJoin(orders, eq(orders.id, invoices.orderId)).where(eq(payments.id, id));
-    if (!row) return null;
-    const returnPath = row.orderKind === 'reseller' ? '/checkout/resellers/waiting' : '/checkout/waiting';
-    return { ...row.payment, returnPath, invoiceStatus: row.invoiceStatus, invoiceKind: row.invoiceKind, orderStatus: row.orderStatus ?? null };
-  };
-
-  const insertPayment = async (executor: Executor, invoice: { id: number; currency: Currency; amountCents: number }, gateway: string, expiresAt: Date) => {
-    const [payment] = await executor.insert(payments).values({
-      id: newPaymentId(), invoiceId: invoice.id, gateway, currency: invoice.currency, amountCents: invoice.amountCents, status: 'Open', expiresAt,
-    }).returning();
-    if (!payment) throw new Error('Payment was not created');
-    return payment;
   };
 
   // ---------------------------------------------------------------------------------------------------
@@ -735,6 +719,8 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
       return found;
     },
 
+    invoiceProgress: (invoiceId, now) => readInvoiceProgress(db, invoiceId, now),
+
     payment: async (id) => {
       const found = await readPayment(db, id);
       if (!found) return null;
@@ -748,39 +734,10 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
       const [known] = await db.select({ invoiceId: payments.invoiceId }).from(payments).where(eq(payments.id, event.paymentId));
       if (known) await syncInvoice(known.invoiceId);
       const result = await db.transaction(async (tx): Promise<SettleResult & { apply: string | null }> => {
-        const fresh = await tx.insert(webhookEvents).values({ id: event.id, gateway, type: event.type }).onConflictDoNothing().returning({ id: webhookEvents.id });
-        if (fresh.length === 0) return { outcome: 'duplicate', reason: null, invoiceId: event.invoiceId, apply: event.paymentId };
-        const found = await readPayment(tx, event.paymentId);
-        const payment = found && found.gateway === gateway && found.invoiceId === event.invoiceId ? found : null;
-        const invoiceId = payment?.invoiceId ?? event.invoiceId;
-        const exception = async (reason: PaymentExceptionReason): Promise<SettleResult & { apply: null }> => {
-          if (event.type === 'payment.failed') return { outcome: 'ignored', reason, invoiceId, apply: null };
-          await tx.insert(paymentExceptions).values({
-            gateway, eventId: event.id, eventType: event.type, paymentId: event.paymentId, invoiceId, amountCents: event.amountCents, currency: event.currency, reason,
-          });
-          return { outcome: 'exception', reason, invoiceId, apply: null };
-        };
-        if (!payment) return exception('unknown_payment');
-        const sameMoney = payment.amountCents === event.amountCents && payment.currency === event.currency;
-        if (payment.status === 'Paid' && sameMoney && event.type === 'payment.succeeded') return { outcome: 'already_applied', reason: null, invoiceId, apply: payment.id };
-        const closed = closedInvoiceReason(payment.invoiceStatus);
-        if (closed) return exception(closed);
-        if (payment.expiresAt.getTime() < event.createdAt.getTime()) return exception('link_expired');
-        if (payment.currency !== event.currency) return exception('currency_mismatch');
-        if (payment.amountCents !== event.amountCents) return exception('amount_mismatch');
-        if (event.type === 'payment.failed') {
-          await tx.update(payments).set({ status: 'Declined' }).where(and(eq(payments.id, payment.id), eq(payments.status, 'Open')));
-          return { outcome: 'declined', reason: null, invoiceId, apply: null };
-        }
-        // The intent: committed before WHMCS is called, so a crash or an outage leaves it to be applied by the next delivery.
-        const [invoice] = await tx.update(invoices).set({ status: 'Paid', paidAt: clock.now() })
-          .where(and(eq(invoices.id, payment.invoiceId), eq(invoices.status, 'Unpaid'))).returning();
-        if (!invoice) {
-          const [now] = await tx.select({ status: invoices.status }).from(invoices).where(eq(invoices.id, payment.invoiceId));
-          return exception(closedInvoiceReason(now?.status ?? 'Cancelled') ?? 'invoice_paid');
-        }
-        await tx.update(payments).set({ status: 'Paid' }).where(eq(payments.id, payment.id));
-        return { outcome: 'paid', reason: null, invoiceId, apply: payment.id };
+        // The intent (invoice Paid in the mirror) is committed before WHMCS is called, so a crash or an outage leaves it to the next delivery.
+        const recorded = await recordPaymentEvent(tx, gateway, event, clock.now());
+        const applies = recorded.result.outcome === 'duplicate' || recorded.result.outcome === 'already_applied' || recorded.result.outcome === 'paid';
+        return { ...recorded.result, apply: applies ? recorded.paymentId : null };
       });
       // Not yet in WHMCS (this delivery's, or one a crash or an outage left): applied now; a failure answers 503 so the provider delivers again.
       await applyIfPending(result.apply);
