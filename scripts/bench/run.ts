@@ -2,7 +2,7 @@
  * `npm run bench`: builds what it needs, takes every measure of DESIGN.md section 9 side by side with the
  * floor of the stack, prints a table and writes BENCHMARKS.md. Options:
  *   --quick            fewer runs and shorter loads, to try it (the figures are then rough)
- *   --only=a,b         some of: bundle, start, load, knee, lighthouse, tests
+ *   --only=a,b         some of: bundle, start, load, knee, whmcs, lighthouse, tests
  *   --out=FILE         where to write the Markdown (BENCHMARKS.md at the repository's root by default)
  * It exits 1 when a measure could not be taken; a missed budget is reported, not an error.
  */
@@ -21,15 +21,16 @@ import { markdownTable, rowsToMarkdown, rowsToText, type Row } from './lib/repor
 import { kB, mib, ms, ratio, seconds } from './lib/stats';
 import { measureStart, type StartResult } from './start';
 import { measureSuites, type SuiteTiming } from './suites';
+import { measureWhmcs, type WhmcsFigures } from './whmcs';
 
-const MEASURES = ['bundle', 'start', 'load', 'knee', 'lighthouse', 'tests'] as const;
+const MEASURES = ['bundle', 'start', 'load', 'knee', 'whmcs', 'lighthouse', 'tests'] as const;
 type Measure = (typeof MEASURES)[number];
 
 const { values: flags } = parseArgs({
   options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', default: false } },
 });
 if (flags.help) {
-  console.log('npm run bench [-- --quick] [-- --only=bundle,start,load,knee,lighthouse,tests] [-- --out=FILE]');
+  console.log('npm run bench [-- --quick] [-- --only=bundle,start,load,knee,whmcs,lighthouse,tests] [-- --out=FILE]');
   process.exit(0);
 }
 const only = new Set((flags.only ?? MEASURES.join(',')).split(',').map((name) => name.trim()).filter(Boolean));
@@ -37,9 +38,9 @@ for (const name of only) if (!(MEASURES as readonly string[]).includes(name)) th
 const wants = (measure: Measure) => only.has(measure);
 const quick = flags.quick ?? false;
 const settings = quick
-  ? { lighthouseRuns: 1, loadSeconds: 3, rates: [100, 500], orders: 200, orderConnections: 10, startRuns: 1, wholeSuite: false, kneeSeconds: 3, kneeRates: [1000, 2000, 4000, 8000, 12000, 16000, 24000] }
+  ? { lighthouseRuns: 1, loadSeconds: 3, whmcsSeconds: 3, rates: [100, 500], orders: 200, orderConnections: 10, startRuns: 1, wholeSuite: false, kneeSeconds: 3, kneeRates: [1000, 2000, 4000, 8000, 12000, 16000, 24000] }
   : {
-    lighthouseRuns: 5, loadSeconds: 15, rates: [100, 500], orders: 2000, orderConnections: 10, startRuns: 7, wholeSuite: true,
+    lighthouseRuns: 5, loadSeconds: 15, whmcsSeconds: 10, rates: [100, 500], orders: 2000, orderConnections: 10, startRuns: 7, wholeSuite: true,
     kneeSeconds: 5, kneeRates: [250, 500, 750, 1000, 1500, 2000, 3000, 4000, 6000, 8000, 10000, 12000, 14000, 16000, 20000, 24000, 32000],
   };
 const outFile = resolve(ROOT, flags.out ?? 'BENCHMARKS.md');
@@ -97,7 +98,7 @@ if (wants('bundle') || wants('lighthouse')) {
 
 // The server as `npm start` runs it (an esbuild bundle), for every measure that starts one.
 let server = { entry: TSX_ENTRY, label: `node ${TSX_ENTRY.join(' ')}` };
-if (wants('start') || wants('load') || wants('knee') || wants('lighthouse')) {
+if (wants('start') || wants('load') || wants('knee') || wants('whmcs') || wants('lighthouse')) {
   const bundled = await step('bundle the server (package.json build:server)', () => buildServerBundle(join(workDir, 'build-server.log')));
   if (bundled) server = bundled;
 }
@@ -218,6 +219,30 @@ if (knees) {
       how: `knee over knee (${describeKnee(measured.result)} / ${describeKnee(ceilingResult)})${share.bound === 'at most' ? '; an upper bound, as a knee was beyond or at the edge of its ramp' : ''}${share.bound === 'exact' && share.value >= 1 ? '; the bare Fastify stopped at the same rate, so the limit here is the machine and the load generator sharing it, not our server' : ''}`,
     });
   }
+}
+
+// 3c. BILLING=whmcs against the fake WHMCS: calls per purchase step, getProducts from the cache.
+const WHMCS_RATE = 200;
+let whmcs: WhmcsFigures | null = null;
+if (wants('whmcs')) {
+  whmcs = await step(`BILLING=whmcs against the fake WHMCS (a purchase, then getProducts at ${WHMCS_RATE} req/s for ${settings.whmcsSeconds} s)`, () =>
+    measureWhmcs({ entry: server.entry, workDir: dataRoot, rate: WHMCS_RATE, durationS: settings.whmcsSeconds, log }));
+}
+const WHMCS = '3c. WHMCS billing (against the fake)';
+if (whmcs) {
+  note(WHMCS, `One server (\`${server.label}\`) with BILLING=whmcs and a fresh DATA_DIR for the checkout's own store, against the fake WHMCS of tests/support/whmcs-fake (seeded with the demo catalogue, in the benchmark's process, answering at once: the figures count calls and show our overhead, not a real WHMCS's latency). Each step is the HTTP calls a shopper's browser makes for it; the WHMCS actions are those the fake recorded during the step.`);
+  const total = whmcs.steps.reduce((sum, each) => sum + each.actions.length, 0);
+  for (const each of whmcs.steps) {
+    rows.push({ section: WHMCS, measure: `WHMCS calls: ${each.step}`, value: String(each.actions.length), budget: '', within: null, how: each.actions.join(', ') || 'none' });
+  }
+  rows.push({ section: WHMCS, measure: 'WHMCS calls: the whole purchase', value: String(total), budget: '', within: null, how: 'the sum of the steps above, after the cold catalogue load below' });
+  rows.push({ section: WHMCS, measure: 'getProducts, cold cache', value: ms(whmcs.cold.ms), budget: '', within: null, how: `the first call after the start: ${whmcs.cold.actions.join(', ') || 'no WHMCS call'}` });
+  const warm = whmcs.warm;
+  const non2xx = Object.values(warm.non2xx).reduce((sum, count) => sum + count, 0);
+  rows.push({
+    section: WHMCS, measure: `getProducts from the cache at ${warm.rate} req/s`, value: `p50 ${ms(warm.p50)} · p99 ${ms(warm.p99)} · ${warm.errors + non2xx} errors`, budget: '', within: null,
+    how: `autocannon overallRate for ${settings.whmcsSeconds} s; ${warm.answered} answered (${warm.achievedRate.toFixed(0)}/s), ${warm.ok} 2xx; ${warm.whmcsCalls} WHMCS calls meanwhile (a refresh when the catalogue's CATALOGUE_TTL_MS passes)`,
+  });
 }
 
 // 2. Lighthouse on the real server (index and waiting page) and on the floor app served by the same server.
