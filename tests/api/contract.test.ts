@@ -206,9 +206,15 @@ describe('every answer of every operation matches openapi.yaml', () => {
     });
     expectError(await browser.call('getPromotion', { query: { code: 'NOSUCHCODE' } }), 404, 'promotion_not_found');
     expect((await browser.call('getGateway')).body).toEqual({
-      paymentmethods: { paymentmethod: [{ module: 'sandbox', displayname: 'Card (sandbox)', type: 'CreditCard' }, { module: 'sandboxcrypto', displayname: 'Bitcoin (sandbox)', type: 'Bitcoin' }] },
+      paymentmethods: {
+        paymentmethod: [
+          { module: 'sandbox', displayname: 'Card (sandbox)', type: 'CreditCard', currencies: ['EUR', 'GBP'] },
+          { module: 'sandboxcrypto', displayname: 'Bitcoin (sandbox)', type: 'Bitcoin', currencies: ['EUR', 'GBP'] },
+        ],
+      },
       defaultGateway: 'sandbox',
     });
+    expect((await browser.call('getGateway', { query: { currency: 'GBP' } })).body.defaultGateway).toBe('sandbox');
     expect((await browser.call('checkFraud')).body).toEqual({ valid: true });
     expect((await browser.call('health')).body).toEqual({ status: 'ok', store: t.store.engine });
   });
