@@ -289,7 +289,7 @@ export function createLocalBilling(db: Database, options: {
       const invoiceId = payment?.invoiceId ?? event.invoiceId;
       const exception = async (reason: PaymentExceptionReason): Promise<SettleResult> => {
         // A declined event moved no money: nothing to refund or apply, so it is not the operator's to handle.
-        if (event.type === 'payment.failed') return { outcome: 'ignored', reason, invoiceId };
+        if (event.type !== 'payment.succeeded') return { outcome: 'ignored', reason, invoiceId };
         await tx.insert(paymentExceptions).values({
           gateway, eventId: event.id, eventType: event.type, paymentId: event.paymentId, invoiceId, amountCents: event.amountCents, currency: event.currency, reason,
         });
@@ -304,6 +304,8 @@ export function createLocalBilling(db: Database, options: {
       if (payment.expiresAt.getTime() < event.createdAt.getTime()) return exception('link_expired');
       if (payment.currency !== event.currency) return exception('currency_mismatch');
       if (payment.amountCents !== event.amountCents) return exception('amount_mismatch');
+      // Money seen, not final yet: the payment settles on the provider's final event (lifecycle shows it).
+      if (event.type === 'payment.confirming') return { outcome: 'ignored', reason: null, invoiceId };
       if (event.type === 'payment.failed') {
         await tx.update(payments).set({ status: 'Declined' }).where(and(eq(payments.id, payment.id), eq(payments.status, 'Open')));
         return { outcome: 'declined', reason: null, invoiceId };

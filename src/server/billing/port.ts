@@ -153,7 +153,8 @@ export interface NewUpsellInvoice {
 
 export interface PaymentEvent {
   id: string;
-  type: 'payment.succeeded' | 'payment.failed';
+  /** `payment.confirming`: the provider has seen the money, not final yet (applies nothing). */
+  type: 'payment.succeeded' | 'payment.failed' | 'payment.confirming';
   paymentId: string;
   invoiceId: number;
   amountCents: number;
