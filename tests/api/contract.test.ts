@@ -279,6 +279,16 @@ describe('every answer of every operation matches openapi.yaml', () => {
     expectError(await deliverWebhook(t.app, 'stripe', event, { secret }), 404, 'not_found');
     expect((await deliverWebhook(t.app, 'sandboxcrypto', event, { secret })).body).toEqual({ received: true, duplicate: false });
     expectError(await shopper.call('coinbase', { body: { ...link, paymentmethod: 'sandboxcrypto' } }), 409, 'invoice_paid');
+
+    // A gateway that does not take the invoice's currency (here a card processor taking GBP only) is refused.
+    const gbpOnly = await createTestApp({ GATEWAYS: 'sandbox-hostedlink', HOSTEDLINK_URL: 'https://pay.example/pay', HOSTEDLINK_SECRET: 'contract-hostedlink', HOSTEDLINK_CURRENCIES: 'GBP' });
+    try {
+      const { browser: euroShopper, order: euroOrder } = await guestWithOrder(gbpOnly.app);
+      const euroLink = { invoiceid: euroOrder.invoiceid, amount: euroOrder.amount, currency: euroOrder.currency, paymentmethod: 'hostedlink' };
+      expectError(await euroShopper.call('offshore', { body: euroLink }), 422, 'currency_not_accepted');
+    } finally {
+      await gbpOnly.close();
+    }
   });
 
   it('services: getClientProducts, getResellerProducts, getActiveProducts, updateClientProduct, updateMacAddress, restartService', async () => {
