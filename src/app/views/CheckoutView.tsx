@@ -208,7 +208,7 @@ function OrderForm({ actor, snapshot, priceChange, user }: FormProps) {
           error={touched && context.emailError ? t(`messages.${context.emailError}`) : null}
         />
       )}
-      <GatewayPicker gateways={context.gateways} selected={context.selectedGateway} onSelect={(module) => actor.send({ type: 'gateway.select', module })} />
+      <GatewayPicker gateways={context.gateways} currency={context.currency} selected={context.selectedGateway} onSelect={(module) => actor.send({ type: 'gateway.select', module })} />
       <Summary snapshot={snapshot} />
       {context.submitError === 'api.price_changed' ? (
         <Suspense fallback={<Alert>{message(context.submitError)}</Alert>}>
