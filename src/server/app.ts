@@ -3,24 +3,20 @@ import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyUnderPressure from '@fastify/under-pressure';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteHandlerMethod } from 'fastify';
-import { createLocalBilling } from './billing/local';
 import type { ServerConfig } from './config';
 import { isStoreUnavailable, type Store } from './db/connect';
 import { applyCatalogue } from './catalogue/apply';
 import { catalogueForStart, type Catalogue } from './catalogue/load';
 import { DEMO_ACCOUNT_PIDS, seedDemoAccounts } from './db/seed';
-import { localFraudRules } from './fraud/local-rules';
 import { HttpError } from './http-error';
 import { lazySchemaCompilers } from './lazy-schemas';
 import { logSerializers } from './log';
 import { demoOutboxPages } from './mail/demo-outbox';
 import { mailRenderer } from './mail/render';
 import { checkoutLinks } from './mail/templates';
-import { smtpTransport } from './mail/transport';
 import { startMailWorker, type MailWorker } from './mail/worker';
 import type { SpecOperation } from './openapi';
 import { contractOperations } from './operations';
-import { configuredGateways } from './payments/gateways';
 import { sandboxPages } from './payments/sandbox';
 import { catalogueRoutes } from './routes/catalogue';
 import { orderRoutes } from './routes/orders';
@@ -31,16 +27,20 @@ import { serveSpa } from './spa';
 import { systemRoutes } from './routes/system';
 import type { RouteDeps } from './routes/types';
 import { refuseDemoAccounts, refuseUnsafeConfig } from './production';
+import { portsFromEnvironment, type Ports } from './ports';
 import { trustFunction } from './proxy';
+import { systemClock, type Clock } from './clock';
 import { loadSecrets } from './secrets';
 import { ACTIVATION_LINK_TTL_MS, createSignInLinks, SIGN_IN_LINK_TTL_MS, signInRoutes } from './sign-in';
 import { createSessionStore } from './session';
 import { TRANSPORT_ERROR_CODES, transportOptions } from './transport';
 import { createRateCounters, createSignInThrottle, rateLimitStore, tooManyAttempts } from './throttle';
 
-export interface AppOptions {
+export interface AppOptions extends Partial<Ports> {
   config: ServerConfig;
   store: Store;
+  /** The time the server acts on (payment deadlines, order times, caches); the wall clock by default. */
+  clock?: Clock;
   /** Give a new store the demo accounts (in demo mode by default; never in production). */
   seed?: boolean;
   /** The catalogue file as main.ts already read it; otherwise it is read here (CATALOGUE_FILE, or the demo's). */
@@ -99,7 +99,10 @@ function loadSheddingOptions(limits: ServerConfig['loadShedding']) {
 }
 
 /** Builds the checkout server: the contract's routes, the sandbox payment page and the SPA. */
-export async function buildApp({ config, store, seed = config.mode === 'demo', catalogue, logger = false }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { config, store, seed = config.mode === 'demo', catalogue, logger = false, clock = systemClock } = options;
+  // A port not handed in is the one the environment names.
+  const ports: Ports = portsFromEnvironment(config, options);
   const app = Fastify({
     logger: logger ? { level: config.logLevel, serializers: logSerializers, ...(typeof logger === 'object' ? { stream: logger.stream } : {}) } : false,
     trustProxy: trustFunction(config.trustProxy),
@@ -123,12 +126,12 @@ export async function buildApp({ config, store, seed = config.mode === 'demo', c
     return loaded;
   });
   let mailWorker: MailWorker | null = null;
-  const billing = createLocalBilling(store.db, {
-    encryptionKey: secrets.encryptionKey, serverHostname: config.serverHostname, catalogueTtlMs: config.catalogueTtlMs, mailQueued: () => mailWorker?.nudge(),
-  });
+  const portContext = { config, db: store.db, secrets, clock, mailQueued: () => mailWorker?.nudge() };
+  const billing = ports.billing(portContext);
   await refuseDemoAccounts(config, billing);
-  const gateways = configuredGateways(config, secrets);
-  const deps: RouteDeps = { config, billing, gateways, fraud: localFraudRules(config.fraud, billing), secrets, storeEngine: store.engine, pingStore: (timeoutMs) => store.ping(timeoutMs) };
+  const gateways = ports.payments(portContext);
+  const fraud = ports.fraud({ ...portContext, billing });
+  const deps: RouteDeps = { config, billing, gateways, fraud, secrets, clock, storeEngine: store.engine, pingStore: (timeoutMs) => store.ping(timeoutMs) };
 
   await app.register(fastifyCookie);
   app.decorate('sessions', createSessionStore(store.db, secrets.session));
@@ -197,12 +200,12 @@ export async function buildApp({ config, store, seed = config.mode === 'demo', c
     signInLink: (clientId, redirectPath, ttlMs) => app.signInLinks.create(clientId, redirectPath, ttlMs),
     ttl: { requested: SIGN_IN_LINK_TTL_MS, activation: ACTIVATION_LINK_TTL_MS },
   });
-  await app.register(async (scope) => demoOutboxPages(scope, { db: store.db, render: renderMail, demo: config.mode === 'demo', from: config.mail.from, sending: Boolean(config.mail.smtpUrl) }));
+  await app.register(async (scope) => demoOutboxPages(scope, { db: store.db, render: renderMail, demo: config.mode === 'demo', from: config.mail.from, sending: ports.mailer !== null }));
   await serveSpa(app, config.distDir, { demoBanner: config.mode === 'demo' });
-  // Without SMTP_URL (the demo) the mail stays in the outbox, for the demo outbox page.
-  if (config.mail.smtpUrl) {
+  // Without a mailer (the demo without SMTP_URL) the mail stays in the outbox, for the demo outbox page.
+  if (ports.mailer) {
     const worker = startMailWorker({
-      db: store.db, transport: smtpTransport(config.mail.smtpUrl, config.mail.from), render: renderMail,
+      db: store.db, transport: ports.mailer, render: renderMail,
       pollMs: config.mail.pollMs, retryMs: config.mail.retryMs, log: app.log.child({ part: 'mail' }),
     });
     mailWorker = worker;

@@ -2,6 +2,7 @@ import { buildApp } from './app';
 import { loadCatalogueFile } from './catalogue/load';
 import { ConfigError, readConfig } from './config';
 import { openStore } from './db/connect';
+import { portsFromEnvironment } from './ports';
 import { refuseUnsafeConfig } from './production';
 
 // Everything the server writes (data directory, generated keys) is readable by its own user only.
@@ -31,7 +32,7 @@ const warn = (message: string) => console.warn(`TV Checkout: ${message}`);
 const store = await openStore(config.databaseUrl
   ? { engine: 'postgres', databaseUrl: config.databaseUrl, waitMs: config.databaseWaitMs, warn }
   : { engine: 'pglite', dataDir: config.dataDir, warn }).catch(refuse);
-const app = await buildApp({ config, store, catalogue, logger: true }).catch(async (error: unknown) => {
+const app = await buildApp({ config, store, catalogue, logger: true, ...portsFromEnvironment(config) }).catch(async (error: unknown) => {
   await store.close();
   return refuse(error);
 });

@@ -11,6 +11,8 @@ import { DEMO_ACCOUNTS } from '../../src/server/db/seed';
 import { signWebhook } from '../../src/server/payments/signature';
 import { createDatabase } from '../../scripts/lib/postgres';
 import { clients } from '../../src/server/db/schema';
+import type { Clock } from '../../src/server/clock';
+import type { Ports } from '../../src/server/ports';
 import { assertMatchesContract, findOperation, operation } from './contract';
 
 export { DEMO_ACCOUNTS };
@@ -42,7 +44,7 @@ const freshPostgresDatabase = (serverUrl: string) => createDatabase(serverUrl, `
  * (e.g. { TRUST_PROXY: '10.0.0.0/8' }); the developer's own environment is not read. A `logStream`
  * receives the server's log lines (JSON, one per write).
  */
-export async function createTestApp(env: Record<string, string> = {}, options: { logStream?: { write(line: string): void } } = {}): Promise<TestApp> {
+export async function createTestApp(env: Record<string, string> = {}, options: { logStream?: { write(line: string): void }; ports?: Partial<Ports> & { clock?: Clock } } = {}): Promise<TestApp> {
   // Load shedding off: one test process floods its in-process app by design (tests/server checks shedding).
   const config = readConfig({ DIST_DIR: inject('distDir'), PUBLIC_URL: 'http://localhost:3000', LOAD_SHEDDING: 'off', ...TEST_SECRETS, ...env });
   const serverUrl = process.env.DATABASE_URL;
@@ -58,7 +60,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: {
     template ??= new Blob([readFileSync(file)]);
     store = await openStore({ engine: 'memory', from: template });
   }
-  const app = await buildApp({ config, store, ...(options.logStream ? { logger: { stream: options.logStream } } : {}) });
+  const app = await buildApp({ config, store, ...options.ports, ...(options.logStream ? { logger: { stream: options.logStream } } : {}) });
   return {
     app, store, db: store.db, config,
     async close() {
@@ -201,7 +203,6 @@ export async function loggedIn(app: FastifyInstance, account: { email: string; p
   return Object.assign(browser, { userid: answer.body.userid });
 }
 
-/** A new client with a password (signed up through resellerAuth), logged in. */
 /** A new account just signed up through resellerAuth: its session reaches only what it orders, until the address is proved. */
 export async function newAccount(app: FastifyInstance): Promise<Browser & { userid: number; email: string; password: string }> {
   const browser = new Browser(app);

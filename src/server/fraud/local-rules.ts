@@ -1,5 +1,6 @@
 import type { ServerConfig } from '../config';
 import type { BillingPort } from '../billing/port';
+import { systemClock, type Clock } from '../clock';
 import type { FraudPort } from './port';
 
 /** 127.0.0.0/8 and ::1, also as IPv4-mapped IPv6: the newcomer's own machine. */
@@ -17,14 +18,14 @@ const HOUR_MS = 60 * 60 * 1000;
  * 3. FRAUD_BLOCKED_COUNTRIES — visitors from listed countries are flagged.
  * The demo does not count loopback orders towards the velocity, so a newcomer's own test orders are not flagged.
  */
-export function localFraudRules(config: ServerConfig['fraud'], billing: Pick<BillingPort, 'ordersFromIpSince'>): FraudPort {
+export function localFraudRules(config: ServerConfig['fraud'], billing: Pick<BillingPort, 'ordersFromIpSince'>, clock: Clock = systemClock): FraudPort {
   return {
     async assess({ ip, country }) {
       const reasons: string[] = [];
       if (config.blockedIps.includes(ip)) reasons.push('blocked_ip');
       if (config.blockedCountries.includes(country.toUpperCase())) reasons.push('blocked_country');
       if (config.countLoopback || !isLoopback(ip)) {
-        const recent = await billing.ordersFromIpSince(ip, new Date(Date.now() - HOUR_MS));
+        const recent = await billing.ordersFromIpSince(ip, new Date(clock.now().getTime() - HOUR_MS));
         if (recent >= config.maxOrdersPerIpPerHour) reasons.push('order_velocity');
       }
       return { valid: reasons.length === 0, reasons };

@@ -26,7 +26,7 @@ const priceChanged = (amount: number, currency: string) =>
   conflict('price_changed', `The price is now ${amount.toFixed(2)} ${currency}. Please confirm the new total.`, { amount, currency });
 
 /** Orders and invoices: creation priced on the server, status reads, cancel and fraud flag. */
-export function orderRoutes({ billing, gateways, fraud, config }: RouteDeps): Handlers<'order' | 'addInvoice' | 'getOrderStatus' | 'getInvoiceStatus' | 'cancelOrder' | 'fraudOrder'> {
+export function orderRoutes({ billing, gateways, fraud, config, clock }: RouteDeps): Handlers<'order' | 'addInvoice' | 'getOrderStatus' | 'getInvoiceStatus' | 'cancelOrder' | 'fraudOrder'> {
   const gatewayOf = (module: string) => {
     const gateway = gateways.find((candidate) => candidate.module === module);
     if (!gateway) throw badRequest(`Unknown payment method "${module}".`, 'unknown_gateway');
@@ -122,7 +122,7 @@ export function orderRoutes({ billing, gateways, fraud, config }: RouteDeps): Ha
         promocode: body.promocode ?? null,
         affid: body.affid ?? null,
         fraud: !verdict.valid,
-        payment: verdict.valid ? { gateway: gateway.module, expiresAt: new Date(Date.now() + PAYMENT_DEADLINE_MS) } : null,
+        payment: verdict.valid ? { gateway: gateway.module, expiresAt: new Date(clock.now().getTime() + PAYMENT_DEADLINE_MS) } : null,
         locale: shopperLocale(request, visitor.country),
       }, idempotencyClaim(request, `order:${session.clientId}:${session.id}`));
       const { paymentId, ...placed } = answer.body;
@@ -149,7 +149,7 @@ export function orderRoutes({ billing, gateways, fraud, config }: RouteDeps): Ha
       if (!sameAmount(price, amount)) throw priceChanged(amount, currency);
       const answer = await billing.createUpsellInvoice({
         clientId: session.clientId, serviceId, quantity: extraQuantity, currency, amountCents: toCents(amount),
-        payment: { gateway: gateway.module, expiresAt: new Date(Date.now() + PAYMENT_DEADLINE_MS) },
+        payment: { gateway: gateway.module, expiresAt: new Date(clock.now().getTime() + PAYMENT_DEADLINE_MS) },
         locale: shopperLocale(request, visitorOf(request, config).country),
       }, idempotencyClaim(request, `addInvoice:${session.clientId}:${session.id}`));
       const { invoiceid, paymentId, amountCents, deadline } = answer.body;

@@ -18,7 +18,7 @@ const CLOSED_INVOICE_MESSAGES: Record<ClosedInvoiceReason, (kind: InvoiceRecord[
 };
 
 /** Gateways, and a new payment link for an unpaid invoice (card gateways: offshore; crypto: coinbase). */
-export function paymentRoutes({ billing, gateways, config }: RouteDeps): Handlers<'getGateway' | 'offshore' | 'coinbase'> {
+export function paymentRoutes({ billing, gateways, config, clock }: RouteDeps): Handlers<'getGateway' | 'offshore' | 'coinbase'> {
   const newLink = async (session: Session, body: GatewayPaymentRequest, crypto: boolean) => {
     const { invoiceid, paymentmethod, amount, currency } = body;
     const gateway = gateways.find((candidate) => candidate.module === paymentmethod);
@@ -42,7 +42,7 @@ export function paymentRoutes({ billing, gateways, config }: RouteDeps): Handler
       throw conflict('price_changed', `This invoice is for ${due.toFixed(2)} ${invoice.currency}.`, { amount: due, currency: invoice.currency });
     }
     refuseCurrency(gateway, invoice.currency);
-    const payment = await billing.createPayment({ invoiceId: invoice.id, gateway: gateway.module, expiresAt: new Date(Date.now() + PAYMENT_DEADLINE_MS) });
+    const payment = await billing.createPayment({ invoiceId: invoice.id, gateway: gateway.module, expiresAt: new Date(clock.now().getTime() + PAYMENT_DEADLINE_MS) });
     const link = await paymentLink(gateway, billing, config.publicUrl, payment.id);
     return { invoiceid: invoice.id, paymentmethod: gateway.module, link, deadline: payment.expiresAt.toISOString() };
   };

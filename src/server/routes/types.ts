@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { operations } from '../../api/schema';
 import type { BillingPort } from '../billing/port';
+import type { Clock } from '../clock';
 import type { ServerConfig } from '../config';
 import type { FraudPort } from '../fraud/port';
 import type { PaymentGateway } from '../payments/port';
@@ -13,6 +14,7 @@ export interface RouteDeps {
   gateways: PaymentGateway[];
   fraud: FraudPort;
   secrets: ServerSecrets;
+  clock: Clock;
   storeEngine: 'pglite' | 'postgres';
   /** A trivial query on the store; rejects when it does not answer in time (readiness). */
   pingStore: (timeoutMs?: number) => Promise<void>;

@@ -1,0 +1,22 @@
+import { systemClock } from '../../clock';
+import type { BillingPort } from '../port';
+import { localCatalogue } from './catalogue';
+import { localClients } from './clients';
+import type { LocalBillingContext } from './context';
+import { localOrders } from './orders';
+import { localPayments } from './payments';
+import { localServices } from './services';
+
+export type { LocalBillingContext } from './context';
+
+/** The billing port over the local store (PGlite or PostgreSQL through Drizzle). */
+export function createLocalBilling(db: LocalBillingContext['db'], options: Omit<LocalBillingContext, 'db' | 'clock'> & { clock?: LocalBillingContext['clock'] }): BillingPort {
+  const context: LocalBillingContext = { db, clock: systemClock, ...options };
+  return {
+    ...localCatalogue(context),
+    ...localClients(context),
+    ...localOrders(context),
+    ...localPayments(context),
+    ...localServices(context),
+  };
+}
