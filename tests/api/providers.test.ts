@@ -248,15 +248,20 @@ describe('the Coinbase fake checks the CDP JWT as documented', () => {
 
   it('an order whose CDP key Coinbase refuses is answered 503 gateway_unavailable', async () => {
     const other = cdpTestKey('ec', 'organizations/test-org/apiKeys/unknown');
+    const lines: string[] = [];
     const refused = await createTestApp({
       GATEWAYS: 'coinbase', RATE_LIMIT: 'off', COINBASE_API_URL: coinbase.apiUrl, COINBASE_API_KEY_ID: other.keyId, COINBASE_API_KEY_SECRET: other.secret, COINBASE_WEBHOOK_SECRET,
-    });
+    }, { logStream: { write: (line) => lines.push(line) } });
     try {
       const browser = await guest(refused.app);
       const answer = await browser.call('order', { body: { pid: 1, paymentmethod: 'coinbase', amount: 12.99, currency: 'EUR' } });
       expect(answer.status).toBe(503);
       expect(answer.body).toEqual({ error: { code: 'gateway_unavailable', message: expect.any(String) } });
       expect(coinbase.refusals.at(-1)).toMatchObject({ status: 401, errorType: 'unauthorized' });
+      // The operator reads why; the log names no payment link.
+      const warning = lines.map((line) => JSON.parse(line)).find((entry) => entry.msg === 'payment provider unavailable: no link made');
+      expect(warning).toMatchObject({ level: 40, gateway: 'coinbase', reason: expect.stringContaining('401') });
+      expect(lines.join('\n')).not.toMatch(/pay_[A-Za-z0-9_-]{16}/);
     } finally {
       await refused.close();
     }

@@ -127,7 +127,7 @@ export function orderRoutes({ billing, gateways, fraud, config, clock }: RouteDe
       }, idempotencyClaim(request, `order:${session.clientId}:${session.id}`));
       const { paymentId, ...placed } = answer.body;
       await rememberOrder(request, session, placed.orderid);
-      return { ...placed, link: paymentId ? await paymentLink(gateway, billing, config.publicUrl, paymentId) : null };
+      return { ...placed, link: paymentId ? await paymentLink(gateway, billing, config.publicUrl, paymentId, request.log) : null };
     },
 
     async addInvoice(request) {
@@ -153,7 +153,7 @@ export function orderRoutes({ billing, gateways, fraud, config, clock }: RouteDe
         locale: shopperLocale(request, visitorOf(request, config).country),
       }, idempotencyClaim(request, `addInvoice:${session.clientId}:${session.id}`));
       const { invoiceid, paymentId, amountCents, deadline } = answer.body;
-      return { invoiceid, amount: amountCents / 100, currency: answer.body.currency, link: await paymentLink(gateway, billing, config.publicUrl, paymentId), deadline };
+      return { invoiceid, amount: amountCents / 100, currency: answer.body.currency, link: await paymentLink(gateway, billing, config.publicUrl, paymentId, request.log), deadline };
     },
 
     async getOrderStatus(request) {

@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import { PAYMENT_DEADLINE_MS } from '../../domain/constants';
 import { isCryptoGateway } from '../../domain/gateway';
 import { sameAmount } from '../../domain/money';
@@ -19,7 +20,7 @@ const CLOSED_INVOICE_MESSAGES: Record<ClosedInvoiceReason, (kind: InvoiceRecord[
 
 /** Gateways, and a new payment link for an unpaid invoice (card gateways: offshore; crypto: coinbase). */
 export function paymentRoutes({ billing, gateways, config, clock }: RouteDeps): Handlers<'getGateway' | 'offshore' | 'coinbase'> {
-  const newLink = async (session: Session, body: GatewayPaymentRequest, crypto: boolean) => {
+  const newLink = async (session: Session, body: GatewayPaymentRequest, crypto: boolean, log: FastifyBaseLogger) => {
     const { invoiceid, paymentmethod, amount, currency } = body;
     const gateway = gateways.find((candidate) => candidate.module === paymentmethod);
     if (!gateway) throw badRequest(`Unknown payment method "${paymentmethod}".`, 'unknown_gateway');
@@ -43,7 +44,7 @@ export function paymentRoutes({ billing, gateways, config, clock }: RouteDeps): 
     }
     refuseCurrency(gateway, invoice.currency);
     const payment = await billing.createPayment({ invoiceId: invoice.id, gateway: gateway.module, expiresAt: new Date(clock.now().getTime() + PAYMENT_DEADLINE_MS) });
-    const link = await paymentLink(gateway, billing, config.publicUrl, payment.id);
+    const link = await paymentLink(gateway, billing, config.publicUrl, payment.id, log);
     return { invoiceid: invoice.id, paymentmethod: gateway.module, link, deadline: payment.expiresAt.toISOString() };
   };
 
@@ -59,7 +60,7 @@ export function paymentRoutes({ billing, gateways, config, clock }: RouteDeps): 
         defaultGateway: first.module,
       };
     },
-    offshore: async (request) => newLink(await requireSession(request), request.body, false),
-    coinbase: async (request) => newLink(await requireSession(request), request.body, true),
+    offshore: async (request) => newLink(await requireSession(request), request.body, false, request.log),
+    coinbase: async (request) => newLink(await requireSession(request), request.body, true, request.log),
   };
 }
