@@ -291,6 +291,7 @@ describe('checkout machine: ordering', () => {
       amount: 13,
       currency: 'EUR',
       configoptions: { '2': 1, '4': 0 },
+      remind: true,
       email: 'ann@example.com',
       userid: 7,
       idempotencyKey: 'key-1',
@@ -302,6 +303,23 @@ describe('checkout machine: ordering', () => {
     expect(clearClientProduct).toHaveBeenCalledTimes(1);
     expect(redirectToPayment).toHaveBeenCalledWith({ link: modelOrder.link });
     expect(actor.getSnapshot().output).toEqual({ order: context.order, payment: context.payment });
+  });
+
+  it('sends remind: false once "Remind me if I don\'t finish" is unticked, and true again once ticked back', async () => {
+    const unticked = await readyGuest();
+    expect(unticked.actor.getSnapshot().context.remind).toBe(true);
+    unticked.actor.send({ type: 'remind.toggle' });
+    expect(unticked.actor.getSnapshot().matches({ ready: { reminder: 'off' } })).toBe(true);
+    unticked.actor.send({ type: 'order.submit' });
+    await waitFor(unticked.actor, (snapshot) => snapshot.status === 'done');
+    expect(unticked.createOrder.mock.calls[0]![0]).toMatchObject({ remind: false });
+
+    const ticked = await readyGuest();
+    ticked.actor.send({ type: 'remind.toggle' });
+    ticked.actor.send({ type: 'remind.toggle' });
+    ticked.actor.send({ type: 'order.submit' });
+    await waitFor(ticked.actor, (snapshot) => snapshot.status === 'done');
+    expect(ticked.createOrder.mock.calls[0]![0]).toMatchObject({ remind: true });
   });
 
   it('creates one order when submit is pressed again while the first is in flight', async () => {
@@ -368,6 +386,8 @@ describe('checkout machine: automatic order from URL parameters (spec section 5)
       amount: 82.35,
       currency: 'GBP',
       configoptions: { '2': 0, '4': 1 },
+      // No form, nothing unticked: a deep link's order is reminded.
+      remind: true,
       email: 'ann@example.com',
       userid: 7,
       idempotencyKey: 'key-1',

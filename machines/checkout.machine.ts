@@ -95,6 +95,8 @@ export interface OrderRequest {
   amount: number;
   currency: Currency;
   configoptions: Partial<Record<'2' | '4', 0 | 1>>;
+  /** "Remind me if I don't finish": one reminder mail if the order is still unpaid after a while. */
+  remind: boolean;
   email: string;
   userid: number;
   idempotencyKey: string;
@@ -130,6 +132,8 @@ export interface CheckoutContext {
   selectedPid: number | null;
   extraConnection: boolean;
   proxyProtection: boolean;
+  /** "Remind me if I don't finish" (ticked by default). */
+  remind: boolean;
   gateways: CheckoutGateway[];
   selectedGateway: string | null;
   country: string;
@@ -163,6 +167,7 @@ export type CheckoutEvent =
   | { type: 'promo.recheck' }
   | { type: 'email.change'; email: string }
   | { type: 'gateway.select'; module: string }
+  | { type: 'remind.toggle' }
   | { type: 'order.submit' };
 
 /** What the finished machine hands over: the order and its payment link. */
@@ -216,6 +221,7 @@ export function formOrderRequest(context: CheckoutContext): OrderRequest {
     amount: context.quote?.total ?? 0,
     currency: context.currency,
     configoptions: configOptionsFor(product, context.extraConnection, context.proxyProtection),
+    remind: context.remind,
     email: context.user?.email ?? context.email,
     userid: context.user?.userid ?? 0,
     idempotencyKey: context.idempotencyKey ?? '',
@@ -240,6 +246,8 @@ export function autoOrderRequest(context: CheckoutContext): OrderRequest {
     amount: autoOrderQuote(context, product, promotion)?.total ?? 0,
     currency: context.currency,
     configoptions: configOptionsFor(product, extraConnection, proxyProtection),
+    // A deep link has no form to untick: the reminder stays on (every reminder can turn it off).
+    remind: true,
     email: context.user?.email ?? context.query.email ?? '',
     userid: context.user?.userid ?? 0,
     idempotencyKey: context.idempotencyKey ?? '',
@@ -270,6 +278,7 @@ export const checkoutGuards = {
   hasProducts: (_args: GuardArgs, params: { products: CheckoutProduct[] }) => params.products.length > 0,
   extraConnectionChosen: ({ context }: GuardArgs) => context.extraConnection,
   proxyProtectionChosen: ({ context }: GuardArgs) => context.proxyProtection,
+  remindChosen: ({ context }: GuardArgs) => context.remind,
   isOfferedPlan: ({ context, event }: GuardArgs) =>
     event.type === 'plan.select' && event.pid !== context.selectedPid && context.products.some((product) => product.pid === event.pid),
   isOfferedGateway: ({ context, event }: GuardArgs) =>
@@ -331,6 +340,7 @@ export const checkoutMachineDocs = {
     hasProducts: { description: 'The catalogue returned at least one product.' },
     extraConnectionChosen: { description: 'The extra connection is chosen (pre-filled or toggled).' },
     proxyProtectionChosen: { description: 'Proxy protection is chosen (pre-filled or toggled).' },
+    remindChosen: { description: '"Remind me if I don\'t finish" is ticked (the default, or ticked again).' },
     isOfferedPlan: { description: 'The plan is one of the three offered and not the current one.' },
     isOfferedGateway: { description: 'The gateway is in the loaded list and not the current one.' },
     hasAppliedPromotion: { description: 'A promotion is applied.' },
@@ -399,6 +409,7 @@ export const checkoutMachine = setup({
     selectedPid: null,
     extraConnection: isFlagOn(input.query?.extraconnect),
     proxyProtection: isFlagOn(input.query?.proxyprotect),
+    remind: true,
     gateways: [],
     selectedGateway: null,
     country: DEFAULT_COUNTRY,
@@ -823,6 +834,24 @@ export const checkoutMachine = setup({
               on: {
                 'gateway.select': { guard: 'isOfferedGateway', description: 'Select another gateway.', actions: assign({ selectedGateway: ({ event }) => event.module }) },
               },
+            },
+          },
+        },
+        reminder: {
+          description: '"Remind me if I don\'t finish": one mail if the order is still unpaid after a while.',
+          initial: 'restore',
+          states: {
+            restore: {
+              description: 'Shows the checkbox as it was (ticked at first).',
+              always: [{ guard: 'remindChosen', target: 'on', description: 'Ticked.' }, { target: 'off', description: 'Unticked.' }],
+            },
+            on: {
+              description: 'A reminder is wanted.',
+              on: { 'remind.toggle': { target: 'off', description: 'Untick: no reminder.', actions: assign({ remind: false }) } },
+            },
+            off: {
+              description: 'No reminder.',
+              on: { 'remind.toggle': { target: 'on', description: 'Tick again.', actions: assign({ remind: true }) } },
             },
           },
         },

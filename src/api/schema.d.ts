@@ -564,6 +564,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/checkout/api/resumeOrder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Resume an unpaid order on its waiting page
+         * @description What the waiting page needs to resume an order of the session in a browser that has nothing saved (for example after following a recovery reminder's link): its invoice, gateway, payment link and deadline. When the order is unpaid and its last link has expired, a fresh link on the same gateway is made.
+         */
+        get: operations["resumeOrder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/checkout/api/invoiceStatus": {
         parameters: {
             query?: never;
@@ -673,7 +693,7 @@ export interface paths {
         };
         /**
          * Follow a one-time sign-in link
-         * @description The link mailed by `signInLink` (or in "your service is active"). A valid, unused, unexpired token is used up, marks the address verified, starts a session and redirects to the page the link was made for. Any other token answers an HTML page saying the link cannot be used and how to ask for a new one.
+         * @description The link mailed by `signInLink` (or in "your service is active"). A valid, unused, unexpired token is used up, marks the address verified, starts a session and redirects to the page the link was made for. A recovery reminder's link is bound to its order: the session it starts (a guest one) reaches that order only, and a browser already signed in to the same client keeps its session with the order added. Any other token answers an HTML page saying the link cannot be used and how to ask for a new one.
          */
         get: operations["signIn"];
         put?: never;
@@ -920,6 +940,8 @@ export interface components {
             amount: components["schemas"]["Money"];
             currency: components["schemas"]["Currency"];
             configoptions?: components["schemas"]["ConfigOptionChoices"];
+            /** @description "Remind me if I don't finish": one e-mail to the order's address if the order is still unpaid RECOVERY_AFTER_MIN minutes after it was placed. Optional; true when absent (the server adds no defaults, and a generated client would make a `default` required). */
+            remind?: boolean;
         };
         OrderResponse: {
             orderid: components["schemas"]["Id"];
@@ -953,6 +975,33 @@ export interface components {
             fraud: boolean;
             amount: components["schemas"]["Money"];
             currency: components["schemas"]["Currency"];
+        };
+        ResumeOrderResponse: {
+            orderid: components["schemas"]["Id"];
+            invoiceid: components["schemas"]["Id"];
+            serviceids: components["schemas"]["Id"][];
+            /**
+             * @description Which waiting page the order is paid on (/waiting or /resellers/waiting).
+             * @enum {string}
+             */
+            flow: "order" | "reseller";
+            status: components["schemas"]["OrderStatus"];
+            invoiceStatus: components["schemas"]["InvoiceStatus"];
+            fraud: boolean;
+            amount: components["schemas"]["Money"];
+            currency: components["schemas"]["Currency"];
+            /** @description The gateway of the order's latest payment link; null when it never had one. */
+            paymentmethod: string | null;
+            /**
+             * Format: uri
+             * @description A payment link that still works (a fresh one on the same gateway when the last had expired); null when the order cannot be paid.
+             */
+            link: string | null;
+            /**
+             * Format: date-time
+             * @description When `link` expires.
+             */
+            deadline: string | null;
         };
         InvoiceStatusResponse: {
             invoiceid: components["schemas"]["Id"];
@@ -2200,6 +2249,39 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OrderStatusResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    resumeOrder: {
+        parameters: {
+            query: {
+                /**
+                 * @description The order id; the order must belong to the session's client.
+                 * @example 1001
+                 */
+                orderid: components["parameters"]["OrderIdQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order and a working payment link. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResumeOrderResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];

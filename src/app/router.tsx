@@ -5,6 +5,7 @@ import { rememberAffiliate } from './cookies';
 import { Layout } from './components/Layout';
 import { lazyComponent, lazyView } from './lazy';
 import { applyLocale, likelyLocale, parseLocalePrefix } from './locale';
+import { resumeOrder, resumeSearch } from './resume';
 import { entrySearch, parseSearch, serviceSearch, stringifySearch } from './search';
 import type { AppServices } from './services';
 import { CheckoutView } from './views/CheckoutView';
@@ -47,10 +48,18 @@ const creatingOrderRoute = createRoute({
   component: lazyView(() => import('./views/CreatingOrderView'), 'CreatingOrderView'),
 });
 
+/** ?orderid=N (a recovery reminder's link): the order is loaded from the server when this browser has not saved it. */
+const resumeThenGateways = async (app: AppServices, orderid: number | undefined) => {
+  const [gateways] = await Promise.all([gatewaysOrNone(app), resumeOrder(app, orderid)]);
+  return gateways;
+};
+
 const waitingRoute = createRoute({
   getParentRoute: () => localeRoute,
   path: 'waiting',
-  loader: ({ context: { app } }) => gatewaysOrNone(app),
+  validateSearch: resumeSearch,
+  loaderDeps: ({ search }) => ({ orderid: search.orderid }),
+  loader: ({ context: { app }, deps }) => resumeThenGateways(app, deps.orderid),
   component: lazyView(() => import('./views/WaitingView'), 'WaitingView'),
 });
 
@@ -81,7 +90,9 @@ const resellersRoute = createRoute({
 const resellersWaitingRoute = createRoute({
   getParentRoute: () => localeRoute,
   path: 'resellers/waiting',
-  loader: ({ context: { app } }) => gatewaysOrNone(app),
+  validateSearch: resumeSearch,
+  loaderDeps: ({ search }) => ({ orderid: search.orderid }),
+  loader: ({ context: { app }, deps }) => resumeThenGateways(app, deps.orderid),
   component: lazyView(() => import('./views/WaitingView'), 'ResellerWaitingView'),
 });
 

@@ -33,6 +33,7 @@ import { systemClock, type Clock } from './clock';
 import { loadSecrets } from './secrets';
 import { ACTIVATION_LINK_TTL_MS, createSignInLinks, SIGN_IN_LINK_TTL_MS, signInRoutes } from './sign-in';
 import { createSessionStore } from './session';
+import { createRecovery, recoveryOptOutPages, RESUME_LINK_TTL_MS, resumeOrderRoute } from './recovery';
 import { TRANSPORT_ERROR_CODES, transportOptions } from './transport';
 import { createRateCounters, createSignInThrottle, rateLimitStore, tooManyAttempts } from './throttle';
 
@@ -50,7 +51,7 @@ export interface AppOptions extends Partial<Ports> {
 }
 
 /** Answers that carry credentials or personal data: never stored by a browser or a shared cache. */
-const PRIVATE_OPERATIONS = new Set(['getClientProducts', 'getResellerProducts', 'getActiveProducts', 'getSession', 'getOrderStatus', 'getInvoiceStatus', 'auth', 'authMiddleware', 'resellerAuth', 'signInLink', 'signIn', 'isReseller', 'order', 'addInvoice', 'offshore', 'coinbase']);
+const PRIVATE_OPERATIONS = new Set(['getClientProducts', 'getResellerProducts', 'getActiveProducts', 'getSession', 'getOrderStatus', 'getInvoiceStatus', 'resumeOrder', 'auth', 'authMiddleware', 'resellerAuth', 'signInLink', 'signIn', 'isReseller', 'order', 'addInvoice', 'offshore', 'coinbase']);
 
 /** HSTS for a year once the request came over HTTPS (directly, or from a trusted proxy's X-Forwarded-Proto). */
 const HSTS = 'max-age=31536000';
@@ -189,17 +190,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return reply.code(500).send({ error: { code: 'internal', message: 'Something went wrong on our side. Please try again.' } });
   });
 
+  const recovery = createRecovery(store.db, secrets.session, config.publicUrl, clock);
   const handlers: Record<string, RouteHandlerMethod> = Object.assign({},
     sessionRoutes(deps), catalogueRoutes(deps), orderRoutes(deps), paymentRoutes(deps), serviceRoutes(deps), systemRoutes(deps), signInRoutes(config),
+    resumeOrderRoute({ billing, gateways, clock, recovery, publicUrl: config.publicUrl }),
   ) as Record<string, RouteHandlerMethod>;
   registerOperations(app, contractOperations(), handlers, config.rateLimit ? RATE_LIMITS : {});
 
   await app.register(async (scope) => sandboxPages(scope, { gateways, findPayment: (id) => billing.payment(id), demo: config.mode === 'demo' }));
   const renderMail = mailRenderer({
     links: checkoutLinks(config.publicUrl), credentials: config.mail.credentials, billing, db: store.db,
-    signInLink: (clientId, redirectPath, ttlMs) => app.signInLinks.create(clientId, redirectPath, ttlMs),
-    ttl: { requested: SIGN_IN_LINK_TTL_MS, activation: ACTIVATION_LINK_TTL_MS },
+    signInLink: (clientId, redirectPath, ttlMs, orderId) => app.signInLinks.create(clientId, redirectPath, ttlMs, orderId),
+    ttl: { requested: SIGN_IN_LINK_TTL_MS, activation: ACTIVATION_LINK_TTL_MS, resume: RESUME_LINK_TTL_MS },
+    recovery,
   });
+  await app.register(async (scope) => recoveryOptOutPages(scope, { recovery, demo: config.mode === 'demo' }));
   await app.register(async (scope) => demoOutboxPages(scope, { db: store.db, render: renderMail, demo: config.mode === 'demo', from: config.mail.from, sending: ports.mailer !== null }));
   await serveSpa(app, config.distDir, { demoBanner: config.mode === 'demo' });
   // Without a mailer (the demo without SMTP_URL) the mail stays in the outbox, for the demo outbox page.

@@ -52,14 +52,22 @@ describe('modes and keys', () => {
 
 describe('mail', () => {
   it('without SMTP_URL keeps mail in the outbox, from the demo sender; the defaults poll every 5 s and retry after 30 s', () => {
-    expect(readConfig({}).mail).toEqual({ smtpUrl: null, from: 'TV Checkout <no-reply@tvcheckout.test>', pollMs: 5_000, retryMs: 30_000, credentials: false });
+    expect(readConfig({}).mail).toEqual({ smtpUrl: null, from: 'TV Checkout <no-reply@tvcheckout.test>', pollMs: 5_000, retryMs: 30_000, credentials: false, recoveryAfterMs: 60 * 60_000 });
+  });
+
+  it('RECOVERY_AFTER_MIN is 60 minutes by default, takes 0 and fractions, and is refused at or past the one-day payment deadline or when not a number', () => {
+    expect(readConfig({ RECOVERY_AFTER_MIN: '0' }).mail.recoveryAfterMs).toBe(0);
+    expect(readConfig({ RECOVERY_AFTER_MIN: '0.5' }).mail.recoveryAfterMs).toBe(30_000);
+    expect(readConfig({ RECOVERY_AFTER_MIN: '1439' }).mail.recoveryAfterMs).toBe(1439 * 60_000);
+    expect(() => readConfig({ RECOVERY_AFTER_MIN: '1440' })).toThrow('RECOVERY_AFTER_MIN must be a number from 0 to 1439, got 1440.');
+    for (const wrong of ['-1', 'soon']) expect(() => readConfig({ RECOVERY_AFTER_MIN: wrong }), wrong).toThrow(ConfigError);
   });
 
   it('takes SMTP_URL (or SMTP_URL_FILE) with MAIL_FROM, MAIL_POLL_MS, MAIL_RETRY_MS and MAIL_CREDENTIALS=on', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tvc-config-'));
     writeFileSync(join(dir, 'smtp'), 'smtps://user:secret@mail.example\n');
     expect(readConfig({ SMTP_URL_FILE: join(dir, 'smtp'), MAIL_FROM: 'shop@example.com', MAIL_POLL_MS: '250', MAIL_RETRY_MS: '1000', MAIL_CREDENTIALS: 'on' }).mail)
-      .toEqual({ smtpUrl: 'smtps://user:secret@mail.example', from: 'shop@example.com', pollMs: 250, retryMs: 1_000, credentials: true });
+      .toEqual({ smtpUrl: 'smtps://user:secret@mail.example', from: 'shop@example.com', pollMs: 250, retryMs: 1_000, credentials: true, recoveryAfterMs: 60 * 60_000 });
   });
 
   it('refuses SMTP_URL without MAIL_FROM, a URL that is not smtp(s)://, query options (they could turn certificate checks off), and a MAIL_FROM without an address', () => {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { getHeapStatistics } from 'node:v8';
 import { join, resolve } from 'node:path';
+import { PAYMENT_DEADLINE_MS } from '../domain/constants';
 import { parseGatewayList } from '../domain/gateway';
 import { projectRoot } from './project-root';
 
@@ -120,6 +121,8 @@ export interface MailConfig {
   retryMs: number;
   /** MAIL_CREDENTIALS=on puts the service username and password into the "service active" mail. */
   credentials: boolean;
+  /** RECOVERY_AFTER_MIN (default 60): an order still unpaid this long after it was placed gets one reminder. */
+  recoveryAfterMs: number;
 }
 
 /** A configuration the server refuses to start with; the message is the one line an operator reads. */
@@ -171,6 +174,9 @@ export function mailFromAddress(from: string): string | null {
   return /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/.test(address) ? address : null;
 }
 
+/** The latest a recovery reminder may be due: before the one-day payment deadline. */
+const RECOVERY_AFTER_MAX_MIN = PAYMENT_DEADLINE_MS / 60_000 - 1;
+
 /** MAIL_FROM in demo without SMTP: what the demo outbox page shows as the sender. */
 const DEMO_MAIL_FROM = 'TV Checkout <no-reply@tvcheckout.test>';
 
@@ -198,6 +204,8 @@ function readMailConfig(env: NodeJS.ProcessEnv): MailConfig {
     pollMs: positiveInteger(env, 'MAIL_POLL_MS', 5_000),
     retryMs: positiveInteger(env, 'MAIL_RETRY_MS', 30_000),
     credentials: env.MAIL_CREDENTIALS === 'on',
+    // A reminder due after the payment deadline (24 hours) would never be sent.
+    recoveryAfterMs: nonNegativeNumber(env, 'RECOVERY_AFTER_MIN', 60, RECOVERY_AFTER_MAX_MIN) * 60_000,
   };
 }
 

@@ -19,12 +19,12 @@ export const CARD_CSS = [
 ].join('\n');
 
 /**
- * A page the server renders itself, outside the SPA (English, like the providers' pages it stands for):
+ * A page the server renders itself, outside the SPA (English, like the providers' pages it stands for, unless `lang` says otherwise):
  * `<title>` is "title · site", and in demo mode the demo banner comes first.
  */
-export function serverPage({ title, site, css, body, demo }: { title: string; site: string; css: string; body: string; demo: boolean }): string {
+export function serverPage({ title, site, css, body, demo, lang = 'en' }: { title: string; site: string; css: string; body: string; demo: boolean; lang?: string }): string {
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<html lang="${escapeHtml(lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)} · ${escapeHtml(site)}</title>
 <style>
 ${BASE_CSS}

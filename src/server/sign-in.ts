@@ -11,7 +11,7 @@ import type { Database } from './db/connect';
 import { clients, signInTokens } from './db/schema';
 import { enqueueMail, type SignInLinkReason } from './mail/outbox';
 import { shopperLocale } from './mail/locale';
-import { startSession } from './session';
+import { readSession, rememberOrder, startSession } from './session';
 import type { RateCounters } from './throttle';
 import { visitorOf } from './visitor';
 import type { ServerConfig } from './config';
@@ -53,10 +53,13 @@ export function safeRedirect(value: unknown): string {
 }
 
 export interface SignInLinks {
-  /** Makes a one-time link for a client landing on `redirectPath` (already checked); the store keeps only its hash. */
-  create(clientId: number, redirectPath: string, ttlMs: number): Promise<string>;
-  /** Uses a token once: the client and landing page, or why it cannot be used. */
-  use(token: string): Promise<{ clientId: number; redirectPath: string } | 'malformed' | 'unusable'>;
+  /**
+   * Makes a one-time link for a client landing on `redirectPath` (already checked); the store keeps only its
+   * hash. With `orderId` (a recovery reminder) the link reaches that order only, not the client's account.
+   */
+  create(clientId: number, redirectPath: string, ttlMs: number, orderId?: number): Promise<string>;
+  /** Uses a token once: the client, landing page and order it is bound to, or why it cannot be used. */
+  use(token: string): Promise<{ clientId: number; redirectPath: string; orderId: number | null } | 'malformed' | 'unusable'>;
   /**
    * Counts a request for the address and finds its client, the same work for any address; a known address
    * under its cap gets the mail queued (before the caller answers, so an accepted request is in the store).
@@ -70,10 +73,10 @@ export function createSignInLinks(db: Database, secret: string, publicUrl: strin
   const addressKey = (email: string) => `signin-link:${createHmac('sha256', secret).update(`signin-link:${email}`).digest('hex')}`;
 
   return {
-    async create(clientId, redirectPath, ttlMs) {
+    async create(clientId, redirectPath, ttlMs, orderId) {
       const token = randomBytes(32).toString('base64url');
       await db.insert(signInTokens).values({
-        tokenHash: hash(token), clientId, redirectPath, expiresAt: sql`now() + ${Math.trunc(ttlMs)}::integer * interval '1 millisecond'`,
+        tokenHash: hash(token), clientId, redirectPath, orderId: orderId ?? null, expiresAt: sql`now() + ${Math.trunc(ttlMs)}::integer * interval '1 millisecond'`,
       });
       // Links a day past their end go when a new one is made, so the table does not grow without end.
       await db.delete(signInTokens).where(lt(signInTokens.expiresAt, sql`now() - interval '1 day'`));
@@ -86,7 +89,7 @@ export function createSignInLinks(db: Database, secret: string, publicUrl: strin
         // One statement checks and uses the token, so two clicks at once sign in once.
         const [row] = await tx.update(signInTokens).set({ usedAt: sql`now()` })
           .where(and(eq(signInTokens.tokenHash, hash(token)), isNull(signInTokens.usedAt), gt(signInTokens.expiresAt, sql`now()`)))
-          .returning({ clientId: signInTokens.clientId, redirectPath: signInTokens.redirectPath });
+          .returning({ clientId: signInTokens.clientId, redirectPath: signInTokens.redirectPath, orderId: signInTokens.orderId });
         if (!row) return 'unusable' as const;
         await tx.update(clients).set({ emailVerifiedAt: sql`coalesce(${clients.emailVerifiedAt}, now())` }).where(eq(clients.id, row.clientId));
         return row;
@@ -127,6 +130,19 @@ export function unusableLinkPage(title: string, text: string, demo: boolean): st
   });
 }
 
+/**
+ * A recovery reminder's link opens its one order: a browser already reaching it keeps its session (the order
+ * is added to a guest session of the same client); any other gets a guest session that reaches that order only.
+ */
+async function resumeOrderSession(request: FastifyRequest, reply: FastifyReply, clientId: number, orderId: number): Promise<void> {
+  const current = await readSession(request);
+  if (current && current.clientId === clientId) {
+    await rememberOrder(request, current, orderId);
+    return;
+  }
+  await startSession(request, reply, { clientId, kind: 'guest', orders: [orderId] });
+}
+
 /** POST /checkout/api/signInLink and GET /checkout/api/signIn. */
 export function signInRoutes(config: ServerConfig) {
   return {
@@ -147,7 +163,8 @@ export function signInRoutes(config: ServerConfig) {
           : 'A sign-in link works once, and only for a limited time. This one has been used or has expired.';
         return reply.code(status).type('text/html; charset=utf-8').send(unusableLinkPage(title, text, config.mode === 'demo'));
       }
-      await startSession(request, reply, { clientId: used.clientId, kind: 'link' });
+      if (used.orderId === null) await startSession(request, reply, { clientId: used.clientId, kind: 'link' });
+      else await resumeOrderSession(request, reply, used.clientId, used.orderId);
       return reply.code(303).header('location', used.redirectPath).send();
     },
   };

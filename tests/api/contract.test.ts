@@ -74,7 +74,7 @@ describe('src/server/operations.json', () => {
 
 describe('the served set of routes', () => {
   it('serves every operation of openapi.yaml at its method and path', () => {
-    expect(operations).toHaveLength(35);
+    expect(operations).toHaveLength(36);
     const missing = operations.filter((op) => !t.app.hasRoute({ method: op.method, url: op.url })).map((op) => `${op.method} ${op.path}`);
     expect(missing).toEqual([]);
   });
@@ -224,7 +224,7 @@ describe('every answer of every operation matches openapi.yaml', () => {
     expectError(await anonymous().call('newAffiliateClick', { body: { aff_id: 'partner 42', referer: '' } }), 400, 'bad_request');
   });
 
-  it('orders: order, getOrderStatus, getInvoiceStatus, cancelOrder, fraudOrder', async () => {
+  it('orders: order, getOrderStatus, getInvoiceStatus, resumeOrder, cancelOrder, fraudOrder', async () => {
     const shopper = await guest(t.app);
     const stranger = await guest(t.app);
     expectError(await anonymous().call('order', { body: BASIC_ORDER }), 401, 'unauthenticated');
@@ -245,6 +245,12 @@ describe('every answer of every operation matches openapi.yaml', () => {
     });
     expectError(await stranger.call('getInvoiceStatus', { query: { invoiceid: String(order.invoiceid) } }), 403, 'forbidden');
     expectError(await shopper.call('getInvoiceStatus', { query: { invoiceid: '999999' } }), 404, 'not_found');
+    expect((await shopper.call('resumeOrder', { query: { orderid: String(order.orderid) } })).body).toEqual({
+      orderid: order.orderid, invoiceid: order.invoiceid, serviceids: order.serviceids, flow: 'order', status: 'Pending', invoiceStatus: 'Unpaid', fraud: false, amount: 12.99, currency: 'EUR',
+      paymentmethod: 'sandbox', link: order.link, deadline: order.deadline,
+    });
+    expectError(await stranger.call('resumeOrder', { query: { orderid: String(order.orderid) } }), 403, 'forbidden');
+    expectError(await shopper.call('resumeOrder', { query: { orderid: '999999' } }), 404, 'not_found');
 
     expectError(await stranger.call('fraudOrder', { body: { orderid: order.orderid } }), 403, 'forbidden');
     expectError(await shopper.call('fraudOrder', { body: { orderid: 999999 } }), 404, 'not_found');
@@ -363,7 +369,7 @@ describe('every answer of every operation matches openapi.yaml', () => {
     const needSession = operations.filter((op) => op.needsSession);
     expect(needSession.map((op) => op.operationId).sort()).toEqual([
       'addInvoice', 'cancelOrder', 'coinbase', 'fraudOrder', 'getActiveProducts', 'getClientProducts', 'getInvoiceStatus', 'getOrderStatus',
-      'getResellerProducts', 'isReseller', 'moduleCreate', 'moduleTerminate', 'offshore', 'order', 'restartService', 'updateClientProduct', 'updateMacAddress',
+      'getResellerProducts', 'isReseller', 'moduleCreate', 'moduleTerminate', 'offshore', 'order', 'restartService', 'resumeOrder', 'updateClientProduct', 'updateMacAddress',
     ]);
     const valid: Record<string, { query?: Record<string, string>; body?: unknown }> = {
       addInvoice: { body: { serviceId: demoServiceId, extraQuantity: 1, paymentmethod: 'sandbox', price: 4, currency: 'EUR' } },
@@ -381,6 +387,7 @@ describe('every answer of every operation matches openapi.yaml', () => {
       offshore: { body: { invoiceid: 1, paymentmethod: 'sandbox', amount: 12.99, currency: 'EUR' } },
       order: { body: BASIC_ORDER },
       restartService: { body: { serviceid: demoServiceId } },
+      resumeOrder: { query: { orderid: String(demoOrderId) } },
       updateClientProduct: { body: { serviceid: demoServiceId, notes: 'x' } },
       updateMacAddress: { body: { serviceid: demoServiceId, macAddress: '00:1A:79:00:00:02' } },
     };

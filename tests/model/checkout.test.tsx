@@ -65,6 +65,8 @@ function currencyAnswer(path: ModelPath) {
 const planRadio = (pid: number) => within(screen.getByRole('group', { name: en.checkout.plans })).getByRole('radio', { name: new RegExp(`^${modelProducts.find((product) => product.pid === pid)!.name} `) });
 const emailField = () => screen.getByRole('textbox', { name: en.checkout.email, description: (text) => text.startsWith(en.checkout.emailHint) }) as HTMLInputElement;
 const discountField = () => screen.getByRole('textbox', { name: en.checkout.discount }) as HTMLInputElement;
+/** "Remind me if I don't finish": a plain checkbox (not a switch), described by its hint. */
+const reminderBox = () => screen.getByRole('checkbox', { name: en.checkout.remind, description: en.checkout.remindHint });
 const gatewayName = (module: string) => modelGateways.find((gateway) => gateway.module === module)!.displayname;
 
 async function typeEmail(page: CheckoutPage, email: string): Promise<void> {
@@ -124,6 +126,8 @@ async function perform(event: AnyEventObject, page: CheckoutPage): Promise<void>
       return typeEmail(page, String(event.email));
     case 'gateway.select':
       return user.click(screen.getByRole('radio', { name: gatewayName(String(event.module)) }));
+    case 'remind.toggle':
+      return user.click(reminderBox());
     case 'order.submit': {
       // After a price change the shopper confirms the new total; otherwise Validate.
       const confirm = screen.queryByRole('button', { name: /^Confirm / });
@@ -246,6 +250,7 @@ async function seeForm(value: StateValue, context: CheckoutContext): Promise<voi
   } else {
     expect([extra, proxy]).toEqual([null, null]);
   }
+  expect(reminderBox()).toHaveProperty('checked', context.remind);
   // The discount box.
   const checking = JSON.stringify(value).includes('"promo":"checking"');
   const discount = discountField();

@@ -162,7 +162,7 @@ describe('a guest on another device', () => {
 });
 
 describe('a guest buys with the keyboard only', () => {
-  it('orders with the total shown, leaves for the payment page and saves no secret', async () => {
+  it('orders with the total shown (reminder unticked with the space bar), leaves for the payment page and saves no secret', async () => {
     const user = userEvent.setup();
     const api = fakeApi();
     const { left } = await renderApp({ url: '/checkout/', fetch: api.fetch });
@@ -175,13 +175,23 @@ describe('a guest buys with the keyboard only', () => {
     await user.tab();
     await user.keyboard(' ');
     expect(screen.getByRole('switch', { name: /Extra connection/ })).toHaveProperty('checked', true);
-    screen.getByRole('textbox', { name: en.checkout.email }).focus();
-    await user.keyboard('ann@mail.test{Enter}');
+    const email = screen.getByRole('textbox', { name: en.checkout.email });
+    email.focus();
+    await user.keyboard('ann@mail.test');
+    // The next stop is "Remind me if I don't finish", ticked by default: space unticks it.
+    await user.tab();
+    const remind = screen.getByRole('checkbox', { name: en.checkout.remind });
+    expect(document.activeElement).toBe(remind);
+    expect(remind).toHaveProperty('checked', true);
+    await user.keyboard(' ');
+    expect(remind).toHaveProperty('checked', false);
+    email.focus();
+    await user.keyboard('{Enter}');
 
     await waitFor(() => expect(left).toEqual(['http://localhost/checkout/sandbox/pay/pay_demo']));
     const order = callsTo(api.calls, 'order')[0]!;
     expect(order.headers.get('Idempotency-Key')).toBeTruthy();
-    expect(await bodyOf(order)).toEqual({ pid: 2, paymentmethod: 'sandbox', amount: 170, currency: 'EUR', configoptions: { '2': 1, '4': 0 } });
+    expect(await bodyOf(order)).toEqual({ pid: 2, paymentmethod: 'sandbox', amount: 170, currency: 'EUR', configoptions: { '2': 1, '4': 0 }, remind: false });
     expect(callsTo(api.calls, 'authMiddleware')).toHaveLength(1);
     expect(saved()).toMatchObject({ payment: { flow: 'order', order: { orderid: 1001, invoiceid: 2001, serviceid: 3001 }, gateway: 'sandbox' } });
     expect(cookie('checkout')).not.toMatch(/password/i);

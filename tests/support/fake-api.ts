@@ -22,6 +22,7 @@ export type Operation =
   | 'signInLink'
   | 'order'
   | 'orderStatus'
+  | 'resumeOrder'
   | 'invoiceStatus'
   | 'cancelOrder'
   | 'offshore'
@@ -109,6 +110,10 @@ const defaults: Record<Operation, Answer> = {
   signInLink: () => new Response(JSON.stringify({ accepted: true }), { status: 202, headers: { 'content-type': 'application/json' } }),
   order: { orderid: 1001, invoiceid: 2001, serviceids: [3001], fraud: false, status: 'Pending', amount: 15, currency: 'EUR', link: 'http://localhost/checkout/sandbox/pay/pay_demo', deadline: '2030-01-02T12:00:00.000Z' },
   orderStatus: { orderid: 1001, status: 'Pending', invoiceid: 2001, invoiceStatus: 'Unpaid', serviceids: [3001], fraud: false, amount: 15, currency: 'EUR' },
+  resumeOrder: {
+    orderid: 1001, invoiceid: 2001, serviceids: [3001], flow: 'order', status: 'Pending', invoiceStatus: 'Unpaid', fraud: false, amount: 15, currency: 'EUR',
+    paymentmethod: 'sandboxcrypto', link: 'http://localhost/checkout/sandbox/pay/pay_resumed', deadline: new Date(Date.now() + 5 * 3_600_000).toISOString(),
+  } satisfies Schemas['ResumeOrderResponse'],
   invoiceStatus: { invoiceid: 2001, status: 'Unpaid', kind: 'order', orderid: 1001, serviceid: 3001, amount: 15, currency: 'EUR' },
   cancelOrder: { orderid: 1001, status: 'Cancelled' },
   offshore: { invoiceid: 2001, paymentmethod: 'sandbox', link: 'http://localhost/checkout/sandbox/pay/pay_card', deadline: '2030-01-02T12:00:00.000Z' },

@@ -104,7 +104,10 @@ function readyEvents(snapshot: AnyMachineSnapshot, context: CheckoutContext): An
   const addonsOff = !context.extraConnection && !context.proxyProtection;
   const plainPromo = promo('idle') && context.promoCode === '';
   const untouched = addonsOff && context.selectedGateway === 'sandbox' && plainPromo && context.email === '' && context.submitError === null;
+  // Unticked "Remind me if I don't finish" is only ticked again here; its effect on the order is a unit test.
+  if (!context.remind) return [{ type: 'remind.toggle' }];
   const events: AnyEventObject[] = [];
+  if (untouched && context.selectedPid === 1) events.push({ type: 'remind.toggle' });
   // Each part of the form is varied from the untouched form only, so the walk stays small.
   if (context.selectedPid === 1 && context.selectedGateway === 'sandbox' && plainPromo && context.email === '' && context.submitError === null) {
     events.push({ type: 'extraConnection.toggle' }, { type: 'proxyProtection.toggle' });
@@ -192,6 +195,8 @@ function describeEvent(event: AnyEventObject): string {
       return event.email ? `type e-mail "${String(event.email)}"` : 'clear e-mail';
     case 'gateway.select':
       return `choose gateway ${String(event.module)}`;
+    case 'remind.toggle':
+      return 'toggle "Remind me if I don\'t finish"';
     case 'order.submit':
       return 'submit order';
     default:
@@ -205,6 +210,6 @@ export const checkoutModel: MachineModel = {
   inputs: checkoutModelInputs,
   events,
   describeEvent,
-  expectedPaths: 38,
+  expectedPaths: 39,
   docs: checkoutMachineDocs,
 };

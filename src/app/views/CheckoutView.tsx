@@ -208,6 +208,7 @@ function OrderForm({ actor, snapshot, priceChange, user }: FormProps) {
           error={touched && context.emailError ? t(`messages.${context.emailError}`) : null}
         />
       )}
+      <ReminderChoice checked={context.remind} onToggle={() => actor.send({ type: 'remind.toggle' })} />
       <GatewayPicker gateways={context.gateways} currency={context.currency} selected={context.selectedGateway} onSelect={(module) => actor.send({ type: 'gateway.select', module })} />
       <Summary snapshot={snapshot} />
       {context.submitError === 'api.price_changed' ? (
@@ -224,6 +225,21 @@ function OrderForm({ actor, snapshot, priceChange, user }: FormProps) {
         {submitting ? t('checkout.submitting') : ''}
       </p>
     </form>
+  );
+}
+
+/** "Remind me if I don't finish": a plain checkbox with its label and hint, ticked by default. */
+function ReminderChoice({ checked, onToggle }: { checked: boolean; onToggle: () => void }) {
+  const { t } = useTranslation();
+  const id = useId();
+  return (
+    <div className="addon remind">
+      <input type="checkbox" id={id} name="remind" checked={checked} onChange={onToggle} aria-describedby={`${id}-hint`} />
+      <label htmlFor={id}>{t('checkout.remind')}</label>
+      <p className="hint" id={`${id}-hint`}>
+        {t('checkout.remindHint')}
+      </p>
+    </div>
   );
 }
 

@@ -126,6 +126,8 @@ export interface NewOrder {
   payment: { gateway: string; expiresAt: Date } | null;
   /** The shopper's language: the order's mails are written in it. */
   locale: Locale;
+  /** "Remind me if I don't finish": one reminder this long after the order if still unpaid; null or absent = none. */
+  recoveryAfterMs?: number | null;
 }
 
 export interface PlacedOrder {

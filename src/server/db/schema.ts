@@ -80,6 +80,8 @@ export const orders = pgTable('orders', {
   affid: text('affid'),
   /** The shopper's language when ordering (browserLang, then the browser's): its mails are written in it. */
   locale: text('locale').notNull().default('en-en'),
+  /** "Remind me if I don't finish": false when the shopper unticked it or used a reminder's opt-out link. */
+  recoveryReminders: boolean('recovery_reminders').notNull().default(true),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 }, (table) => [index('orders_ip_created_idx').on(table.ip, table.createdAt)]);
 
@@ -188,6 +190,8 @@ export const signInTokens = pgTable('sign_in_tokens', {
   clientId: integer('client_id').notNull().references(() => clients.id),
   /** A same-site path under /checkout/, checked when the link was asked for. */
   redirectPath: text('redirect_path').notNull(),
+  /** A recovery reminder's link: it reaches only this order, not the rest of the client's account. */
+  orderId: integer('order_id').references(() => orders.id),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   usedAt: timestamp('used_at', { withTimezone: true }),
@@ -240,7 +244,8 @@ export const mailOutbox = pgTable('mail_outbox', {
   payload: jsonb('payload'),
   /** The Message-ID's local part: the same for every attempt, so a receiver can drop a repeat. */
   messageId: text('message_id').notNull(),
-  status: text('status').$type<'pending' | 'sent' | 'failed'>().notNull().default('pending'),
+  /** skipped: a recovery reminder whose order was paid, closed or opted out by the time it came due. */
+  status: text('status').$type<'pending' | 'sent' | 'failed' | 'skipped'>().notNull().default('pending'),
   attempts: integer('attempts').notNull().default(0),
   /** When a pending message is next due; while an attempt runs, the end of its lease. */
   nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),

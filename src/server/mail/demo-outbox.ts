@@ -12,7 +12,7 @@ import { escapeHtml, serverPage } from '../html-page';
 
 export interface DemoOutboxDeps {
   db: Database;
-  render(row: OutboxRow): Promise<RenderedMail>;
+  render(row: OutboxRow): Promise<RenderedMail | null>;
   /** Demo mode: the page exists; otherwise every path of it answers 404. */
   demo: boolean;
   /** The sender the mail goes out as. */
@@ -44,6 +44,9 @@ const when = (date: Date | null) => (date ? date.toISOString().replace('T', ' ')
 function statusText(row: OutboxRow): string {
   if (row.status === 'sent') return `sent ${when(row.sentAt)}`;
   if (row.status === 'failed') return `given up (${row.lastError ?? 'error'})`;
+  if (row.status === 'skipped') return 'skipped: no longer to be sent (e.g. a reminder for an order paid since)';
+  // A recovery reminder waits for RECOVERY_AFTER_MIN before it may go.
+  if (row.attempts === 0 && row.nextAttemptAt.getTime() > Date.now()) return `due ${when(row.nextAttemptAt)}`;
   return row.attempts === 0 ? 'waiting in the outbox' : `waiting, ${row.attempts} attempt${row.attempts === 1 ? '' : 's'} (${row.lastError ?? 'in progress'})`;
 }
 
@@ -61,7 +64,7 @@ export async function demoOutboxPages(app: FastifyInstance, deps: DemoOutboxDeps
     if (!deps.demo) return notFound(reply, DEMO_OUTBOX_PATH);
     const rows = await deps.db.select().from(mailOutbox).orderBy(desc(mailOutbox.id)).limit(LISTED);
     const items = await Promise.all(rows.map(async (row) => {
-      const subject = (await renderOrNull(row))?.subject ?? '(sent: its text is no longer kept)';
+      const subject = (await renderOrNull(row))?.subject ?? (row.status === 'pending' ? '(not to be sent any more)' : '(sent: its text is no longer kept)');
       return `<tr><td>${row.id}</td><td>${when(row.createdAt)}</td><td>${escapeHtml(row.recipient ?? '—')}</td><td><a href="${DEMO_OUTBOX_PATH}/${row.id}">${escapeHtml(subject)}</a></td><td>${escapeHtml(row.kind)}</td><td>${escapeHtml(row.locale)}</td><td>${escapeHtml(statusText(row))}</td></tr>`;
     }));
     const how = deps.sending
@@ -82,7 +85,7 @@ export async function demoOutboxPages(app: FastifyInstance, deps: DemoOutboxDeps
     const facts = `<dl><dt>To</dt><dd>${escapeHtml(row.recipient ?? '—')}</dd><dt>From</dt><dd>${escapeHtml(deps.from)}</dd><dt>Kind</dt><dd>${escapeHtml(row.kind)}</dd><dt>Locale</dt><dd>${escapeHtml(row.locale)}</dd><dt>Message key</dt><dd>${escapeHtml(row.messageKey)}</dd><dt>Status</dt><dd>${escapeHtml(statusText(row))}</dd></dl>`;
     const body = mail
       ? `<h2>HTML part</h2><iframe title="The HTML part of the message" sandbox src="${DEMO_OUTBOX_PATH}/${row.id}/html"></iframe><h2>Text part</h2><pre>${escapeHtml(mail.text)}</pre>`
-      : '<p>This message was sent; its text is no longer kept in the store.</p>';
+      : `<p>${row.status === 'pending' ? 'This message is no longer to be sent (its order was paid, closed or opted out).' : 'This message was sent or skipped; its text is no longer kept in the store.'}</p>`;
     return html(reply, 200, page(mail?.subject ?? `Message ${row.id}`, `<h1>${escapeHtml(mail?.subject ?? `Message ${row.id}`)}</h1>${facts}${body}<p><a href="${DEMO_OUTBOX_PATH}">Back to the outbox</a></p>`));
   });
 

@@ -56,7 +56,23 @@ export interface SignInLinkPayload {
 
 export type SignInLinkReason = 'requested' | 'sign-up' | 'sign-up-taken';
 
-export type MailPayload = ReceiptPayload | ServiceActivePayload | SignInLinkPayload;
+/**
+ * "You have not finished your order": queued with the order, due RECOVERY_AFTER_MIN after it. When it comes
+ * due the order is read again and the mail is skipped unless it is still unpaid, open and not opted out.
+ */
+export interface RecoveryPayload {
+  kind: 'recovery';
+  flow: Exclude<MailFlow, 'upsell'>;
+  orderId: number;
+  invoiceId: number;
+  lines: ReceiptLine[];
+  amountCents: number;
+  currency: Currency;
+  /** ISO time the order's first payment link expires (the renderer reads the latest one). */
+  deadline: string;
+}
+
+export type MailPayload = ReceiptPayload | ServiceActivePayload | SignInLinkPayload | RecoveryPayload;
 export type MailKind = MailPayload['kind'];
 
 export interface OutboxMessage {
@@ -65,6 +81,8 @@ export interface OutboxMessage {
   to: string;
   locale: Locale;
   payload: MailPayload;
+  /** When it may be sent (a recovery reminder); now when absent. */
+  dueAt?: Date;
 }
 
 /** A row as the worker and the demo page read it. */
@@ -82,6 +100,7 @@ export async function enqueueMail(executor: Executor, message: OutboxMessage): P
     locale: message.locale,
     payload: message.payload,
     messageId: randomBytes(16).toString('hex'),
+    ...(message.dueAt ? { nextAttemptAt: message.dueAt } : {}),
   }).onConflictDoNothing({ target: mailOutbox.messageKey }).returning({ id: mailOutbox.id });
   return inserted.length > 0;
 }
@@ -106,9 +125,14 @@ export interface OrderReceiptFacts {
   currency: Currency;
   deadline: Date;
   locale: Locale;
+  /** When the recovery reminder is due (the order's creation + RECOVERY_AFTER_MIN); null = the shopper wants none. */
+  reminderDueAt?: Date | null;
 }
 
-/** Queues the receipt of a new order (not of a flagged one: the caller decides). */
+/**
+ * Queues the receipt of a new order (not of a flagged one: the caller decides) and, unless the shopper
+ * unticked "Remind me if I don't finish", its recovery reminder under recovery:order:<id>, due later.
+ */
 export async function queueOrderReceipt(executor: Executor, facts: OrderReceiptFacts): Promise<boolean> {
   const names = await executor.select({ pid: products.pid, name: products.name }).from(products).where(inArray(products.pid, facts.items.map((item) => item.pid)));
   const lines: ReceiptLine[] = facts.items.flatMap((item): ReceiptLine[] => [
@@ -116,12 +140,26 @@ export async function queueOrderReceipt(executor: Executor, facts: OrderReceiptF
     ...(item.extraConnection ? [{ type: 'option', option: 'extraConnection' } as const] : []),
     ...(item.proxyProtection ? [{ type: 'option', option: 'proxyProtection' } as const] : []),
   ]);
+  const to = await emailOf(executor, facts.clientId);
+  const flow = facts.kind === 'reseller' ? 'reseller' : 'order';
+  if (facts.reminderDueAt) {
+    await enqueueMail(executor, {
+      key: `recovery:order:${facts.orderId}`,
+      to,
+      locale: facts.locale,
+      dueAt: facts.reminderDueAt,
+      payload: {
+        kind: 'recovery', flow, orderId: facts.orderId, invoiceId: facts.invoiceId, lines,
+        amountCents: facts.amountCents, currency: facts.currency, deadline: facts.deadline.toISOString(),
+      },
+    });
+  }
   return enqueueMail(executor, {
     key: `receipt:invoice:${facts.invoiceId}`,
-    to: await emailOf(executor, facts.clientId),
+    to,
     locale: facts.locale,
     payload: {
-      kind: 'receipt', flow: facts.kind === 'reseller' ? 'reseller' : 'order', orderId: facts.orderId, invoiceId: facts.invoiceId, lines,
+      kind: 'receipt', flow, orderId: facts.orderId, invoiceId: facts.invoiceId, lines,
       promocode: facts.promocode, amountCents: facts.amountCents, currency: facts.currency, deadline: facts.deadline.toISOString(),
     },
   });

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { BillingPort } from '../billing/port';
 import type { Database } from '../db/connect';
 import { orders } from '../db/schema';
+import { resumeLanding, type Recovery } from '../recovery';
 import { storedLocale, type MailPayload, type OutboxRow } from './outbox';
 import { localePath, renderMail, type MailLinks, type RenderedMail, type ServiceCredentials } from './templates';
 
@@ -12,22 +13,31 @@ export interface MailRendererOptions {
   billing: Pick<BillingPort, 'service'>;
   /** Reads the client of a "service active" order. */
   db: Database;
-  /** Makes a one-time sign-in link (src/server/sign-in.ts) for a client, landing on a checkout path. */
-  signInLink(clientId: number, redirectPath: string, ttlMs: number): Promise<string>;
-  /** Lifetimes of a requested link and of the one in "service active". */
-  ttl: { requested: number; activation: number };
+  /** Makes a one-time sign-in link (src/server/sign-in.ts) for a client, landing on a checkout path (reaching one order only with `orderId`). */
+  signInLink(clientId: number, redirectPath: string, ttlMs: number, orderId?: number): Promise<string>;
+  /** Lifetimes of a requested link, of the one in "service active" and of a reminder's resume link. */
+  ttl: { requested: number; activation: number; resume: number };
+  /** Checks a due recovery reminder against its order, and makes its opt-out link. */
+  recovery: Pick<Recovery, 'check' | 'optOutUrl'>;
 }
 
 /**
  * Renders an outbox row when it is sent (or shown on the demo page). The login details are read from the
  * store at that moment, so the outbox never holds a password in clear; sign-in links are made at that
- * moment too, so the outbox never holds a usable token.
+ * moment too, so the outbox never holds a usable token. Null: nothing to send any more (a recovery reminder
+ * whose order was paid, cancelled, flagged, opted out or past its deadline), and the worker skips the row.
  */
-export function mailRenderer({ links, credentials, billing, db, signInLink, ttl }: MailRendererOptions): (row: OutboxRow) => Promise<RenderedMail> {
+export function mailRenderer({ links, credentials, billing, db, signInLink, ttl, recovery }: MailRendererOptions): (row: OutboxRow) => Promise<RenderedMail | null> {
   return async (row) => {
     const payload = row.payload as MailPayload | null;
     if (!payload) throw Object.assign(new Error(`Mail ${row.id} has no payload left (sent)`), { code: 'ENOPAYLOAD' });
     const locale = storedLocale(row.locale);
+    if (payload.kind === 'recovery') {
+      const found = await recovery.check(payload.orderId);
+      if (!found.send) return null;
+      const resumeUrl = await signInLink(found.clientId, resumeLanding(locale, found.flow, payload.orderId), ttl.resume, payload.orderId);
+      return renderMail(payload, locale, { links, recovery: { resumeUrl, optOutUrl: recovery.optOutUrl(payload.orderId), deadline: found.deadline.toISOString() } });
+    }
     if (payload.kind === 'sign-in-link') {
       return renderMail(payload, locale, { links, signInUrl: await signInLink(payload.clientId, payload.redirectPath, ttl.requested) });
     }

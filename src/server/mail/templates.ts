@@ -3,7 +3,7 @@
  * from elsewhere), real headings and data tables, a lang attribute, colours of at least 7:1 contrast.
  */
 import { DEFAULT_LOCALE, type Locale } from '../../domain/locale';
-import type { MailFlow, MailPayload, ReceiptLine, ReceiptPayload, ServiceActivePayload, SignInLinkPayload } from './outbox';
+import type { MailFlow, MailPayload, ReceiptLine, ReceiptPayload, RecoveryPayload, ServiceActivePayload, SignInLinkPayload } from './outbox';
 import { fill, MAIL_TEXTS, type MailTexts } from './texts';
 import { escapeHtml } from '../escape-html';
 
@@ -11,6 +11,8 @@ export interface RenderedMail {
   subject: string;
   text: string;
   html: string;
+  /** Extra headers (a recovery reminder's List-Unsubscribe). */
+  headers?: Record<string, string>;
 }
 
 /** A service's login details, put into "service active" only under MAIL_CREDENTIALS=on. */
@@ -36,6 +38,8 @@ export interface RenderContext {
   credentials?: ServiceCredentials[] | null;
   /** The one-time link of a "sign-in link" mail, made when it is sent. */
   signInUrl?: string;
+  /** A recovery reminder's links (made when it is sent) and its order's current payment deadline. */
+  recovery?: { resumeUrl: string; optOutUrl: string; deadline: string };
 }
 
 /** The checkout path of a page in a locale: the default locale has no prefix (as in the app). */
@@ -82,6 +86,8 @@ interface Body {
   /** Headed sections after the facts (e.g. the login details). */
   sections: { heading: string; facts: Fact[]; note: string }[];
   action: { label: string; href: string; hint: string } | null;
+  /** A small line after the action: a hint and a link (a reminder's opt-out). */
+  after?: { hint: string; label: string; href: string };
 }
 
 const FONT = 'font-family:-apple-system,BlinkMacSystemFont,\'Segoe UI\',Roboto,Helvetica,Arial,sans-serif';
@@ -107,7 +113,7 @@ function layoutHtml(texts: MailTexts, body: Body): string {
 <p style="margin:0 0 16px;font-weight:700;font-size:14px;letter-spacing:.04em;text-transform:uppercase;color:#4b5563">${escapeHtml(texts.brand)}</p>
 <h1 style="font-size:24px;line-height:1.25;margin:0 0 16px;color:${TEXT}">${escapeHtml(body.heading)}</h1>
 <p style="margin:0 0 16px">${escapeHtml(body.intro)}</p>
-${body.facts.length ? factsTable(body.facts, null) : ''}${sections}${action}
+${body.facts.length ? factsTable(body.facts, null) : ''}${sections}${action}${body.after ? `<p style="margin:16px 0 0;font-size:14px;color:#4b5563">${escapeHtml(body.after.hint)} <a href="${escapeHtml(body.after.href)}" style="color:#0b57d0">${escapeHtml(body.after.label)}</a></p>` : ''}
 <hr style="border:0;border-top:1px solid #d1d5db;margin:24px 0">
 <p style="margin:0;font-size:14px;color:#4b5563">${escapeHtml(texts.footer)}</p>
 </div>
@@ -122,6 +128,7 @@ function layoutText(texts: MailTexts, body: Body): string {
   const parts = [body.heading, '='.repeat(body.heading.length), '', body.intro, ...(body.facts.length ? ['', facts(body.facts)] : [])];
   for (const section of body.sections) parts.push('', section.heading, '-'.repeat(section.heading.length), facts(section.facts), '', section.note);
   if (body.action) parts.push('', `${body.action.label}:`, body.action.href, '', body.action.hint);
+  if (body.after) parts.push('', body.after.hint, `${body.after.label}: ${body.after.href}`);
   parts.push('', '--', texts.footer, '');
   return parts.join('\n');
 }
@@ -182,11 +189,36 @@ function signInLinkBody(texts: MailTexts, payload: SignInLinkPayload, context: R
   };
 }
 
+function recoveryBody(texts: MailTexts, payload: RecoveryPayload, context: RenderContext): Body {
+  const t = texts.recovery;
+  const links = context.recovery;
+  return {
+    subject: fill(t.subject, { order: payload.orderId }),
+    heading: t.heading,
+    intro: t.intro,
+    facts: [
+      [texts.receipt.order, String(payload.orderId)],
+      [texts.receipt.item, payload.lines.map((line) => lineText(texts, line)).join('\n')],
+      [texts.receipt.total, money(texts, payload.amountCents, payload.currency)],
+      [texts.receipt.deadline, dateTime(texts, links?.deadline ?? payload.deadline)],
+    ],
+    sections: [],
+    action: links ? { label: t.resume, href: links.resumeUrl, hint: t.resumeHint } : null,
+    ...(links ? { after: { hint: t.optOutHint, label: t.optOut, href: links.optOutUrl } } : {}),
+  };
+}
+
 /** Renders a message from its payload in a locale (an unknown locale gets the default's words). */
 export function renderMail(payload: MailPayload, locale: Locale, context: RenderContext): RenderedMail {
   const texts = MAIL_TEXTS[locale] ?? MAIL_TEXTS[DEFAULT_LOCALE];
   const body = payload.kind === 'receipt' ? receiptBody(texts, locale, payload, context)
     : payload.kind === 'service-active' ? serviceActiveBody(texts, locale, payload, context)
-      : signInLinkBody(texts, payload, context);
-  return { subject: body.subject, text: layoutText(texts, body), html: layoutHtml(texts, body) };
+      : payload.kind === 'recovery' ? recoveryBody(texts, payload, context)
+        : signInLinkBody(texts, payload, context);
+  const rendered: RenderedMail = { subject: body.subject, text: layoutText(texts, body), html: layoutHtml(texts, body) };
+  // RFC 8058: mail clients offer a one-click unsubscribe that POSTs to the same link.
+  if (payload.kind === 'recovery' && context.recovery) {
+    rendered.headers = { 'List-Unsubscribe': `<${context.recovery.optOutUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
+  }
+  return rendered;
 }

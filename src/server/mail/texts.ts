@@ -58,6 +58,21 @@ export interface MailTexts {
     signUpTakenSubject: string;
     signUpTakenIntro: string;
   };
+  /** The one reminder for an unpaid order, and the pages of its opt-out link. */
+  recovery: {
+    subject: string;
+    heading: string;
+    intro: string;
+    resume: string;
+    resumeHint: string;
+    optOut: string;
+    optOutHint: string;
+    optedOutTitle: string;
+    optedOutText: string;
+    invalidTitle: string;
+    invalidText: string;
+    backToCheckout: string;
+  };
   options: { extraConnection: string; proxyProtection: string };
   /** Billing cycles, as the app words them (src/i18n/locales/<code>.json, key cycle). */
   cycle: typeof enEnCycle;
@@ -106,6 +121,20 @@ const EN: Omit<MailTexts, 'tag' | 'cycle'> = {
     signUpIntro: 'Welcome! To finish creating your account, confirm that this address is yours with the button below. Until then, your password does not sign you in.',
     signUpTakenSubject: 'Someone tried to create an account with your address',
     signUpTakenIntro: 'Someone tried to create a TV Checkout account with this address, which already has one. If that was you, sign in with the button below instead. If not, ignore this e-mail: nothing was changed.',
+  },
+  recovery: {
+    subject: 'You have not finished your order {order}',
+    heading: 'Your order is waiting for you',
+    intro: 'You started an order at TV Checkout but have not paid for it yet. It is kept for you until the deadline below.',
+    resume: 'Finish your order',
+    resumeHint: 'The link opens this order\'s payment page in any browser, with its countdown; there you can pay or choose another payment method. It works once.',
+    optOut: 'Stop reminders for this order',
+    optOutHint: 'This is the only reminder we send for this order. You can also stop reminders with this link:',
+    optedOutTitle: 'No more reminders',
+    optedOutText: 'You will not get any more reminders for order {order}. The order itself is unchanged: you can still pay it before its deadline.',
+    invalidTitle: 'This link cannot be used',
+    invalidText: 'The link was cut short or changed on its way. Links work only exactly as they were sent.',
+    backToCheckout: 'Go to the checkout',
   },
   options: { extraConnection: 'Extra connection', proxyProtection: 'Proxy protection' },
 };
@@ -163,6 +192,20 @@ export const MAIL_TEXTS: Record<Locale, MailTexts> = {
       signUpTakenSubject: 'Jemand wollte mit Ihrer Adresse ein Konto anlegen',
       signUpTakenIntro: 'Jemand wollte mit dieser Adresse ein Konto bei TV Checkout anlegen, für die es bereits ein Konto gibt. Wenn Sie das waren, melden Sie sich stattdessen mit der Schaltfläche unten an. Wenn nicht, ignorieren Sie diese E-Mail: Es wurde nichts geändert.',
     },
+    recovery: {
+      subject: 'Sie haben Ihre Bestellung {order} noch nicht abgeschlossen',
+      heading: 'Ihre Bestellung wartet auf Sie',
+      intro: 'Sie haben bei TV Checkout eine Bestellung begonnen, aber noch nicht bezahlt. Sie bleibt bis zur unten genannten Frist für Sie reserviert.',
+      resume: 'Bestellung abschließen',
+      resumeHint: 'Der Link öffnet die Zahlungsseite dieser Bestellung in jedem Browser, mit ihrem Countdown; dort können Sie bezahlen oder eine andere Zahlungsart wählen. Er funktioniert einmal.',
+      optOut: 'Keine Erinnerungen mehr zu dieser Bestellung',
+      optOutHint: 'Dies ist die einzige Erinnerung, die wir zu dieser Bestellung senden. Mit diesem Link können Sie Erinnerungen abbestellen:',
+      optedOutTitle: 'Keine weiteren Erinnerungen',
+      optedOutText: 'Sie erhalten keine Erinnerungen mehr zu Bestellung {order}. Die Bestellung selbst bleibt unverändert: Sie können sie bis zur Frist noch bezahlen.',
+      invalidTitle: 'Dieser Link kann nicht verwendet werden',
+      invalidText: 'Der Link wurde unterwegs gekürzt oder verändert. Links funktionieren nur genau so, wie sie gesendet wurden.',
+      backToCheckout: 'Zum Checkout',
+    },
     options: { extraConnection: 'Zusätzliche Verbindung', proxyProtection: 'Proxy-Schutz' },
     cycle: deDeCycle,
   },
@@ -210,6 +253,20 @@ export const MAIL_TEXTS: Record<Locale, MailTexts> = {
       signUpIntro: '¡Te damos la bienvenida! Para terminar de crear tu cuenta, confirma con el botón de abajo que esta dirección es tuya. Hasta entonces, tu contraseña no te da acceso.',
       signUpTakenSubject: 'Alguien ha intentado crear una cuenta con tu dirección',
       signUpTakenIntro: 'Alguien ha intentado crear una cuenta de TV Checkout con esta dirección, que ya tiene una. Si fuiste tú, inicia sesión con el botón de abajo. Si no, ignora este correo: no se ha cambiado nada.',
+    },
+    recovery: {
+      subject: 'No has terminado tu pedido {order}',
+      heading: 'Tu pedido te está esperando',
+      intro: 'Empezaste un pedido en TV Checkout pero aún no lo has pagado. Lo guardamos para ti hasta la fecha límite indicada abajo.',
+      resume: 'Terminar tu pedido',
+      resumeHint: 'El enlace abre la página de pago de este pedido en cualquier navegador, con su cuenta atrás; allí puedes pagar o elegir otro método de pago. Funciona una sola vez.',
+      optOut: 'No recibir más recordatorios de este pedido',
+      optOutHint: 'Este es el único recordatorio que enviamos sobre este pedido. También puedes dejar de recibirlos con este enlace:',
+      optedOutTitle: 'No más recordatorios',
+      optedOutText: 'No recibirás más recordatorios del pedido {order}. El pedido no cambia: aún puedes pagarlo antes de la fecha límite.',
+      invalidTitle: 'Este enlace no se puede usar',
+      invalidText: 'El enlace se cortó o se modificó por el camino. Los enlaces solo funcionan tal como se enviaron.',
+      backToCheckout: 'Ir al checkout',
     },
     options: { extraConnection: 'Conexión adicional', proxyProtection: 'Protección proxy' },
     cycle: esEsCycle,
@@ -259,6 +316,20 @@ export const MAIL_TEXTS: Record<Locale, MailTexts> = {
       signUpTakenSubject: 'Iemand probeerde een account aan te maken met jouw adres',
       signUpTakenIntro: 'Iemand probeerde een account bij TV Checkout aan te maken met dit adres, waarvoor al een account bestaat. Was jij dat, log dan in met de knop hieronder. Zo niet, negeer deze e-mail dan: er is niets veranderd.',
     },
+    recovery: {
+      subject: 'Je hebt je bestelling {order} nog niet afgerond',
+      heading: 'Je bestelling wacht op je',
+      intro: 'Je bent een bestelling bij TV Checkout begonnen, maar hebt nog niet betaald. We bewaren hem voor je tot de deadline hieronder.',
+      resume: 'Bestelling afronden',
+      resumeHint: 'De link opent de betaalpagina van deze bestelling in elke browser, met de aftelling; daar kun je betalen of een andere betaalmethode kiezen. Hij werkt één keer.',
+      optOut: 'Geen herinneringen meer voor deze bestelling',
+      optOutHint: 'Dit is de enige herinnering die we voor deze bestelling sturen. Met deze link zet je herinneringen uit:',
+      optedOutTitle: 'Geen herinneringen meer',
+      optedOutText: 'Je krijgt geen herinneringen meer voor bestelling {order}. De bestelling zelf is niet veranderd: je kunt hem nog betalen vóór de deadline.',
+      invalidTitle: 'Deze link kan niet worden gebruikt',
+      invalidText: 'De link is onderweg ingekort of veranderd. Links werken alleen precies zoals ze zijn verstuurd.',
+      backToCheckout: 'Naar de checkout',
+    },
     options: { extraConnection: 'Extra verbinding', proxyProtection: 'Proxybescherming' },
     cycle: nlNlCycle,
   },
@@ -306,6 +377,20 @@ export const MAIL_TEXTS: Record<Locale, MailTexts> = {
       signUpIntro: 'Bem-vindo! Para concluir a criação da sua conta, confirme que este endereço é seu com o botão abaixo. Até lá, a sua palavra-passe não inicia sessão.',
       signUpTakenSubject: 'Alguém tentou criar uma conta com o seu endereço',
       signUpTakenIntro: 'Alguém tentou criar uma conta na TV Checkout com este endereço, que já tem uma. Se foi o próprio, inicie sessão com o botão abaixo. Se não, ignore este e-mail: nada foi alterado.',
+    },
+    recovery: {
+      subject: 'Ainda não concluiu a sua encomenda {order}',
+      heading: 'A sua encomenda está à sua espera',
+      intro: 'Começou uma encomenda na TV Checkout, mas ainda não a pagou. Guardamo-la para si até ao prazo indicado abaixo.',
+      resume: 'Concluir a encomenda',
+      resumeHint: 'A ligação abre a página de pagamento desta encomenda em qualquer navegador, com a contagem decrescente; aí pode pagar ou escolher outro método de pagamento. Funciona uma única vez.',
+      optOut: 'Não receber mais lembretes desta encomenda',
+      optOutHint: 'Este é o único lembrete que enviamos sobre esta encomenda. Também pode deixar de os receber com esta ligação:',
+      optedOutTitle: 'Sem mais lembretes',
+      optedOutText: 'Não vai receber mais lembretes da encomenda {order}. A encomenda em si não mudou: ainda a pode pagar antes do prazo.',
+      invalidTitle: 'Esta ligação não pode ser usada',
+      invalidText: 'A ligação foi cortada ou alterada pelo caminho. As ligações só funcionam exatamente como foram enviadas.',
+      backToCheckout: 'Ir para o checkout',
     },
     options: { extraConnection: 'Ligação adicional', proxyProtection: 'Proteção proxy' },
     cycle: ptPtCycle,

@@ -45,7 +45,7 @@ export function smtpTransport(smtpUrl: string, from: string): MailTransport {
         html: envelope.html,
         messageId: `<${envelope.messageId}@${domain}>`,
         // Transactional: out-of-office replies and the like are not sent back to it.
-        headers: { 'Auto-Submitted': 'auto-generated' },
+        headers: { 'Auto-Submitted': 'auto-generated', ...envelope.headers },
       });
     },
     close: () => transporter.close(),

@@ -25,7 +25,8 @@ export const MAIL_MAX_ATTEMPTS = 30;
 export interface MailWorkerOptions {
   db: Database;
   transport: MailTransport;
-  render(row: OutboxRow): Promise<RenderedMail>;
+  /** Null: the message is no longer to be sent (marked skipped). */
+  render(row: OutboxRow): Promise<RenderedMail | null>;
   pollMs: number;
   retryMs: number;
   leaseMs?: number;
@@ -70,12 +71,18 @@ export function startMailWorker({ db, transport, render, pollMs, retryMs, leaseM
 
   /** Sends one claimed message; false when the SMTP server could not be reached (the round stops there). */
   const deliver = async (row: OutboxRow): Promise<boolean> => {
-    let rendered: RenderedMail;
+    let rendered: RenderedMail | null;
     try {
       rendered = await render(row);
       if (!row.recipient) throw Object.assign(new Error('No recipient'), { code: 'ENORECIPIENT' });
     } catch (error) {
       await fail(row, error, false);
+      return true;
+    }
+    if (!rendered) {
+      // Checked when due and no longer wanted (e.g. the order was paid): kept as skipped, without address or payload.
+      await db.update(mailOutbox).set({ status: 'skipped', recipient: null, payload: null, leaseToken: null }).where(ours(row));
+      log.info({ mail: row.id, kind: row.kind }, 'mail skipped: no longer to be sent');
       return true;
     }
     try {

@@ -124,6 +124,8 @@ export function orderRoutes({ billing, gateways, fraud, config, clock }: RouteDe
         fraud: !verdict.valid,
         payment: verdict.valid ? { gateway: gateway.module, expiresAt: new Date(clock.now().getTime() + PAYMENT_DEADLINE_MS) } : null,
         locale: shopperLocale(request, visitor.country),
+        // "Remind me if I don't finish" is ticked unless the body says false.
+        recoveryAfterMs: body.remind === false ? null : config.mail.recoveryAfterMs,
       }, idempotencyClaim(request, `order:${session.clientId}:${session.id}`));
       const { paymentId, ...placed } = answer.body;
       await rememberOrder(request, session, placed.orderid);

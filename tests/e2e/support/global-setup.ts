@@ -56,6 +56,8 @@ export async function startServer(dataDir: string, logPath: string, env: Record<
       GATEWAYS: 'sandbox-sandboxcrypto',
       // Every order and sign-in of the suite comes from 127.0.0.1.
       RATE_LIMIT: 'off',
+      // A recovery reminder is due at once, so the recovery journey reads it from the demo outbox without waiting an hour.
+      RECOVERY_AFTER_MIN: '0',
       FRAUD_BLOCKED_IPS: '',
       FRAUD_BLOCKED_COUNTRIES: '',
       LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'info',

@@ -23,7 +23,7 @@ export function localOrders(context: LocalBillingContext): OrderCalls {
       const [created] = await tx.insert(orders).values({
         clientId: order.clientId, kind: order.kind, status: order.fraud ? 'Fraud' : 'Pending', fraud: order.fraud, ip: order.ip, country: order.country,
         currency: order.currency, amountCents: order.amountCents, promocode: order.promocode, affid: order.affid, locale: order.locale,
-        createdAt: context.clock.now(),
+        createdAt: context.clock.now(), recoveryReminders: typeof order.recoveryAfterMs === 'number',
       }).returning();
       if (!created) throw new Error('Order was not created');
       const serviceRows = await tx.insert(services).values(order.items.map((item) => ({
@@ -48,6 +48,7 @@ export function localOrders(context: LocalBillingContext): OrderCalls {
         await queueOrderReceipt(tx, {
           orderId: created.id, invoiceId: invoice.id, clientId: order.clientId, kind: order.kind, items: order.items, promocode: order.promocode,
           amountCents: created.amountCents, currency: created.currency, deadline: payment.expiresAt, locale: order.locale,
+          reminderDueAt: typeof order.recoveryAfterMs === 'number' ? new Date(created.createdAt.getTime() + order.recoveryAfterMs) : null,
         });
       }
       return {
