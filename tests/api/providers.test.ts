@@ -194,6 +194,19 @@ describe('Coinbase Business checkouts', () => {
     expect(exceptions).toEqual([{ gateway: 'coinbase', event_id: `coinbase:${webhook.eventId}`, reason: 'link_expired', amount_cents: 1299, currency: 'EUR' }]);
   });
 
+  it('a refund or an event type Coinbase adds later is acknowledged and applies nothing', async () => {
+    const { order, checkout } = await coinbaseOrder();
+    const before = await storeSnapshot(t.db);
+    for (const eventType of ['checkout.refund.success', 'checkout.payment.someday']) {
+      const webhook = coinbase.webhook(checkout.id, 'checkout.payment.success');
+      const delivery = await coinbase.send({ ...webhook, eventType: eventType as never, rawBody: JSON.stringify({ ...JSON.parse(webhook.rawBody), eventType }) });
+      expect(delivery.status).toBe(200);
+      expect(JSON.parse(delivery.text)).toEqual({ received: true, duplicate: false });
+    }
+    expect(await storeSnapshot(t.db)).toEqual(before);
+    expect(await invoiceStatus(order.invoiceid)).toBe('Unpaid');
+  });
+
   it('an amount that is not a decimal string is refused with 400', async () => {
     const { checkout } = await coinbaseOrder();
     const webhook = coinbase.webhook(checkout.id, 'checkout.payment.success');

@@ -44,6 +44,7 @@ export function systemRoutes({ billing, gateways, fraud, config, storeEngine, pi
       const rawBody = (request as { rawBody?: string }).rawBody ?? '';
       const verdict = gateway.verifyWebhook({ headers: request.headers, rawBody, now: Math.floor(Date.now() / 1000) });
       if (!verdict.ok) throw badRequest(verdict.message ?? WEBHOOK_REFUSALS[verdict.reason], verdict.reason);
+      if (verdict.events.length === 0) request.log.info({ gateway: gateway.module }, 'payment webhook: a verified notification with nothing to apply');
       let duplicate = verdict.events.length > 0;
       for (const verified of verdict.events) {
         let event = verified;

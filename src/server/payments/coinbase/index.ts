@@ -81,8 +81,8 @@ export function coinbaseGateway(settings: ProvidersConfig['coinbase']): PaymentG
     }
     if (typeof body?.id !== 'string' || typeof body.eventType !== 'string') return { ok: false, reason: 'bad_request', message: 'The body is not a Coinbase checkout event.' };
     const type = WEBHOOK_TYPES[body.eventType];
-    if (type === undefined) return { ok: false, reason: 'bad_request', message: `Unknown Coinbase event type ${body.eventType}.` };
-    if (type === null) return { ok: true, events: [] };
+    // Expiry, refunds and event types Coinbase may add later apply nothing: acknowledged, so they are not retried.
+    if (!type) return { ok: true, events: [] };
     const amountCents = decimalToCents(body.amount);
     if (amountCents === null || typeof body.currency !== 'string') return { ok: false, reason: 'bad_request', message: 'The checkout event has no amount as a decimal string, or no currency.' };
     const eventId = headers['x-event-id'];
