@@ -12,6 +12,14 @@ export interface GatewayChoice {
   currencies?: readonly string[];
 }
 
+const takes = (gateway: GatewayChoice, currency: string) => !gateway.currencies || gateway.currencies.includes(currency);
+
+/** The gateway to start with: the default if it takes the currency, else the first that does. */
+export function defaultGatewayFor(gateways: GatewayChoice[], preferred: string, currency: string): string {
+  const chosen = gateways.find((gateway) => gateway.module === preferred);
+  return chosen && takes(chosen, currency) ? preferred : (gateways.find((gateway) => takes(gateway, currency))?.module ?? preferred);
+}
+
 /** The payment-method list: one radio per gateway, with a card or coin icon; one that does not take `currency` is shown unavailable. */
 export function GatewayPicker({ gateways, selected, onSelect, disabled, currency }: { gateways: GatewayChoice[]; selected: string | null; onSelect: (module: string) => void; disabled?: boolean; currency?: string }) {
   const { t } = useTranslation();
@@ -20,7 +28,7 @@ export function GatewayPicker({ gateways, selected, onSelect, disabled, currency
     <fieldset className="choices" disabled={disabled}>
       <legend>{t('gateway.legend')}</legend>
       {gateways.map((gateway) => {
-        const unavailable = currency !== undefined && gateway.currencies !== undefined && !gateway.currencies.includes(currency);
+        const unavailable = currency !== undefined && !takes(gateway, currency);
         const hintId = `gateway-${gateway.module}-unavailable`;
         return (
           <label key={gateway.module} className="choice">
