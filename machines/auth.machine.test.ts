@@ -132,7 +132,7 @@ describe('auth machine: behaviour', () => {
     const { actor, identifyGuest } = startAuth({ query: { email: 'ann@example.com' } });
     await waitFor(actor, atRest);
     expect(identifyGuest).toHaveBeenCalledWith(expect.objectContaining({ input: { email: 'ann@example.com' } }));
-    expect(actor.getSnapshot().context.user).toEqual({ userid: 7, email: 'ann@example.com', guest: true });
+    expect(actor.getSnapshot().context.user).toEqual({ userid: modelGuest.userid, email: 'ann@example.com', guest: true });
   });
 
   it('ignores an email query of the wrong shape', () => {
@@ -158,9 +158,9 @@ describe('auth machine: behaviour', () => {
   });
 
   it('restores a guest this browser identified by e-mail as a guest user, after a reload', () => {
-    const { actor } = startAuth({ session: { loggedIn: false, guest: true, userid: 7, email: 'ann@example.com' } });
+    const { actor } = startAuth({ session: { loggedIn: false, guest: true, userid: modelGuest.userid, email: 'ann@example.com' } });
     expect(actor.getSnapshot().value).toBe('loggedIn');
-    expect(actor.getSnapshot().context.user).toEqual({ userid: 7, email: 'ann@example.com', guest: true });
+    expect(actor.getSnapshot().context.user).toEqual({ userid: modelGuest.userid, email: 'ann@example.com', guest: true });
   });
 
   it('starts logged out when the server knows no one', () => {
@@ -238,9 +238,12 @@ describe('auth guards', () => {
     expect(call(authGuards.hasLinkEmail, {}, { type: 'auth.login', email: 'a@b.co', password: 'x' })).toBe(false);
   });
 
-  it('hasUserId needs a positive user id', () => {
+  it('hasUserId needs a positive client id or a guest handle of the contract\'s shape', () => {
     expect(authGuards.hasUserId({ context: context(), event: { type: 'auth.signOut' } }, { result: modelGuest })).toBe(true);
-    expect(authGuards.hasUserId({ context: context(), event: { type: 'auth.signOut' } }, { result: { userid: 0, email: '' } })).toBe(false);
+    expect(authGuards.hasUserId({ context: context(), event: { type: 'auth.signOut' } }, { result: modelClient })).toBe(true);
+    for (const userid of [0, -1, 1.5, '', '57', 'g_short', 'g_4nq0c2ZkVwQ8mX1bTf7sL!']) {
+      expect(authGuards.hasUserId({ context: context(), event: { type: 'auth.signOut' } }, { result: { userid, email: 'a@b.co' } }), String(userid)).toBe(false);
+    }
   });
 
   it('canSignOut needs both a user id and an e-mail', () => {

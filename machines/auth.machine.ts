@@ -5,10 +5,12 @@
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
 import { isValidEmail } from '../src/domain/email';
 import { isSafeRedirectTarget } from '../src/domain/redirect';
+import { isUserId, type UserId } from '../src/domain/user-id';
 
 /** The user of the session; a guest was identified by e-mail and can only order. */
 export interface AuthUser {
-  userid: number;
+  /** A client's id, or a guest's opaque handle. */
+  userid: UserId;
   email: string;
   guest: boolean;
 }
@@ -17,7 +19,7 @@ export interface AuthUser {
 export interface AuthSession {
   loggedIn: boolean;
   guest: boolean;
-  userid: number | null;
+  userid: UserId | null;
   email: string | null;
 }
 
@@ -50,7 +52,8 @@ export type AuthEvent =
 
 /** What the login and identifyGuest actors return. */
 export interface AuthResult {
-  userid: number;
+  /** A client's id (auth), or a guest's opaque handle (authMiddleware). */
+  userid: UserId;
   email: string;
 }
 
@@ -64,7 +67,7 @@ function errorMessage(error: unknown): string {
 
 /** Sign Out is offered only to a logged-in user with both a user id and an e-mail (spec section 1). */
 export function hasSignOutIdentity(user: AuthUser | null): boolean {
-  return user !== null && Number.isInteger(user.userid) && user.userid > 0 && user.email !== '';
+  return user !== null && isUserId(user.userid) && user.email !== '';
 }
 
 /** Every guard of the auth machine, exported for unit tests. */
@@ -73,7 +76,7 @@ export const authGuards = {
   hasEmailQuery: ({ context }: GuardArgs) => context.queryEmail !== null,
   hasCredentials: ({ event }: GuardArgs) => event.type === 'auth.login' && isValidEmail(event.email) && event.password !== '',
   hasLinkEmail: ({ event }: GuardArgs) => event.type === 'auth.requestLink' && isValidEmail(event.email.trim()),
-  hasUserId: (_args: GuardArgs, params: { result: AuthResult }) => Number.isInteger(params.result.userid) && params.result.userid > 0,
+  hasUserId: (_args: GuardArgs, params: { result: AuthResult }) => isUserId(params.result.userid),
   canSignOut: ({ context }: GuardArgs) => hasSignOutIdentity(context.user),
 };
 
@@ -83,7 +86,7 @@ const notProvided = (name: string) => () => Promise.reject(new Error(`${name} no
 export const authMachineDocs = {
   actors: {
     login: { input: '{ email: string; password: string }', output: 'AuthResult { userid, email } (POST /api/auth); rejects with the server message', description: 'Logs a client in; the session cookie is set by the server.' },
-    identifyGuest: { input: '{ email: string }', output: 'AuthResult { userid, email } (POST /api/authMiddleware)', description: 'Identifies a guest from the `email` query; the guest can only order.' },
+    identifyGuest: { input: '{ email: string }', output: 'AuthResult { userid (an opaque guest handle), email } (POST /api/authMiddleware)', description: 'Identifies a guest from the `email` query; the guest can only order.' },
     signOut: { input: 'none', output: '{ loggedIn: false } (POST /api/signOut)', description: 'Ends the session on the server and clears its cookie.' },
     requestSignInLink: {
       input: '{ email: string; redirect: string }',
@@ -104,14 +107,14 @@ export const authMachineDocs = {
     hasEmailQuery: { description: 'The URL has an `email` query of a valid shape.' },
     hasCredentials: { description: 'The login has an e-mail of a valid shape and a password.' },
     hasLinkEmail: { description: 'The sign-in link request has an e-mail of a valid shape.' },
-    hasUserId: { description: 'The server returned a positive user id.' },
+    hasUserId: { description: 'The server returned a user: a positive client id, or a guest\'s opaque handle.' },
     canSignOut: { description: 'Logged in with both a user id and an e-mail: Sign Out is shown.' },
   },
 } as const;
 
 /** The user a restored session stands for: a login, or a guest this browser identified by e-mail. */
 function userOfSession(session: AuthSession | null | undefined): AuthUser | null {
-  if (!session || !(session.loggedIn || session.guest) || session.userid === null || session.userid <= 0) return null;
+  if (!session || !(session.loggedIn || session.guest) || !isUserId(session.userid)) return null;
   return { userid: session.userid, email: session.email ?? '', guest: session.guest };
 }
 

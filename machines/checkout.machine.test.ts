@@ -293,7 +293,7 @@ describe('checkout machine: ordering', () => {
       configoptions: { '2': 1, '4': 0 },
       remind: true,
       email: 'ann@example.com',
-      userid: 7,
+      userid: modelGuest.userid,
       idempotencyKey: 'key-1',
     });
     const { context, value } = actor.getSnapshot();
@@ -389,7 +389,7 @@ describe('checkout machine: automatic order from URL parameters (spec section 5)
       // No form, nothing unticked: a deep link's order is reminded.
       remind: true,
       email: 'ann@example.com',
-      userid: 7,
+      userid: modelGuest.userid,
       idempotencyKey: 'key-1',
     });
     expect(redirectToPayment).toHaveBeenCalledWith({ link: modelOrder.link });

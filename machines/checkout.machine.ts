@@ -3,6 +3,7 @@
  * gateway, creates the order and hands over to the payment page (or the waiting step); the automatic
  * order from URL parameters is its own branch that silently falls back to the form.
  */
+import { isUserId, type UserId } from '../src/domain/user-id';
 import { assign, fromPromise, raise, setup } from 'xstate';
 import { PAYMENT_DEADLINE_MS, EXTRA_CONNECTION_OPTION_ID, MAX_CHECKOUT_PRODUCTS, PROXY_PROTECTION_OPTION_ID } from '../src/domain/constants';
 import { currencyForCountry, DEFAULT_COUNTRY, type Currency } from '../src/domain/currency';
@@ -47,7 +48,8 @@ function gatewayFor(gateways: CheckoutGateway[], preferred: string | null, curre
 
 /** The user the order is placed for: logged in, or a guest identified by e-mail. */
 export interface CheckoutUser {
-  userid: number;
+  /** A client's id, or a guest's opaque handle (authMiddleware). */
+  userid: UserId;
   email: string;
 }
 
@@ -98,7 +100,7 @@ export interface OrderRequest {
   /** "Remind me if I don't finish": one reminder mail if the order is still unpaid after a while. */
   remind: boolean;
   email: string;
-  userid: number;
+  userid: UserId;
   idempotencyKey: string;
 }
 
@@ -296,7 +298,7 @@ export const checkoutGuards = {
   isValidEmail: ({ context, event }: GuardArgs) => isValidEmail(event.type === 'email.change' ? event.email : context.email),
   canSubmitAsUser: ({ context }: GuardArgs) => context.user !== null && isOrderComplete(context),
   canSubmitAsGuest: ({ context }: GuardArgs) => context.user === null && context.emailValid && isOrderComplete(context),
-  hasUserId: (_args: GuardArgs, params: { user: CheckoutUser }) => Number.isInteger(params.user.userid) && params.user.userid > 0,
+  hasUserId: (_args: GuardArgs, params: { user: CheckoutUser }) => isUserId(params.user.userid),
   autoProductPricedWithPromo: ({ context }: GuardArgs, params: { product: CheckoutProduct | null }) =>
     isAutoProductPriced(context, params.product) && context.query.promocode !== undefined && context.query.promocode.trim() !== '',
   autoProductPriced: ({ context }: GuardArgs, params: { product: CheckoutProduct | null }) => isAutoProductPriced(context, params.product),
@@ -354,7 +356,7 @@ export const checkoutMachineDocs = {
     isValidEmail: { description: 'The e-mail has the shape text@text.text.' },
     canSubmitAsUser: { description: 'A known user with a priced product and a gateway.' },
     canSubmitAsGuest: { description: 'A guest with a valid e-mail, a priced product and a gateway.' },
-    hasUserId: { description: 'The identification returned a positive user id.' },
+    hasUserId: { description: 'The identification returned a user: a guest\'s opaque handle (or a positive client id).' },
     autoProductPricedWithPromo: { description: 'The product was found with a positive price in the currency and the URL has a promo code.' },
     autoProductPriced: { description: 'The product was found with a positive price in the currency.' },
     hasPaymentLink: { description: 'The created order came back with a payment link (not a fraud order).' },

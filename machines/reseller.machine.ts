@@ -2,6 +2,7 @@
  * The reseller flow: pick a reseller product, say whether you already are a reseller, sign in or
  * sign up, order and pay; plus the guard of the reseller success page.
  */
+import type { UserId } from '../src/domain/user-id';
 import { assign, fromPromise, setup } from 'xstate';
 import { PAYMENT_DEADLINE_MS } from '../src/domain/constants';
 import type { Currency } from '../src/domain/currency';
@@ -70,7 +71,8 @@ export interface ResellerContext {
   /** Amount of the order in the visitor's currency; null when a product is not sold in it. */
   price: number | null;
   /** Set once resellerAuth succeeded; a retried order does not sign in again. */
-  userid: number | null;
+  /** A signed-in reseller's id, or a sign-up's opaque handle. */
+  userid: UserId | null;
   order: ResellerOrder;
   paymentLink: string | null;
   /** Payment deadline, epoch milliseconds. */
@@ -117,7 +119,7 @@ export interface ResellerAuthInput {
 
 /** resellerAuth's answer. */
 export interface ResellerAuthOutput {
-  userid: number;
+  userid: UserId;
   email: string;
   reseller: boolean;
 }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import { formatScenario, generatePaths, replayPath, transitionCoverage } from '../scripts/statecharts/graph';
-import { waitingModel, waitingModelInput } from '../scripts/statecharts/models/waiting.model';
+import { newLinkFor, waitingModel, waitingModelInput, waitingModelReceipt } from '../scripts/statecharts/models/waiting.model';
 import { ORDER_POLL_INTERVAL_MS, ORDER_POLL_MAX_BACKOFF_MS, PAYMENT_DEADLINE_MS } from '../src/domain/constants';
 import { statusTone } from '../src/domain/order-status';
 import {
@@ -44,6 +44,19 @@ describe('waiting machine: generated paths', () => {
           expect(context.order.invoiceid).toBe(201);
         }
         if (snapshot.matches('cancelled') && context.order.orderid === null) expect(context.paymentLink).toBeNull();
+        if (context.paymentLink === newLinkFor('sandbox_card')) {
+          // Pay again / Get a new payment link: the same gateway, a fresh day, an Open link.
+          expect(context.selectedGateway).toBe('sandbox_card');
+          expect(context.lastDate).toBe(context.now + PAYMENT_DEADLINE_MS);
+          expect(context.payment).toBe('Open');
+        }
+        if (snapshot.matches({ watching: { payment: 'declined' } })) expect(context.payment).toBe('Declined');
+        if (snapshot.matches({ watching: { payment: 'confirming' } })) expect(context.payment).toBe('Confirming');
+        if (snapshot.matches({ watching: { payment: 'awaiting' } })) expect(['Open', 'Expired', null]).toContain(context.payment);
+        // While a payment is being confirmed no other gateway is offered.
+        if (context.payment === 'Confirming') expect(snapshot.matches({ watching: { page: 'choosingGateway' } })).toBe(false);
+        if (snapshot.matches('latePayment')) expect(context.latePayment).toBe(true);
+        if (context.receipt) expect(context.receipt).toEqual(waitingModelReceipt);
       });
     });
   }
@@ -67,6 +80,9 @@ const context = (overrides: Partial<WaitingContext> = {}): WaitingContext => ({
   statusTone: 'warning',
   pollDelayMs: ORDER_POLL_INTERVAL_MS,
   error: null,
+  payment: 'Open',
+  latePayment: false,
+  receipt: null,
   ...overrides,
 });
 
@@ -92,6 +108,33 @@ describe('waiting machine: guards', () => {
   it('orderCancelled only for Cancelled', () => {
     expect(waitingGuards.orderCancelled(undefined, { status: 'Cancelled' })).toBe(true);
     expect(waitingGuards.orderCancelled(undefined, { status: 'Active' })).toBe(false);
+  });
+  it('hasLatePayment follows the late-payment flag of the answer', () => {
+    expect(waitingGuards.hasLatePayment(undefined, { latePayment: true })).toBe(true);
+    expect(waitingGuards.hasLatePayment(undefined, { latePayment: false })).toBe(false);
+  });
+  it('the payment region follows the latest payment: Declined, Confirming, else awaited', () => {
+    for (const [payment, declined, confirming, awaited] of [
+      ['Declined', true, false, false], ['Confirming', false, true, false], ['Open', false, false, true], ['Expired', false, false, true], [null, false, false, true],
+    ] as const) {
+      expect([payment, waitingGuards.paymentDeclined({ context: context({ payment }) }), waitingGuards.paymentConfirming({ context: context({ payment }) }), waitingGuards.paymentAwaited({ context: context({ payment }) })])
+        .toEqual([payment, declined, confirming, awaited]);
+    }
+  });
+  it('mayRenewLink: a declined link or one past its deadline, never while a payment is being confirmed', () => {
+    expect(waitingGuards.mayRenewLink({ context: context({ payment: 'Open', now: 9_999 }) })).toBe(false);
+    expect(waitingGuards.mayRenewLink({ context: context({ payment: 'Open', now: 10_000 }) })).toBe(true);
+    expect(waitingGuards.mayRenewLink({ context: context({ payment: 'Declined', now: 0 }) })).toBe(true);
+    expect(waitingGuards.mayRenewLink({ context: context({ payment: 'Confirming', now: 20_000 }) })).toBe(false);
+  });
+  it('mayChangeGateway needs another gateway and no payment being confirmed', () => {
+    expect(waitingGuards.mayChangeGateway({ context: context() })).toBe(true);
+    expect(waitingGuards.mayChangeGateway({ context: context({ payment: 'Confirming' }) })).toBe(false);
+    expect(waitingGuards.mayChangeGateway({ context: context({ gateways: [{ module: 'card', displayname: 'Card', type: 'CreditCard' }] }) })).toBe(false);
+  });
+  it('renewingSameGateway when the link being made is for the current gateway', () => {
+    expect(waitingGuards.renewingSameGateway({ context: context({ pendingGateway: 'card' }) })).toBe(true);
+    expect(waitingGuards.renewingSameGateway({ context: context({ pendingGateway: 'coin' }) })).toBe(false);
   });
   it('isOtherGateway needs a listed gateway other than the current one', () => {
     expect(waitingGuards.isOtherGateway({ context: context() }, { gateway: 'coin' })).toBe(true);
@@ -122,15 +165,17 @@ describe('waiting machine: resuming from the persisted state', () => {
     return snapshot;
   };
   it('starts counting and reads the status at once while the deadline is ahead', () => {
-    expect(start({}).value).toEqual({ watching: { countdown: 'counting', status: 'fetching', page: 'info' } });
+    expect(start({}).value).toEqual({ watching: { countdown: 'counting', status: 'fetching', payment: 'awaiting', page: 'info' } });
   });
   it('goes straight to expired when the deadline passed during the reload', () => {
     const snapshot = start({ now: waitingModelInput.lastDate + 1 });
     expect(snapshot.matches({ watching: { countdown: 'expired' } })).toBe(true);
     expect(snapshot.context.remainingMs).toBe(0);
   });
-  it('shows the fraud banner for a fraud-flagged order', () => {
-    expect(start({ order: { ...waitingModelInput.order, fraud: true } }).value).toBe('fraud');
+  it('a fraud-flagged order is under review at once: status Fraud, never Pending', () => {
+    const snapshot = start({ order: { ...waitingModelInput.order, fraud: true } });
+    expect(snapshot.value).toBe('fraud');
+    expect(snapshot.context.status).toBe('Fraud');
   });
 });
 
@@ -139,13 +184,14 @@ describe('waiting machine: with timers and the app actors', () => {
 
   it('reads the status at once, then every 5 s, backs off after errors and resets after an answer', async () => {
     vi.useFakeTimers();
-    const answers: Array<OrderStatusResult | Error> = [new Error('down'), new Error('down'), { orderid: 101, status: 'Pending', fraud: false, serviceids: [301] }];
+    const progress = { payment: 'Open' as const, latePayment: false, receipt: waitingModelReceipt };
+    const answers: Array<OrderStatusResult | Error> = [new Error('down'), new Error('down'), { orderid: 101, status: 'Pending', fraud: false, serviceids: [301], ...progress }];
     const polledAt: number[] = [];
     const machine = waitingMachine.provide({
       actors: {
         fetchOrderStatus: fromPromise(async () => {
           polledAt.push(Date.now());
-          const answer = answers.shift() ?? { orderid: 101, status: 'Active', fraud: false, serviceids: [301] };
+          const answer = answers.shift() ?? { orderid: 101, status: 'Active', fraud: false, serviceids: [301], ...progress, payment: 'Paid' as const };
           if (answer instanceof Error) throw answer;
           return answer;
         }),
@@ -179,6 +225,30 @@ describe('waiting machine: with timers and the app actors', () => {
     expect(actor.getSnapshot().matches({ watching: { countdown: 'counting' } })).toBe(true);
     await vi.advanceTimersByTimeAsync(1_000);
     expect(actor.getSnapshot().matches({ watching: { countdown: 'expired' } })).toBe(true);
+    actor.stop();
+  });
+
+  it('Pay again after a decline asks a new link for the same invoice on the same gateway, then opens it', async () => {
+    const asked: unknown[] = [];
+    const opened: string[] = [];
+    const machine = waitingMachine.provide({
+      actors: {
+        // Declined until the new link exists; the re-read after it finds the new link Open.
+        fetchOrderStatus: fromPromise<OrderStatusResult, FetchOrderStatusInput>(async () => ({ orderid: 101, status: 'Pending', fraud: false, serviceids: [301], payment: asked.length ? ('Open' as const) : ('Declined' as const), latePayment: false, receipt: waitingModelReceipt })),
+        createPaymentLink: fromPromise(async ({ input }) => {
+          asked.push(input);
+          return { link: 'https://pay.example/again' };
+        }),
+      },
+      actions: { openPaymentLink: (_, params) => opened.push(params.link) },
+    });
+    const actor = createActor(machine, { input: { ...waitingModelInput, now: Date.now(), lastDate: Date.now() + 60_000 } });
+    actor.start();
+    await vi.waitFor(() => expect(actor.getSnapshot().matches({ watching: { payment: 'declined' } })).toBe(true));
+    actor.send({ type: 'payment.renew' });
+    await vi.waitFor(() => expect(opened).toEqual(['https://pay.example/again']));
+    expect(asked).toEqual([{ invoiceid: 201, gateway: { module: 'sandbox_card', displayname: 'Card', type: 'CreditCard' } }]);
+    expect(actor.getSnapshot().context).toMatchObject({ selectedGateway: 'sandbox_card', paymentLink: 'https://pay.example/again', payment: 'Open' });
     actor.stop();
   });
 

@@ -1,6 +1,7 @@
 /**
  * The waiting step: counts down to the payment deadline, polls the order status until the payment
- * settles, and lets the shopper change the gateway or cancel the order.
+ * settles, tells a declined, confirming or late payment apart from one still awaited, and lets the
+ * shopper get a new link on the same gateway, change the gateway or cancel the order.
  */
 import { assign, fromPromise, setup } from 'xstate';
 import { ORDER_POLL_INTERVAL_MS, ORDER_POLL_MAX_BACKOFF_MS, PAYMENT_DEADLINE_MS } from '../src/domain/constants';
@@ -23,6 +24,17 @@ export interface WaitingGateway {
   module: string;
   displayname: string;
   type: string;
+}
+
+/** The latest payment link's state as the server reports it; null until the first status answer. */
+export type WaitingPaymentStatus = 'Open' | 'Declined' | 'Confirming' | 'Paid' | 'Expired';
+
+/** What the invoice bills, for the receipt block (the status answer's receipt, amount and currency). */
+export interface WaitingReceipt {
+  lines: { pid: number; name: string; billingcycle: string; extraConnections: number; proxyProtection: boolean }[];
+  promocode: string | null;
+  amount: number;
+  currency: string;
 }
 
 /** What the waiting step starts from: the order, its payment link and the persisted deadline. */
@@ -64,10 +76,17 @@ export interface WaitingContext {
   pollDelayMs: number;
   /** Server message (or message key) of the last failed cancel or gateway change. */
   error: string | null;
+  /** The latest payment link's state from the last status answer (null before the first). */
+  payment: WaitingPaymentStatus | null;
+  /** A payment arrived after the link expired or the order closed (a payment exception). */
+  latePayment: boolean;
+  /** What was bought and the amount, from the last status answer (null before the first). */
+  receipt: WaitingReceipt | null;
 }
 
 /** What the shopper does on the waiting page. */
 export type WaitingEvent =
+  | { type: 'payment.renew' }
   | { type: 'gateway.change' }
   | { type: 'gateway.select'; gateway: string }
   | { type: 'gateway.dismiss' }
@@ -79,6 +98,9 @@ export interface OrderStatusResult {
   status: string;
   fraud: boolean;
   serviceids: number[];
+  payment: WaitingPaymentStatus | null;
+  latePayment: boolean;
+  receipt: WaitingReceipt;
 }
 
 /** An upsell has an invoice but no order id: the app reads the status by whichever it has. */
@@ -140,6 +162,15 @@ export const waitingGuards = {
   orderActive: (_: unknown, params: { status: string }) => params.status === 'Active',
   orderFraud: (_: unknown, params: { status: string; fraud: boolean }) => params.status === 'Fraud' || params.fraud,
   orderCancelled: (_: unknown, params: { status: string }) => params.status === 'Cancelled',
+  hasLatePayment: (_: unknown, params: { latePayment: boolean }) => params.latePayment,
+  paymentDeclined: ({ context }: GuardArgs) => context.payment === 'Declined',
+  paymentConfirming: ({ context }: GuardArgs) => context.payment === 'Confirming',
+  paymentNotConfirming: ({ context }: GuardArgs) => context.payment !== 'Confirming',
+  mayChangeGateway: ({ context }: GuardArgs) =>
+    context.payment !== 'Confirming' && context.gateways.some((gateway) => gateway.module !== context.selectedGateway),
+  paymentAwaited: ({ context }: GuardArgs) => context.payment !== 'Declined' && context.payment !== 'Confirming',
+  mayRenewLink: ({ context }: GuardArgs) => context.payment !== 'Confirming' && (context.payment === 'Declined' || context.now >= context.lastDate),
+  renewingSameGateway: ({ context }: GuardArgs) => (context.pendingGateway ?? context.selectedGateway) === context.selectedGateway,
   isOtherGateway: ({ context }: GuardArgs, params: { gateway: string }) =>
     params.gateway !== context.selectedGateway && context.gateways.some((gateway) => gateway.module === params.gateway),
 };
@@ -150,7 +181,7 @@ export const waitingMachineDocs = {
     fetchOrderStatus: {
       description: 'Reads the order status (getOrderStatus; an upsell has only its invoice id).',
       input: '{ orderid, invoiceid }',
-      output: '{ orderid, status, fraud, serviceids }',
+      output: '{ orderid, status, fraud, serviceids, payment, latePayment, receipt }',
     },
     cancelOrder: {
       description: 'Cancels the pending order (cancelOrder).',
@@ -158,7 +189,7 @@ export const waitingMachineDocs = {
       output: '{ orderid, status }',
     },
     createPaymentLink: {
-      description: 'Makes a payment link for the same invoice on another gateway (offshore for card types, coinbase for crypto).',
+      description: 'Makes a payment link for the same invoice on the same or another gateway (offshore for card types, coinbase for crypto).',
       input: '{ invoiceid, gateway: { module, displayname, type } }',
       output: '{ link }',
     },
@@ -167,15 +198,18 @@ export const waitingMachineDocs = {
     readClock: { description: 'Reads the clock into now (the app may supply its own time source).', output: 'now' },
     updateCountdown: { description: 'Recomputes the time left and the progress fraction from now.', output: 'remainingMs, progress' },
     storeStatus: { description: 'Keeps the polled order status and its tone.', input: 'status', output: 'status, statusTone' },
+    storeProgress: { description: 'Keeps the latest payment state, the late-payment flag and the receipt of the status answer.', input: 'payment, latePayment, receipt', output: 'payment, latePayment, receipt' },
+    pickSameGateway: { description: 'A new link on the current gateway: the pending gateway is the current one.', output: 'pendingGateway' },
     resetBackoff: { description: 'Polls again at the normal interval after a good answer.', output: 'pollDelayMs' },
     backOff: { description: 'Doubles the pause before the next poll after a failed one, up to the maximum.', output: 'pollDelayMs' },
     clearError: { description: 'Hides the last error message.', output: 'error' },
     storeError: { description: 'Keeps the server message of a failed call to show it.', input: 'the actor error', output: 'error' },
     pickGateway: { description: 'Remembers the gateway picked in the gateway-change view.', output: 'pendingGateway' },
+    clearPendingGateway: { description: 'Forgets the gateway of a link that could not be made.', output: 'pendingGateway' },
     storeNewLink: {
-      description: 'Keeps the new link and its gateway and sets the deadline one day ahead.',
+      description: 'Keeps the new link and its gateway, sets the deadline one day ahead; the new link is Open.',
       input: 'link, pendingGateway',
-      output: 'paymentLink, selectedGateway, lastDate, duration, remainingMs, progress',
+      output: 'paymentLink, selectedGateway, lastDate, duration, remainingMs, progress, payment',
     },
     openPaymentLink: { description: 'Sends the shopper to the new payment page.', input: '{ link }' },
     clearOrderIds: { description: 'Success clears orderid and invoiceid (the service id stays for the success page).', output: 'order' },
@@ -189,12 +223,21 @@ export const waitingMachineDocs = {
     orderActive: { description: 'The polled status is Active: the payment settled.' },
     orderFraud: { description: 'The polled status is Fraud or the order is flagged as fraud.' },
     orderCancelled: { description: 'The polled status is Cancelled.' },
+    hasLatePayment: { description: 'A payment arrived after the link expired or the order closed: the operator refunds or applies it.' },
+    paymentDeclined: { description: 'The latest payment was declined by the provider.' },
+    paymentConfirming: { description: 'The provider saw the money and awaits its confirmation.' },
+    mayChangeGateway: { description: 'Another gateway is configured and no payment is being confirmed.' },
+    paymentAwaited: { description: 'No payment declined or being confirmed: the latest link awaits its payment.' },
+    paymentNotConfirming: { description: 'No payment is being confirmed: the shopper may still cancel.' },
+    mayRenewLink: { description: 'The link is declined or past its deadline (and no payment is being confirmed): a new one may be asked for.' },
+    renewingSameGateway: { description: 'The link being made is for the current gateway (Pay again / Get a new payment link).' },
     isOtherGateway: { description: 'The chosen gateway is in the list and differs from the current one.' },
   },
   delays: {
     pollDelay: { description: `Pause before the next status poll: ${ORDER_POLL_INTERVAL_MS} ms, doubled after each error up to ${ORDER_POLL_MAX_BACKOFF_MS} ms.` },
   },
   events: {
+    'payment.renew': { description: 'The shopper asks for a new link on the same gateway (Pay again, Get a new payment link).' },
     'gateway.change': { description: 'The shopper opens the gateway-change view.' },
     'gateway.select': { description: 'The shopper picks another gateway.' },
     'gateway.dismiss': { description: 'The shopper closes the gateway-change view.' },
@@ -202,7 +245,7 @@ export const waitingMachineDocs = {
   },
 };
 
-/** The waiting step: countdown, status polling, change of gateway, cancel. */
+/** The waiting step: countdown, status polling, payment progress, new link, change of gateway, cancel. */
 export const waitingMachine = setup({
   types: {
     input: {} as WaitingInput,
@@ -218,6 +261,9 @@ export const waitingMachine = setup({
     readClock: assign({ now: () => Date.now() }),
     updateCountdown: assign(({ context }) => countdownAt(context.now, context.lastDate, context.duration)),
     storeStatus: assign((_, params: { status: string }) => ({ status: params.status, statusTone: statusTone(params.status) })),
+    storeProgress: assign((_, params: OrderStatusResult) => ({ payment: params.payment, latePayment: params.latePayment, receipt: params.receipt })),
+    pickSameGateway: assign(({ context }) => ({ pendingGateway: context.selectedGateway })),
+    clearPendingGateway: assign({ pendingGateway: null }),
     resetBackoff: assign({ pollDelayMs: ORDER_POLL_INTERVAL_MS }),
     backOff: assign(({ context }) => ({ pollDelayMs: backedOffDelay(context.pollDelayMs) })),
     clearError: assign({ error: null }),
@@ -231,6 +277,7 @@ export const waitingMachine = setup({
       duration: PAYMENT_DEADLINE_MS,
       ...countdownAt(context.now, context.now + PAYMENT_DEADLINE_MS, PAYMENT_DEADLINE_MS),
       error: null,
+      payment: 'Open' as const,
     })),
     openPaymentLink: (_, _params: { link: string }) => {},
     clearOrderIds: assign(({ context }) => ({ order: { ...context.order, orderid: null, invoiceid: null } })),
@@ -244,7 +291,7 @@ export const waitingMachine = setup({
   },
 }).createMachine({
   id: 'waiting',
-  description: 'Waits for the payment of an order: countdown, status polling, change of gateway, cancel.',
+  description: 'Waits for the payment of an order: countdown, status polling, payment progress, new link, change of gateway, cancel.',
   context: ({ input }) => ({
     order: input.order,
     paymentLink: input.paymentLink,
@@ -259,13 +306,21 @@ export const waitingMachine = setup({
     statusTone: statusTone('Pending'),
     pollDelayMs: ORDER_POLL_INTERVAL_MS,
     error: null,
+    payment: null,
+    latePayment: false,
+    receipt: null,
   }),
   initial: 'resuming',
   states: {
     resuming: {
       description: 'Picks up from the persisted order and deadline (also after a reload).',
       always: [
-        { guard: 'isFraud', target: 'fraud', description: 'A fraud-flagged order shows the fraud banner at once.' },
+        {
+          guard: 'isFraud',
+          target: 'fraud',
+          actions: { type: 'storeStatus', params: { status: 'Fraud' } },
+          description: 'A fraud-flagged order is under review at once (its status is Fraud, never Pending).',
+        },
         { guard: 'deadlinePassed', target: '#waitingExpired', description: 'A deadline already passed goes straight to expired.' },
         { target: 'watching', description: 'Otherwise the countdown and the polling start.' },
       ],
@@ -319,25 +374,31 @@ export const waitingMachine = setup({
                   {
                     guard: { type: 'orderActive', params: ({ event }) => ({ status: event.output.status }) },
                     target: '#waitingSuccess',
-                    actions: [{ type: 'storeStatus', params: ({ event }) => ({ status: event.output.status }) }],
+                    actions: [{ type: 'storeStatus', params: ({ event }) => ({ status: event.output.status }) }, { type: 'storeProgress', params: ({ event }) => event.output }],
                     description: 'The payment settled: the order is Active.',
                   },
                   {
                     guard: { type: 'orderFraud', params: ({ event }) => ({ status: event.output.status, fraud: event.output.fraud }) },
                     target: '#waitingFraud',
-                    actions: [{ type: 'storeStatus', params: ({ event }) => ({ status: event.output.status }) }],
-                    description: 'The order was flagged as fraud.',
+                    actions: [{ type: 'storeStatus', params: { status: 'Fraud' } }, { type: 'storeProgress', params: ({ event }) => event.output }],
+                    description: 'The order was flagged as fraud: it is under review.',
+                  },
+                  {
+                    guard: { type: 'hasLatePayment', params: ({ event }) => ({ latePayment: event.output.latePayment }) },
+                    target: '#waitingLatePayment',
+                    actions: [{ type: 'storeStatus', params: ({ event }) => ({ status: event.output.status }) }, { type: 'storeProgress', params: ({ event }) => event.output }],
+                    description: 'A payment came after the link expired or the order closed: the shopper is told what happens next.',
                   },
                   {
                     guard: { type: 'orderCancelled', params: ({ event }) => ({ status: event.output.status }) },
                     target: '#waitingCancelled',
-                    actions: [{ type: 'storeStatus', params: ({ event }) => ({ status: event.output.status }) }],
+                    actions: [{ type: 'storeStatus', params: ({ event }) => ({ status: event.output.status }) }, { type: 'storeProgress', params: ({ event }) => event.output }],
                     description: 'The order was cancelled elsewhere.',
                   },
                   {
                     target: 'scheduled',
-                    actions: [{ type: 'storeStatus', params: ({ event }) => ({ status: event.output.status }) }, 'resetBackoff'],
-                    description: 'Still pending: poll again at the normal interval.',
+                    actions: [{ type: 'storeStatus', params: ({ event }) => ({ status: event.output.status }) }, { type: 'storeProgress', params: ({ event }) => event.output }, 'resetBackoff'],
+                    description: 'Still pending: poll again at the normal interval (the payment region follows the payment state).',
                   },
                 ],
                 onError: {
@@ -349,19 +410,56 @@ export const waitingMachine = setup({
             },
           },
         },
+        payment: {
+          description: 'What became of the payment on the provider\'s page, as the last status answer says.',
+          initial: 'awaiting',
+          states: {
+            awaiting: {
+              id: 'waitingAwaiting',
+              description: 'No payment yet: waiting for the shopper to pay.',
+              always: [
+                { guard: 'paymentDeclined', target: 'declined', description: 'The provider declined the payment.' },
+                { guard: 'paymentConfirming', target: 'confirming', description: 'The provider saw the money and awaits its confirmation.' },
+              ],
+            },
+            declined: {
+              id: 'waitingDeclined',
+              description: 'The payment was declined: the shopper may pay again on the same gateway or choose another.',
+              always: [
+                { guard: 'paymentConfirming', target: 'confirming', description: 'Paid after all, and now being confirmed.' },
+                { guard: 'paymentAwaited', target: 'awaiting', description: 'The latest link is open again (made elsewhere, e.g. in another tab).' },
+              ],
+            },
+            confirming: {
+              id: 'waitingConfirming',
+              description: 'Payment received, confirming: nothing to do but wait for the confirmation.',
+              always: [
+                { guard: 'paymentDeclined', target: 'declined', description: 'The provider failed the payment after all.' },
+                { guard: 'paymentAwaited', target: 'awaiting', description: 'The latest link is open again (made elsewhere, e.g. in another tab).' },
+              ],
+            },
+          },
+        },
         page: {
           description: 'What the shopper does on the waiting page.',
           initial: 'info',
           states: {
             info: {
-              description: 'Order info, status, countdown, cancel link and change-gateway link.',
+              description: 'Order info, status, countdown, receipt, new link (when declined or expired), cancel and change-gateway links.',
               on: {
-                'gateway.change': { target: 'choosingGateway', actions: 'clearError', description: 'Opens the gateway-change view.' },
-                'order.cancel': { target: 'cancelling', actions: 'clearError', description: 'Cancels the order.' },
+                'payment.renew': {
+                  guard: 'mayRenewLink',
+                  target: 'creatingLink',
+                  actions: ['clearError', 'pickSameGateway'],
+                  description: 'Pay again / Get a new payment link: a new link on the same gateway.',
+                },
+                'gateway.change': { guard: 'mayChangeGateway', target: 'choosingGateway', actions: 'clearError', description: 'Opens the gateway-change view.' },
+                'order.cancel': { guard: 'paymentNotConfirming', target: 'cancelling', actions: 'clearError', description: 'Cancels the order.' },
               },
             },
             choosingGateway: {
               description: 'The gateway-change view: the list of gateways.',
+              always: { guard: 'paymentConfirming', target: 'info', description: 'A payment is being confirmed: no other gateway is offered.' },
               on: {
                 'gateway.select': {
                   guard: { type: 'isOtherGateway', params: ({ event }) => ({ gateway: event.gateway }) },
@@ -373,7 +471,7 @@ export const waitingMachine = setup({
               },
             },
             creatingLink: {
-              description: 'Asks for a new payment link for the same invoice and the new gateway.',
+              description: 'Asks for a new payment link for the same invoice, on the same or the new gateway.',
               invoke: {
                 id: 'createPaymentLink',
                 src: 'createPaymentLink',
@@ -388,11 +486,19 @@ export const waitingMachine = setup({
                   ],
                   description: 'New link: a fresh one-day countdown starts and the payment page opens.',
                 },
-                onError: {
-                  target: 'choosingGateway',
-                  actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
-                  description: 'No new link: the server message is shown in the gateway view.',
-                },
+                onError: [
+                  {
+                    guard: 'renewingSameGateway',
+                    target: 'info',
+                    actions: [{ type: 'storeError', params: ({ event }) => ({ error: event.error }) }, 'clearPendingGateway'],
+                    description: 'No new link on the same gateway: the server message is shown on the page.',
+                  },
+                  {
+                    target: 'choosingGateway',
+                    actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
+                    description: 'No new link: the server message is shown in the gateway view.',
+                  },
+                ],
               },
             },
             cancelling: {
@@ -431,6 +537,11 @@ export const waitingMachine = setup({
     cancelled: {
       id: 'waitingCancelled',
       description: 'The order is cancelled.',
+      type: 'final',
+    },
+    latePayment: {
+      id: 'waitingLatePayment',
+      description: 'A payment arrived after the link expired or the order closed: it is a payment exception; the shopper is told to contact support with the invoice number.',
       type: 'final',
     },
   },

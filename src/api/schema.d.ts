@@ -35,7 +35,7 @@ export interface paths {
         put?: never;
         /**
          * Identify a guest by e-mail
-         * @description Sets a guest session for this e-mail that can place orders only; it never exposes an existing client's services.
+         * @description Sets a guest session for this e-mail that can place orders only; it never exposes an existing client's services. A new and a known address get the same answer: status, keys and types, with `userid` an opaque handle of the session (never the client's id).
          */
         post: operations["authMiddleware"];
         delete?: never;
@@ -692,12 +692,16 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Follow a one-time sign-in link
-         * @description The link mailed by `signInLink` (or in "your service is active"). A valid, unused, unexpired token is used up, marks the address verified, starts a session and redirects to the page the link was made for. A recovery reminder's link is bound to its order: the session it starts (a guest one) reaches that order only, and a browser already signed in to the same client keeps its session with the order added. Any other token answers an HTML page saying the link cannot be used and how to ask for a new one.
+         * Open a one-time sign-in link
+         * @description The link mailed by `signInLink` (or in "your service is active", or a recovery reminder's). Opening it changes nothing: mail security scanners and link previews fetch links before the shopper does, so a valid, unused, unexpired token answers an HTML page with one button, "Continue signing in", which posts the token to `useSignInLink`. Any other token answers an HTML page saying the link cannot be used and how to ask for a new one.
          */
         get: operations["signIn"];
         put?: never;
-        post?: never;
+        /**
+         * Sign in with a one-time sign-in link
+         * @description Posted by the "Continue signing in" button of the page `signIn` shows (an HTML form, so the body is form-encoded). A valid, unused, unexpired token is used up, marks the address verified, starts a session and redirects to the page the link was made for. Only a new account's own confirmation link makes the password given at sign-up usable; any other link that first proves an address drops a password set before the proof and ends that client's other sessions. A post from another site (`Origin` or `Sec-Fetch-Site`) is refused with 403, so no page elsewhere signs a browser in to an account of its choosing.
+         */
+        post: operations["useSignInLink"];
         delete?: never;
         options?: never;
         head?: never;
@@ -730,6 +734,11 @@ export interface components {
     schemas: {
         /** @description An id in a JSON body or response. */
         Id: number;
+        /**
+         * @description An opaque handle of a session that does not reach an account (a guest's, or a sign-up's until its address is proved): random to whoever reads it, different for every session, never a client's id (so it tells nothing of whether the address already had an account).
+         * @example g_4nq0c2ZkVwQ8mX1bTf7sLw
+         */
+        GuestHandle: string;
         /** @description An amount with 2 decimals. */
         Money: number;
         /** @enum {string} */
@@ -872,6 +881,10 @@ export interface components {
             /** @description The checkout page to land on, a path under /checkout/. */
             redirect?: string;
         };
+        UseSignInLinkRequest: {
+            /** @description The token of the mailed link (43 characters of base64url). */
+            token: string;
+        };
         SignInLinkResponse: {
             /** @constant */
             accepted: true;
@@ -879,8 +892,10 @@ export interface components {
         GuestAuthRequest: {
             email: components["schemas"]["Email"];
         };
+        /** @description The same shape for a new and a known address. `userid` keeps the spec's name but is this guest session's opaque handle, not the client's id (a departure from the spec: its id would tell that the address has an account, and which). */
         GuestAuthResponse: {
-            userid: components["schemas"]["Id"];
+            userid: components["schemas"]["GuestHandle"];
+            /** @description The address as given, trimmed and in lower case. */
             email: string;
         };
         ResellerAuthRequest: {
@@ -890,7 +905,8 @@ export interface components {
             existingReseller: boolean;
         };
         ResellerAuthResponse: {
-            userid: components["schemas"]["Id"];
+            /** @description A reseller's client id after a sign-in; after a sign-up the session's opaque handle (a sign-up answers alike for a known and a new address, so it never carries the id of an account the address may have). */
+            userid: components["schemas"]["Id"] | components["schemas"]["GuestHandle"];
             email: string;
             reseller: boolean;
         };
@@ -912,7 +928,8 @@ export interface components {
             loggedIn: boolean;
             /** @description True for a session from authMiddleware (can order only). */
             guest: boolean;
-            userid: number | null;
+            /** @description A signed-in client's id; the opaque handle of a guest session or of a sign-up whose address is not yet proved (as authMiddleware or resellerAuth answered); null without a session. */
+            userid: components["schemas"]["Id"] | components["schemas"]["GuestHandle"] | null;
             email: string | null;
         };
         AffiliateClickRequest: {
@@ -966,6 +983,29 @@ export interface components {
             orderid: components["schemas"]["Id"];
             status: components["schemas"]["OrderStatus"];
         };
+        /** @description The latest payment link of the invoice; null when none was made (a flagged order). */
+        PaymentProgress: {
+            /**
+             * @description Open = waiting for the payment; Declined = the provider declined it; Confirming = the provider saw the money and awaits its confirmation; Expired = the link passed its deadline unpaid.
+             * @enum {string}
+             */
+            status: "Open" | "Declined" | "Confirming" | "Paid" | "Expired";
+            gateway: components["schemas"]["GatewayModule"];
+        } | null;
+        /** @description What the invoice bills, for the receipt on the waiting page (the total is the answer's amount and currency). */
+        Receipt: {
+            lines: {
+                pid: components["schemas"]["Id"];
+                name: string;
+                billingcycle: components["schemas"]["BillingCycle"];
+                /** @description Extra connections bought (0 or 1 with an order; the quantity with an upsell). */
+                extraConnections: number;
+                proxyProtection: boolean;
+            }[];
+            promocode: string | null;
+        };
+        /** @description A payment arrived after the link expired or the order closed; it is recorded as a payment exception for the operator to refund or apply. */
+        LatePayment: boolean;
         OrderStatusResponse: {
             orderid: components["schemas"]["Id"];
             status: components["schemas"]["OrderStatus"];
@@ -975,6 +1015,9 @@ export interface components {
             fraud: boolean;
             amount: components["schemas"]["Money"];
             currency: components["schemas"]["Currency"];
+            payment: components["schemas"]["PaymentProgress"];
+            latePayment: components["schemas"]["LatePayment"];
+            receipt: components["schemas"]["Receipt"];
         };
         ResumeOrderResponse: {
             orderid: components["schemas"]["Id"];
@@ -1015,6 +1058,9 @@ export interface components {
             serviceid: number | null;
             amount: components["schemas"]["Money"];
             currency: components["schemas"]["Currency"];
+            payment: components["schemas"]["PaymentProgress"];
+            latePayment: components["schemas"]["LatePayment"];
+            receipt: components["schemas"]["Receipt"];
         };
         ResellerProductList: {
             totalresults: number;
@@ -1127,8 +1173,11 @@ export interface components {
         WebhookEvent: {
             /** @description The event id (evt_…); a replayed id changes nothing. */
             id: string;
-            /** @enum {string} */
-            type: "payment.succeeded" | "payment.failed";
+            /**
+             * @description payment.confirming = the provider saw the money but has not confirmed it yet (a crypto transaction awaiting confirmations); a confirming after the success changes nothing.
+             * @enum {string}
+             */
+            type: "payment.succeeded" | "payment.failed" | "payment.confirming";
             /** @description Unix seconds. */
             created: number;
             data: {
@@ -2486,15 +2535,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Signed in; the session cookie is set and the browser goes to the link's page. */
-            303: {
+            /** @description A usable token; an HTML page with the "Continue signing in" button (the token is not used up). */
+            200: {
                 headers: {
-                    /** @description The page the link was made for, a path under /checkout/. */
-                    Location?: string;
-                    "Set-Cookie": components["headers"]["SetSessionCookie"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             /** @description A query the contract refuses (JSON, code `bad_request`), or a token that is not the shape of one (an HTML page saying the link is not complete). */
             400: {
@@ -2516,6 +2564,64 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    useSignInLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["UseSignInLinkRequest"];
+            };
+        };
+        responses: {
+            /** @description Signed in; the session cookie is set and the browser goes to the link's page. */
+            303: {
+                headers: {
+                    /** @description The page the link was made for, a path under /checkout/. */
+                    Location?: string;
+                    "Set-Cookie": components["headers"]["SetSessionCookie"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A body the contract refuses (JSON, code `bad_request`), or a token that is not the shape of one (an HTML page saying the link is not complete). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Posted from another site; an HTML page saying so (nothing is used up). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description An unknown, used or expired token; an HTML page saying so, with a way to ask for a new link. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             431: components["responses"]["HeadersTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };

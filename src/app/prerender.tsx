@@ -34,7 +34,7 @@ export interface PrerenderedScreen {
 const STAND_IN_EMAIL = 'prerender@example.invalid';
 const SESSIONS: Record<PageVisitor, AuthSession> = {
   visitor: { loggedIn: false, guest: false, userid: null, email: null },
-  guest: { loggedIn: false, guest: true, userid: 1, email: STAND_IN_EMAIL },
+  guest: { loggedIn: false, guest: true, userid: 'g_StandIn0Guest0Handle01', email: STAND_IN_EMAIL },
   client: { loggedIn: true, guest: false, userid: 1, email: STAND_IN_EMAIL },
 };
 

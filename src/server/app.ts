@@ -51,7 +51,7 @@ export interface AppOptions extends Partial<Ports> {
 }
 
 /** Answers that carry credentials or personal data: never stored by a browser or a shared cache. */
-const PRIVATE_OPERATIONS = new Set(['getClientProducts', 'getResellerProducts', 'getActiveProducts', 'getSession', 'getOrderStatus', 'getInvoiceStatus', 'resumeOrder', 'auth', 'authMiddleware', 'resellerAuth', 'signInLink', 'signIn', 'isReseller', 'order', 'addInvoice', 'offshore', 'coinbase']);
+const PRIVATE_OPERATIONS = new Set(['getClientProducts', 'getResellerProducts', 'getActiveProducts', 'getSession', 'getOrderStatus', 'getInvoiceStatus', 'resumeOrder', 'auth', 'authMiddleware', 'resellerAuth', 'signInLink', 'signIn', 'useSignInLink', 'isReseller', 'order', 'addInvoice', 'offshore', 'coinbase']);
 
 /** HSTS for a year once the request came over HTTPS (directly, or from a trusted proxy's X-Forwarded-Proto). */
 const HSTS = 'max-age=31536000';
@@ -200,7 +200,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(async (scope) => sandboxPages(scope, { gateways, findPayment: (id) => billing.payment(id), demo: config.mode === 'demo' }));
   const renderMail = mailRenderer({
     links: checkoutLinks(config.publicUrl), credentials: config.mail.credentials, billing, db: store.db,
-    signInLink: (clientId, redirectPath, ttlMs, orderId) => app.signInLinks.create(clientId, redirectPath, ttlMs, orderId),
+    signInLink: (clientId, redirectPath, ttlMs, orderId, purpose) => app.signInLinks.create(clientId, redirectPath, ttlMs, orderId, purpose),
     ttl: { requested: SIGN_IN_LINK_TTL_MS, activation: ACTIVATION_LINK_TTL_MS, resume: RESUME_LINK_TTL_MS },
     recovery,
   });
@@ -232,7 +232,7 @@ export function registerOperations(app: FastifyInstance, operations: SpecOperati
   }
   for (const operation of operations) {
     const limit = rateLimits[operation.operationId];
-    app.route({
+    const route = (scope: FastifyInstance) => scope.route({
       method: operation.method,
       url: operation.url,
       schema: operation.schema,
@@ -240,5 +240,11 @@ export function registerOperations(app: FastifyInstance, operations: SpecOperati
       config: limit ? { rateLimit: limit } : {},
       ...(PRIVATE_OPERATIONS.has(operation.operationId) ? { onRequest: noStore } : {}),
     });
+    // An HTML form's body is parsed only for the operations that take one, so no other call accepts a cross-site form post.
+    if (operation.form) void app.register(async (scope) => {
+      scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))));
+      route(scope);
+    });
+    else route(app);
   }
 }

@@ -16,6 +16,8 @@ export interface SpecOperation {
   specPath: string;
   tags: string[];
   needsSession: boolean;
+  /** The body is an HTML form's (application/x-www-form-urlencoded) rather than JSON. */
+  form?: true;
   schema: {
     querystring?: JsonObject;
     params?: JsonObject;
@@ -79,7 +81,9 @@ export function specOperations(spec: JsonObject = readSpec()): SpecOperation[] {
         };
       };
       const body = dereference(spec, operation.requestBody) as JsonObject | undefined;
-      const bodySchema = (body?.content as JsonObject | undefined)?.['application/json'] as JsonObject | undefined;
+      const bodyContent = body?.content as JsonObject | undefined;
+      const formSchema = bodyContent?.['application/x-www-form-urlencoded'] as JsonObject | undefined;
+      const bodySchema = (bodyContent?.['application/json'] ?? formSchema) as JsonObject | undefined;
       const response: Record<string, JsonObject> = {};
       for (const [status, rawResponse] of Object.entries((operation.responses ?? {}) as JsonObject)) {
         const resolved = dereference(spec, rawResponse) as JsonObject;
@@ -94,6 +98,7 @@ export function specOperations(spec: JsonObject = readSpec()): SpecOperation[] {
         specPath,
         tags: (operation.tags ?? []) as string[],
         needsSession: security.some((requirement) => 'session' in requirement),
+        ...(formSchema ? { form: true as const } : {}),
         schema: withoutUndefined({
           querystring: group('query', true),
           params: group('path', true),

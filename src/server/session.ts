@@ -1,5 +1,5 @@
 import type {} from '@fastify/cookie';
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { eq, lt } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from './db/connect';
@@ -41,10 +41,21 @@ export interface Session {
   orders: number[];
 }
 
+/** Whether a session stands for its client (a sign-in) or only for itself (a guest, a sign-up not yet proved). */
+export const reachesClient = (session: Pick<Session, 'reach'>): boolean => session.reach === 'client';
+
 const asSession = (origin: SessionOrigin) => ({
   kind: origin === 'guest' ? 'guest' as const : 'login' as const,
   reach: origin === 'password' || origin === 'link' ? 'client' as const : 'placed' as const,
 });
+
+/**
+ * What a guest session is called in answers (authMiddleware, getSession): derived from the session's stored
+ * keyed hash, so it is the same for the session's life, differs for every session, and is never a client's id.
+ */
+export function guestHandle(session: Pick<Session, 'id'>): string {
+  return `g_${createHash('sha256').update(`guest-handle:${session.id}`).digest('base64url').slice(0, 22)}`;
+}
 
 /** Sessions kept in the store, so any instance reads them and a sign-out ends them everywhere. */
 export interface SessionStore {

@@ -4,7 +4,7 @@
  * rendered for sending. Following it once, before it expires, proves the address and signs the browser in.
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Locale } from '../domain/locale';
 import type { Database } from './db/connect';
@@ -52,14 +52,23 @@ export function safeRedirect(value: unknown): string {
   return value;
 }
 
+/**
+ * What a link is for. Only a new account's own confirmation makes the password given at sign-up usable; any
+ * other link that first proves an address drops a password set before the proof (someone who could not read
+ * the mail may have set it) and ends the client's other sessions.
+ */
+export type SignInLinkPurpose = 'sign-in' | 'confirm-sign-up';
+
 export interface SignInLinks {
   /**
    * Makes a one-time link for a client landing on `redirectPath` (already checked); the store keeps only its
    * hash. With `orderId` (a recovery reminder) the link reaches that order only, not the client's account.
    */
-  create(clientId: number, redirectPath: string, ttlMs: number, orderId?: number): Promise<string>;
+  create(clientId: number, redirectPath: string, ttlMs: number, orderId?: number, purpose?: SignInLinkPurpose): Promise<string>;
+  /** Whether a token is one this server issued, unused and unexpired (a look, nothing used up). */
+  usable(token: string): Promise<boolean>;
   /** Uses a token once: the client, landing page and order it is bound to, or why it cannot be used. */
-  use(token: string): Promise<{ clientId: number; redirectPath: string; orderId: number | null } | 'malformed' | 'unusable'>;
+  use(token: string): Promise<{ clientId: number; redirectPath: string; orderId: number | null; passwordDropped: boolean } | 'malformed' | 'unusable'>;
   /**
    * Counts a request for the address and finds its client, the same work for any address; a known address
    * under its cap gets the mail queued (before the caller answers, so an accepted request is in the store).
@@ -69,18 +78,28 @@ export interface SignInLinks {
 
 export function createSignInLinks(db: Database, secret: string, publicUrl: string, counters: RateCounters, mailQueued: () => void): SignInLinks {
   // Keyed (and apart from session ids), so neither a copy of the store nor a guess of its hashes yields a link.
-  const hash = (token: string) => createHmac('sha256', secret).update(`sign-in-link:${token}`).digest('base64url');
+  // The purpose is bound into the hash, so the store needs no column for it and a token cannot change purpose.
+  const hash = (token: string, purpose: SignInLinkPurpose = 'sign-in') => createHmac('sha256', secret)
+    .update(purpose === 'sign-in' ? `sign-in-link:${token}` : `${purpose}:${token}`).digest('base64url');
+  const hashes = (token: string) => [hash(token, 'sign-in'), hash(token, 'confirm-sign-up')];
   const addressKey = (email: string) => `signin-link:${createHmac('sha256', secret).update(`signin-link:${email}`).digest('hex')}`;
 
   return {
-    async create(clientId, redirectPath, ttlMs, orderId) {
+    async create(clientId, redirectPath, ttlMs, orderId, purpose = 'sign-in') {
       const token = randomBytes(32).toString('base64url');
       await db.insert(signInTokens).values({
-        tokenHash: hash(token), clientId, redirectPath, orderId: orderId ?? null, expiresAt: sql`now() + ${Math.trunc(ttlMs)}::integer * interval '1 millisecond'`,
+        tokenHash: hash(token, purpose), clientId, redirectPath, orderId: orderId ?? null, expiresAt: sql`now() + ${Math.trunc(ttlMs)}::integer * interval '1 millisecond'`,
       });
       // Links a day past their end go when a new one is made, so the table does not grow without end.
       await db.delete(signInTokens).where(lt(signInTokens.expiresAt, sql`now() - interval '1 day'`));
       return `${publicUrl}/checkout/api/signIn?token=${token}`;
+    },
+
+    async usable(token) {
+      if (!TOKEN_SHAPE.test(token)) return false;
+      const [row] = await db.select({ clientId: signInTokens.clientId }).from(signInTokens)
+        .where(and(inArray(signInTokens.tokenHash, hashes(token)), isNull(signInTokens.usedAt), gt(signInTokens.expiresAt, sql`now()`)));
+      return row !== undefined;
     },
 
     async use(token) {
@@ -88,11 +107,16 @@ export function createSignInLinks(db: Database, secret: string, publicUrl: strin
       return db.transaction(async (tx) => {
         // One statement checks and uses the token, so two clicks at once sign in once.
         const [row] = await tx.update(signInTokens).set({ usedAt: sql`now()` })
-          .where(and(eq(signInTokens.tokenHash, hash(token)), isNull(signInTokens.usedAt), gt(signInTokens.expiresAt, sql`now()`)))
-          .returning({ clientId: signInTokens.clientId, redirectPath: signInTokens.redirectPath, orderId: signInTokens.orderId });
+          .where(and(inArray(signInTokens.tokenHash, hashes(token)), isNull(signInTokens.usedAt), gt(signInTokens.expiresAt, sql`now()`)))
+          .returning({ clientId: signInTokens.clientId, redirectPath: signInTokens.redirectPath, orderId: signInTokens.orderId, tokenHash: signInTokens.tokenHash });
         if (!row) return 'unusable' as const;
+        const confirmsSignUp = row.tokenHash === hash(token, 'confirm-sign-up');
+        // A password given before the address was proved survives only its own confirmation link.
+        const dropped = confirmsSignUp ? [] : await tx.update(clients).set({ passwordHash: null })
+          .where(and(eq(clients.id, row.clientId), isNull(clients.emailVerifiedAt), isNotNull(clients.passwordHash)))
+          .returning({ id: clients.id });
         await tx.update(clients).set({ emailVerifiedAt: sql`coalesce(${clients.emailVerifiedAt}, now())` }).where(eq(clients.id, row.clientId));
-        return row;
+        return { clientId: row.clientId, redirectPath: row.redirectPath, orderId: row.orderId, passwordDropped: dropped.length > 0 };
       });
     },
 
@@ -130,6 +154,26 @@ export function unusableLinkPage(title: string, text: string, demo: boolean): st
   });
 }
 
+/** The page a usable link opens: one button that posts the token, so a scanner's GET uses nothing up. */
+export function continueSignInPage(token: string, demo: boolean): string {
+  return serverPage({
+    title: 'Continue signing in', site: 'TV Checkout', css: `${CARD_CSS}\nmain{max-width:28rem}\nbutton{font:inherit;font-weight:600;padding:.75rem 1.5rem;border-radius:8px}`, demo,
+    body: `<h1>Continue signing in</h1><p>You opened a sign-in link for TV Checkout. Press the button to sign in on this device.</p>
+<form method="post" action="/checkout/api/signIn"><input type="hidden" name="token" value="${escapeHtml(token)}">
+<button type="submit" autofocus>Continue signing in</button></form>
+<p><small>If you did not ask to sign in, close this page: nothing happens without the button.</small></p>`,
+  });
+}
+
+/** A post that comes from a page of another site (a browser says so in Sec-Fetch-Site or Origin). */
+function crossSite(request: FastifyRequest, publicUrl: string): boolean {
+  const site = request.headers['sec-fetch-site'];
+  if (typeof site === 'string') return site !== 'same-origin' && site !== 'none';
+  const origin = request.headers.origin;
+  if (typeof origin !== 'string') return false;
+  return origin !== new URL(publicUrl).origin && origin !== `${request.protocol}://${request.host}`;
+}
+
 /**
  * A recovery reminder's link opens its one order: a browser already reaching it keeps its session (the order
  * is added to a guest session of the same client); any other gets a guest session that reaches that order only.
@@ -143,8 +187,17 @@ async function resumeOrderSession(request: FastifyRequest, reply: FastifyReply, 
   await startSession(request, reply, { clientId, kind: 'guest', orders: [orderId] });
 }
 
-/** POST /checkout/api/signInLink and GET /checkout/api/signIn. */
+/** POST /checkout/api/signInLink, GET /checkout/api/signIn (the confirm page) and POST /checkout/api/signIn (uses the token). */
 export function signInRoutes(config: ServerConfig) {
+  const demo = config.mode === 'demo';
+  const unusablePage = (reply: FastifyReply, why: 'malformed' | 'unusable') => {
+    const [status, title] = why === 'malformed' ? [400, 'This sign-in link is not complete'] : [410, 'This sign-in link cannot be used any more'];
+    const text = why === 'malformed'
+      ? 'The link was cut short or changed on its way. Sign-in links work only exactly as they were sent.'
+      : 'A sign-in link works once, and only for a limited time. This one has been used or has expired.';
+    return reply.code(status).type('text/html; charset=utf-8').send(unusableLinkPage(title, text, demo));
+  };
+
   return {
     async signInLink(request: FastifyRequest<{ Body: { email: string; redirect?: string } }>, reply: FastifyReply) {
       const { country } = visitorOf(request, config);
@@ -155,13 +208,23 @@ export function signInRoutes(config: ServerConfig) {
 
     async signIn(request: FastifyRequest<{ Querystring: { token: string } }>, reply: FastifyReply) {
       reply.header('cache-control', 'no-store');
-      const used = await request.server.signInLinks.use(request.query.token);
-      if (used === 'malformed' || used === 'unusable') {
-        const [status, title] = used === 'malformed' ? [400, 'This sign-in link is not complete'] : [410, 'This sign-in link cannot be used any more'];
-        const text = used === 'malformed'
-          ? 'The link was cut short or changed on its way. Sign-in links work only exactly as they were sent.'
-          : 'A sign-in link works once, and only for a limited time. This one has been used or has expired.';
-        return reply.code(status).type('text/html; charset=utf-8').send(unusableLinkPage(title, text, config.mode === 'demo'));
+      const { token } = request.query;
+      if (!TOKEN_SHAPE.test(token)) return unusablePage(reply, 'malformed');
+      if (!(await request.server.signInLinks.usable(token))) return unusablePage(reply, 'unusable');
+      return reply.code(200).type('text/html; charset=utf-8').send(continueSignInPage(token, demo));
+    },
+
+    async useSignInLink(request: FastifyRequest<{ Body: { token: string } }>, reply: FastifyReply) {
+      reply.header('cache-control', 'no-store');
+      if (crossSite(request, config.publicUrl)) {
+        return reply.code(403).type('text/html; charset=utf-8').send(unusableLinkPage('Open the link from your mail', 'This sign-in was sent from another site, so it was not used. Open the sign-in link from your mail and press “Continue signing in” there.', demo));
+      }
+      const used = await request.server.signInLinks.use(request.body.token);
+      if (used === 'malformed' || used === 'unusable') return unusablePage(reply, used);
+      if (used.passwordDropped) {
+        // A password someone set before the address was proved is gone: so is every session of that client, this browser's too.
+        await request.server.sessions.revokeClient(used.clientId);
+        request.sessionRead = Promise.resolve(null);
       }
       if (used.orderId === null) await startSession(request, reply, { clientId: used.clientId, kind: 'link' });
       else await resumeOrderSession(request, reply, used.clientId, used.orderId);

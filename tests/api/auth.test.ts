@@ -27,6 +27,28 @@ describe('sign-in, reseller sign-in or sign-up, sign-out and the session', () =>
     expect((await browser.call('getSession')).body).toEqual(ANONYMOUS);
   });
 
+  it('the right password of an address not yet confirmed answers byte for byte as a wrong password and as an unknown address', async () => {
+    const email = freshEmail('unconfirmed');
+    expect((await new Browser(t.app).call('resellerAuth', { body: { email, password: 'right-pass-1', existingReseller: false } })).status).toBe(200);
+    const answers = [
+      ['unconfirmed, right password', { email, password: 'right-pass-1' }],
+      ['unconfirmed, wrong password', { email, password: 'wrong-pass-1' }],
+      ['unknown address', { email: freshEmail('unknown'), password: 'right-pass-1' }],
+      ['confirmed, wrong password', { email: DEMO_ACCOUNTS.client.email, password: 'wrong-pass-1' }],
+    ] as const;
+    const seen = new Set<string>();
+    for (const [name, body] of answers) {
+      for (const operationId of ['auth', 'resellerAuth'] as const) {
+        const answer = operationId === 'auth'
+          ? await new Browser(t.app).call('auth', { body: { ...body } })
+          : await new Browser(t.app).call('resellerAuth', { body: { ...body, existingReseller: true } });
+        expectInvalidLogin(answer);
+        seen.add(JSON.stringify({ status: answer.status, text: answer.text, headers: Object.keys(answer.headers).filter((header) => header !== 'date').sort() }));
+        expect(seen.size, `${operationId}: ${name}`).toBe(1);
+      }
+    }
+  });
+
   it('auth with the right password logs in (e-mail case does not matter) and getSession says who', async () => {
     const browser = new Browser(t.app);
     const answer = await browser.call('auth', { body: { email: DEMO_ACCOUNTS.client.email.toUpperCase(), password: DEMO_ACCOUNTS.client.password } });
@@ -41,12 +63,50 @@ describe('sign-in, reseller sign-in or sign-up, sign-out and the session', () =>
     const identified = await browser.call('authMiddleware', { body: { email } });
     expect(identified.status).toBe(200);
     expect((await browser.call('getSession')).body).toEqual({ loggedIn: false, guest: true, userid: identified.body.userid, email });
-    // The same e-mail again is the same client.
-    expect((await new Browser(t.app).call('authMiddleware', { body: { email: email.toUpperCase() } })).body.userid).toBe(identified.body.userid);
+    // The same e-mail in another browser is another guest session, with a handle of its own.
+    const again = await new Browser(t.app).call('authMiddleware', { body: { email: email.toUpperCase() } });
+    expect(again.body.email).toBe(email);
+    expect(again.body.userid).not.toBe(identified.body.userid);
 
     const demo = await loggedIn(t.app);
     expect((await demo.call('authMiddleware', { body: { email: DEMO_ACCOUNTS.client.email } })).status).toBe(200);
     expect((await demo.call('getSession')).body).toMatchObject({ loggedIn: true, guest: false });
+  });
+
+  it('authMiddleware answers a known and an unknown address alike: same status, keys, types and headers, and an opaque handle, never the client id', async () => {
+    const someGuest = await guest(t.app);
+    await placeOrder(someGuest);
+    const [demoClient] = await t.db.select({ id: clients.id }).from(clients).where(eq(clients.email, DEMO_ACCOUNTS.client.email));
+    const known = [
+      { email: DEMO_ACCOUNTS.client.email, clientId: demoClient?.id },
+      { email: someGuest.email, clientId: someGuest.userid },
+    ];
+    const shapeOf = (answer: Answer) => ({
+      status: answer.status,
+      keys: Object.keys(answer.body ?? {}).sort(),
+      types: Object.values(answer.body ?? {}).map((value) => typeof value),
+      headers: Object.keys(answer.headers).filter((name) => name !== 'date').sort(),
+      cookies: answer.cookies.map((cookie) => ({ ...cookie, value: cookie.value.length })),
+    });
+    const shapes: string[] = [];
+    const handles: string[] = [];
+    for (const { email, clientId } of [...known, { email: freshEmail('unknown'), clientId: undefined }]) {
+      const browser = new Browser(t.app);
+      const answer = await browser.call('authMiddleware', { body: { email } });
+      expect(answer.body.email).toBe(email);
+      expect(answer.body.userid).toMatch(/^g_[A-Za-z0-9_-]{22}$/);
+      // Not the id, nor any number: a random 22 characters (one may hold a digit by chance, so no digit test).
+      if (clientId !== undefined) expect(answer.body.userid).not.toBe(String(clientId));
+      expect(answer.body.userid.slice(2)).not.toMatch(/^\d+$/);
+      expect((await browser.call('getSession')).body).toEqual({ loggedIn: false, guest: true, userid: answer.body.userid, email });
+      shapes.push(JSON.stringify(shapeOf(answer)));
+      handles.push(answer.body.userid);
+    }
+    expect(new Set(shapes).size).toBe(1);
+    // Handles of sessions begun one after another share no telling prefix (they are not a counter).
+    for (let i = 0; i < 10; i++) handles.push((await new Browser(t.app).call('authMiddleware', { body: { email: freshEmail('seq') } })).body.userid);
+    for (let i = 1; i < handles.length; i++) expect(handles[i]?.slice(0, 8), `${handles[i - 1]} then ${handles[i]}`).not.toBe(handles[i - 1]?.slice(0, 8));
+    expect(new Set(handles).size).toBe(handles.length);
   });
 
   it('resellerAuth signs a new reseller up; the password signs in only once the address is proved', async () => {
@@ -54,14 +114,15 @@ describe('sign-in, reseller sign-in or sign-up, sign-out and the session', () =>
     const browser = new Browser(t.app);
     const signUp = await browser.call('resellerAuth', { body: { email, password: 'n3w-Reseller-pass', existingReseller: false } });
     expect(signUp.status).toBe(200);
-    expect(signUp.body).toEqual({ userid: expect.any(Number), email, reseller: false });
+    expect(signUp.body).toEqual({ userid: expect.stringMatching(/^g_[A-Za-z0-9_-]{22}$/), email, reseller: false });
     expect((await browser.call('getSession')).body).toEqual({ loggedIn: true, guest: false, userid: signUp.body.userid, email });
     expect((await new Browser(t.app).call('auth', { body: { email, password: 'n3w-Reseller-pass' } })).status).toBe(401);
     // What following the mailed link does (tests/api/sign-in-link.test.ts follows a real one).
     await t.db.update(clients).set({ emailVerifiedAt: new Date() }).where(eq(clients.email, email));
     const login = await new Browser(t.app).call('auth', { body: { email, password: 'n3w-Reseller-pass' } });
     expect(login.status).toBe(200);
-    expect(login.body.userid).toBe(signUp.body.userid);
+    const [client] = await t.db.select({ id: clients.id }).from(clients).where(eq(clients.email, email));
+    expect(login.body.userid).toBe(client?.id);
   });
 
   it('resellerAuth logs an existing reseller in, and refuses a wrong password or an unknown e-mail with 401', async () => {
@@ -81,7 +142,8 @@ describe('sign-in, reseller sign-in or sign-up, sign-out and the session', () =>
       const browser = new Browser(t.app);
       const answer = await browser.call('resellerAuth', { body: { email, password: 'claiming-1', existingReseller: false } });
       expect(answer.status, email).toBe(200);
-      answers.push({ keys: Object.keys(answer.body ?? {}).sort(), email: answer.body.email === email, reseller: answer.body.reseller });
+      answers.push({ keys: Object.keys(answer.body ?? {}).sort(), email: answer.body.email === email, reseller: answer.body.reseller, handle: /^g_[A-Za-z0-9_-]{22}$/.test(String(answer.body.userid)) });
+      expect((await browser.call('getSession')).body.userid, 'getSession tells the sign-up its handle, not an id').toBe(answer.body.userid);
       expect((await browser.call('getSession')).body).toMatchObject({ loggedIn: true, email });
       expect((await browser.call('getActiveProducts')).body).toMatchObject({ totalresults: 0 });
     }

@@ -183,6 +183,8 @@ describe('bad input', () => {
       health: {},
       signOut: { body: {} },
       getSession: {},
+      // A token of the right shape that was never issued: valid by the contract, answered 410 (sent as JSON here; the page's form body is tested in sign-in-link.test.ts).
+      useSignInLink: { body: { token: 'ExampleOnlyTokenNeverIssued_0123456789abcde' } },
     } satisfies Record<string, Baseline>);
   });
   afterAll(async () => t?.close());

@@ -94,7 +94,9 @@ function readOperations(): ContractOperation[] {
         return '([^/]*)';
       }).join('')}$`);
       const requestBody = operation.requestBody ? resolve(operation.requestBody) : null;
-      const json = requestBody ? (requestBody.content as Json)['application/json'] as Json : null;
+      const content = requestBody ? requestBody.content as Json : null;
+      // A body is JSON, or an HTML form's for the one operation a server page posts to (useSignInLink).
+      const json = content ? (content['application/json'] ?? content['application/x-www-form-urlencoded']) as Json : null;
       const security = (operation.security ?? spec.security ?? []) as Json[];
       found.push({
         operationId: String(operation.operationId),

@@ -187,12 +187,17 @@ export class Browser {
   }
 }
 
-/** A guest identified by e-mail (authMiddleware), from an address of its own. */
-export async function guest(app: FastifyInstance, email = freshEmail()): Promise<Browser & { userid: number; email: string }> {
+/**
+ * A guest identified by e-mail (authMiddleware), from an address of its own. `userid` is the client's id read
+ * from its session in the store (the answer carries only an opaque handle, `handle`), for tests that count the client's rows.
+ */
+export async function guest(app: FastifyInstance, email = freshEmail()): Promise<Browser & { userid: number; handle: string; email: string }> {
   const browser = new Browser(app);
   const answer = await browser.call('authMiddleware', { body: { email } });
   expect(answer.status, answer.text).toBe(200);
-  return Object.assign(browser, { userid: answer.body.userid, email: answer.body.email });
+  const session = await app.sessions.find(browser.cookies.get('tvc_session') ?? '');
+  if (!session) throw new Error(`authMiddleware began no session for ${email}`);
+  return Object.assign(browser, { userid: session.clientId, handle: answer.body.userid, email: answer.body.email });
 }
 
 /** A client logged in with e-mail and password (auth). */
@@ -210,7 +215,10 @@ export async function newAccount(app: FastifyInstance): Promise<Browser & { user
   const password = `pw-${randomBytes(6).toString('hex')}`;
   const answer = await browser.call('resellerAuth', { body: { email, password, existingReseller: false } });
   expect(answer.status, answer.text).toBe(200);
-  return Object.assign(browser, { userid: answer.body.userid, email, password });
+  // The answer carries the session's opaque handle; the client id is read from the session in the store.
+  const session = await app.sessions.find(browser.cookies.get('tvc_session') ?? '');
+  if (!session) throw new Error(`resellerAuth began no session for ${email}`);
+  return Object.assign(browser, { userid: session.clientId, email, password });
 }
 
 /**
@@ -266,6 +274,26 @@ export async function payOnSandbox(app: FastifyInstance, link: string | null | u
   return answer;
 }
 
+/** Posts a sign-in token as the "Continue signing in" button of the link's page does (a same-origin form). */
+export function postSignInToken(browser: Browser, token: string, headers: Record<string, string> = {}): Promise<Answer> {
+  return browser.request({
+    method: 'POST', url: '/checkout/api/signIn', payload: new URLSearchParams({ token }).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://localhost:3000', 'sec-fetch-site': 'same-origin', ...headers },
+  });
+}
+
+/**
+ * Follows a mailed sign-in link as a shopper does: opens it (the page with "Continue signing in", nothing used
+ * up yet), then presses the button. Answers the button's answer (303 to the link's page when it worked).
+ */
+export async function followSignInLink(browser: Browser, path: string): Promise<Answer> {
+  const page = await browser.request({ method: 'GET', url: path });
+  if (page.status !== 200) return page;
+  expect(page.text).toContain('Continue signing in');
+  const token = /name="token" value="([A-Za-z0-9_-]+)"/.exec(page.text)?.[1] ?? '';
+  return postSignInToken(browser, token);
+}
+
 // ---------------------------------------------------------------------------------------------------
 // The store.
 
@@ -308,7 +336,7 @@ export function webhookSecret(gateway: string): string {
 
 export interface PaymentEventInput {
   id?: string;
-  type?: 'payment.succeeded' | 'payment.failed';
+  type?: 'payment.succeeded' | 'payment.failed' | 'payment.confirming';
   paymentId: string;
   invoiceid: number;
   amount: number;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BASIC_ORDER, countRows, createTestApp, guest, loggedIn, storeSnapshot, type TestApp } from './helper';
+import { BASIC_ORDER, countRows, createTestApp, guest, loggedIn, payOnSandbox, storeSnapshot, type TestApp } from './helper';
 
 describe('Idempotency-Key', () => {
   let t: TestApp;
@@ -75,6 +75,33 @@ describe('Idempotency-Key', () => {
     expect(theirs.body.orderid).not.toBe(mine.body.orderid);
     expect(await ordersOf(second.userid)).toBe(1);
     expect((await second.call('getOrderStatus', { query: { orderid: String(mine.body.orderid) } })).status).toBe(403);
+  });
+
+  it('a replay is bound to the session: another browser of the same e-mail replaying the key and body gets none of that order, and no credentials', async () => {
+    const key = randomUUID();
+    const first = await guest(t.app);
+    const placed = await first.call('order', { body: BASIC_ORDER, headers: { 'idempotency-key': key } });
+    expect(placed.status).toBe(200);
+    await payOnSandbox(t.app, placed.body.link);
+    const serviceid = String(placed.body.serviceids[0]);
+    expect((await first.call('getClientProducts', { query: { serviceid } })).body.username).toMatch(/^TV-\d{8}$/);
+
+    // Same address, same client, another browser: it knows the key and the body (a shared device, a leaked log).
+    const second = await guest(t.app, first.email);
+    expect(second.userid).toBe(first.userid);
+    const replayed = await second.call('order', { body: BASIC_ORDER, headers: { 'idempotency-key': key } });
+    expect(replayed.status).toBe(200);
+    expect(replayed.body.orderid).not.toBe(placed.body.orderid);
+    expect(replayed.body.invoiceid).not.toBe(placed.body.invoiceid);
+    expect(replayed.body.serviceids).not.toContain(placed.body.serviceids[0]);
+    expect(replayed.body.link).not.toBe(placed.body.link);
+    expect((await second.call('getOrderStatus', { query: { orderid: String(placed.body.orderid) } })).status).toBe(403);
+    const credentials = await second.call('getClientProducts', { query: { serviceid } });
+    expect(credentials.status).toBe(403);
+    expect(credentials.text).not.toMatch(/TV-\d{8}/);
+    expect(await countRows(t.db, 'idempotency_keys', sql`key = ${key}`)).toBe(2);
+    // The first browser's own retry still replays its own order.
+    expect((await first.call('order', { body: BASIC_ORDER, headers: { 'idempotency-key': key } })).body.orderid).toBe(placed.body.orderid);
   });
 
   describe('addInvoice', () => {

@@ -7,7 +7,7 @@ import { LOCALES, type Locale } from '../../src/domain/locale';
 import { demoOutboxPages } from '../../src/server/mail/demo-outbox';
 import type { ReceiptPayload, ServiceActivePayload } from '../../src/server/mail/outbox';
 import { checkoutLinks, renderMail } from '../../src/server/mail/templates';
-import { Browser, createTestApp, freshEmail, guest, payOnSandbox, placeOrder, rows, verifiedAccount, type TestApp } from './helper';
+import { Browser, createTestApp, followSignInLink, freshEmail, guest, payOnSandbox, placeOrder, rows, verifiedAccount, type TestApp } from './helper';
 import { createMailingApp, MAIL_FROM, mailEnv, startReceiver, until, type Receiver } from './smtp-receiver';
 
 
@@ -118,7 +118,7 @@ describe('mail over SMTP from the outbox', () => {
     expect(link, active?.text).toBeDefined();
     // Followed on another device, the link signs in and lands on the service's page in the shopper's language.
     const phone = new Browser(t.app);
-    const landed = await phone.request({ method: 'GET', url: (link ?? '').replace('http://localhost:3000', '') });
+    const landed = await followSignInLink(phone, (link ?? '').replace('http://localhost:3000', ''));
     expect(landed.status, landed.text).toBe(303);
     expect(landed.headers.location).toBe(`/checkout/pt-pt/success?serviceid=${serviceid}`);
     expect((await phone.call('getClientProducts', { query: { serviceid: String(serviceid) } })).status).toBe(200);

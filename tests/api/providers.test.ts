@@ -166,6 +166,8 @@ describe('Coinbase Business checkouts', () => {
       expect(delivery?.status).toBe(503);
       expect(JSON.parse(delivery?.text ?? '{}')).toEqual({ error: { code: 'payment_confirming', message: expect.any(String) } });
       expect(await invoiceStatus(order.invoiceid)).toBe('Unpaid');
+      // The waiting page reads it as "Payment received, confirming".
+      expect(await paymentStatus(order.invoiceid)).toBe('Confirming');
       coinbase.complete(checkout.id);
       const retried = await coinbase.send(webhook);
       expect(retried.status).toBe(200);

@@ -4,7 +4,7 @@ import { LOCALES, type Locale } from '../../src/domain/locale';
 import { buildApp } from '../../src/server/app';
 import type { RecoveryPayload } from '../../src/server/mail/outbox';
 import { checkoutLinks, renderMail } from '../../src/server/mail/templates';
-import { Browser, createTestApp, freshEmail, guest, payOnSandbox, placeOrder, newAccount, rows, verifiedAccount, type TestApp } from './helper';
+import { Browser, createTestApp, followSignInLink, freshEmail, guest, payOnSandbox, placeOrder, newAccount, rows, verifiedAccount, type TestApp } from './helper';
 import { mailEnv, startReceiver, until, type ReceivedMail, type Receiver } from './smtp-receiver';
 
 const RESUME = /http:\/\/localhost:3000(\/checkout\/api\/signIn\?token=[A-Za-z0-9_-]{43})/;
@@ -179,7 +179,7 @@ describe('recovery reminders for unpaid orders, over SMTP', () => {
 
     const phone = new Browser(t.app);
     expect((await phone.call('resumeOrder', { query: { orderid: String(order.orderid) } })).status).toBe(401);
-    const followed = await phone.request({ method: 'GET', url: resume });
+    const followed = await followSignInLink(phone, resume);
     expect(followed.status).toBe(303);
     expect(followed.headers.location).toBe(`/checkout/waiting?orderid=${order.orderid}`);
     expect(followed.cookies.find((cookie) => cookie.name === 'tvc_session')?.httpOnly).toBe(true);
@@ -196,7 +196,7 @@ describe('recovery reminders for unpaid orders, over SMTP', () => {
     expect((await phone.call('resumeOrder', { query: { orderid: String(earlier.orderid) } })).status).toBe(403);
     expect((await phone.call('getActiveProducts')).status).toBe(401);
 
-    const again = await new Browser(t.app).request({ method: 'GET', url: resume });
+    const again = await followSignInLink(new Browser(t.app), resume);
     expect(again.status).toBe(410);
   });
 
@@ -207,7 +207,7 @@ describe('recovery reminders for unpaid orders, over SMTP', () => {
     await until(async () => reminderTo(receiver, account.email).length === 1, 'the account\'s reminder');
     const { resume } = linksIn(reminderTo(receiver, account.email)[0]);
     const session = account.cookies.get('tvc_session');
-    const followed = await account.request({ method: 'GET', url: resume });
+    const followed = await followSignInLink(account, resume);
     expect(followed.status).toBe(303);
     expect(followed.cookies.find((cookie) => cookie.name === 'tvc_session')).toBeUndefined();
     expect(account.cookies.get('tvc_session')).toBe(session);
@@ -224,7 +224,7 @@ describe('recovery reminders for unpaid orders, over SMTP', () => {
     await t.db.execute(sql`update payments set expires_at = now() - interval '1 minute' where invoice_id = ${order.invoiceid}`);
 
     const laptop = new Browser(t.app);
-    expect((await laptop.request({ method: 'GET', url: resume })).status).toBe(303);
+    expect((await followSignInLink(laptop, resume)).status).toBe(303);
     const resumed = await laptop.call('resumeOrder', { query: { orderid: String(order.orderid) } });
     expect(resumed.status).toBe(200);
     expect(resumed.body.paymentmethod).toBe('sandbox');
@@ -252,7 +252,7 @@ describe('recovery reminders for unpaid orders, over SMTP', () => {
     await ageOrder(t, order.orderid);
     await until(async () => reminderTo(receiver, reseller.email).length === 1, 'the reseller reminder');
     const { resume } = linksIn(reminderTo(receiver, reseller.email)[0]);
-    const followed = await new Browser(t.app).request({ method: 'GET', url: resume });
+    const followed = await followSignInLink(new Browser(t.app), resume);
     expect(followed.headers.location).toBe(`/checkout/resellers/waiting?orderid=${order.orderid}`);
   });
 });

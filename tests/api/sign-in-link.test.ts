@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Browser, createTestApp, freshEmail, guest, payOnSandbox, placeOrder, rows, type TestApp } from './helper';
+import { Browser, createTestApp, followSignInLink, freshEmail, guest, payOnSandbox, placeOrder, postSignInToken, rows, type TestApp } from './helper';
 import { createMailingApp, mailEnv, startReceiver, until, type ReceivedMail, type Receiver } from './smtp-receiver';
 
 const LINK = /http:\/\/localhost:3000(\/checkout\/api\/signIn\?token=([A-Za-z0-9_-]{43}))/;
@@ -47,7 +47,7 @@ describe('one-time sign-in links by e-mail', () => {
     expect(mail?.subject).toBe('Your sign-in link for TV Checkout');
     const { path, token } = linkIn(mail);
 
-    const followed = await phone.request({ method: 'GET', url: path });
+    const followed = await followSignInLink(phone, path);
     expect(followed.status).toBe(303);
     expect(followed.headers.location).toBe(`/checkout/success?serviceid=${serviceid}`);
     expect(followed.cookies.find((cookie) => cookie.name === 'tvc_session')?.httpOnly).toBe(true);
@@ -60,7 +60,7 @@ describe('one-time sign-in links by e-mail', () => {
     expect(client?.verified).toBe(true);
 
     const again = new Browser(t.app);
-    const second = await again.request({ method: 'GET', url: path });
+    const second = await followSignInLink(again, path);
     expect(second.status).toBe(410);
     expect(second.headers['content-type']).toMatch(/^text\/html/);
     expect(second.headers['cache-control']).toBe('no-store');
@@ -77,13 +77,71 @@ describe('one-time sign-in links by e-mail', () => {
     expect(logLines.filter((line) => line.includes(token))).toEqual([]);
   });
 
+  it('opening a link (as a mail scanner or a link preview does) uses nothing up; only the button signs in, once', async () => {
+    const { shopper, serviceid } = await paidGuest();
+    await new Browser(t.app).call('signInLink', { body: { email: shopper.email, redirect: `/checkout/success?serviceid=${serviceid}` } });
+    const { path, token } = linkIn((await receiver.waitFor(shopper.email, 3))[2]);
+    const scanner = new Browser(t.app);
+    for (let i = 0; i < 3; i++) {
+      const page = await scanner.request({ method: 'GET', url: path });
+      expect(page.status).toBe(200);
+      expect(page.headers['content-type']).toMatch(/^text\/html/);
+      expect(page.headers['cache-control']).toBe('no-store');
+      expect(page.headers['referrer-policy']).toBe('no-referrer');
+      expect(page.text).toContain('<button type="submit" autofocus>Continue signing in</button>');
+      expect(page.text).toContain('<form method="post" action="/checkout/api/signIn">');
+      expect(page.cookies).toEqual([]);
+    }
+    expect((await scanner.call('getSession')).body).toMatchObject({ loggedIn: false });
+    expect(await rows(t.db, sql`select token_hash from sign_in_tokens where used_at is not null and created_at > now() - interval '1 minute' and redirect_path = ${`/checkout/success?serviceid=${serviceid}`}`)).toEqual([]);
+
+    const shopperPhone = new Browser(t.app);
+    const pressed = await postSignInToken(shopperPhone, token);
+    expect(pressed.status).toBe(303);
+    expect(pressed.headers.location).toBe(`/checkout/success?serviceid=${serviceid}`);
+    expect((await shopperPhone.call('getClientProducts', { query: { serviceid } })).status).toBe(200);
+    const pressedAgain = await postSignInToken(new Browser(t.app), token);
+    expect(pressedAgain.status).toBe(410);
+    expect(pressedAgain.cookies).toEqual([]);
+    expect((await scanner.request({ method: 'GET', url: path })).status).toBe(410);
+  });
+
+  it('the button\'s post from another site is refused with 403 and uses nothing up', async () => {
+    const { shopper, serviceid } = await paidGuest();
+    await new Browser(t.app).call('signInLink', { body: { email: shopper.email } });
+    const { token } = linkIn((await receiver.waitFor(shopper.email, 3))[2]);
+    const victim = new Browser(t.app);
+    const forgeries: Record<string, string>[] = [{ 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }, { origin: 'https://evil.example' }];
+    for (const headers of forgeries) {
+      const forged = await victim.request({
+        method: 'POST', url: '/checkout/api/signIn', payload: `token=${token}`, headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      });
+      expect(forged.status, JSON.stringify(headers)).toBe(403);
+      expect(forged.cookies).toEqual([]);
+    }
+    expect((await victim.call('getClientProducts', { query: { serviceid } })).status).toBe(401);
+    // The token is still good for the shopper's own click.
+    expect((await postSignInToken(new Browser(t.app), token)).status).toBe(303);
+  });
+
+  it('a malformed token posted answers 400 as a page; a body without a token is 400 bad_request', async () => {
+    const browser = new Browser(t.app);
+    const malformed = await postSignInToken(browser, 'abc');
+    expect(malformed.status).toBe(400);
+    expect(malformed.headers['content-type']).toMatch(/^text\/html/);
+    const empty = await browser.request({ method: 'POST', url: '/checkout/api/signIn', payload: 'nothing=1', headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' } });
+    expect(empty.status).toBe(400);
+    expect(empty.body).toMatchObject({ error: { code: 'bad_request' } });
+    expect(browser.cookies.has('tvc_session')).toBe(false);
+  });
+
   it('an expired link answers 410 and signs no one in', async () => {
     const { shopper } = await paidGuest();
     expect((await new Browser(t.app).call('signInLink', { body: { email: shopper.email } })).status).toBe(202);
     const { path } = linkIn((await receiver.waitFor(shopper.email, 3))[2]);
     await rows(t.db, sql`update sign_in_tokens set expires_at = now() - interval '1 second' where used_at is null`);
     const browser = new Browser(t.app);
-    const answer = await browser.request({ method: 'GET', url: path });
+    const answer = await followSignInLink(browser, path);
     expect(answer.status).toBe(410);
     expect(browser.cookies.has('tvc_session')).toBe(false);
   });
@@ -137,7 +195,7 @@ describe('one-time sign-in links by e-mail', () => {
     const { shopper } = await paidGuest();
     expect((await new Browser(t.app).call('signInLink', { body: { email: shopper.email, redirect } })).status).toBe(202);
     const { path } = linkIn((await receiver.waitFor(shopper.email, 3))[2]);
-    const answer = await new Browser(t.app).request({ method: 'GET', url: path });
+    const answer = await followSignInLink(new Browser(t.app), path);
     expect(answer.status).toBe(303);
     expect(answer.headers.location).toBe('/checkout/');
   });
@@ -146,7 +204,7 @@ describe('one-time sign-in links by e-mail', () => {
     const { shopper, serviceid } = await paidGuest();
     await new Browser(t.app).call('signInLink', { body: { email: shopper.email, redirect: `/checkout/de-de/success?serviceid=${serviceid}` } });
     const { path } = linkIn((await receiver.waitFor(shopper.email, 3))[2]);
-    expect((await new Browser(t.app).request({ method: 'GET', url: path })).headers.location).toBe(`/checkout/de-de/success?serviceid=${serviceid}`);
+    expect((await followSignInLink(new Browser(t.app), path)).headers.location).toBe(`/checkout/de-de/success?serviceid=${serviceid}`);
   });
 
   it('the link in "service active" signs a new browser in on the success page, once, and lives 24 hours', async () => {
@@ -156,11 +214,11 @@ describe('one-time sign-in links by e-mail', () => {
     const [token] = await rows<{ hours: number }>(t.db, sql`select round(extract(epoch from (expires_at - created_at)) / 3600)::int as hours from sign_in_tokens order by created_at desc limit 1`);
     expect(token?.hours).toBe(24);
     const laptop = new Browser(t.app);
-    const answer = await laptop.request({ method: 'GET', url: path });
+    const answer = await followSignInLink(laptop, path);
     expect(answer.status).toBe(303);
     expect(answer.headers.location).toBe(`/checkout/success?serviceid=${serviceid}`);
     expect((await laptop.call('getClientProducts', { query: { serviceid } })).status).toBe(200);
-    expect((await new Browser(t.app).request({ method: 'GET', url: path })).status).toBe(410);
+    expect((await followSignInLink(new Browser(t.app), path)).status).toBe(410);
   });
 });
 
@@ -212,6 +270,27 @@ describe('an address belongs to whoever reads its mail (no account pre-hijacking
     expect(resellerLogin.status).toBe(401);
   });
 
+  it('when the owner of the address follows any other link first, the password someone set at sign-up is dropped and their session ends', async () => {
+    const victim = freshEmail('victim');
+    const attacker = new Browser(t.app);
+    expect((await attacker.call('resellerAuth', { body: { email: victim, password: 'attacker-pass-2', existingReseller: false } })).status).toBe(200);
+    const owner = await guest(t.app, victim);
+    const order = await placeOrder(owner);
+    await payOnSandbox(t.app, order.link);
+    const mails = await receiver.waitFor(victim, 3);
+    const active = mails.find((mail) => mail.subject === 'Your service is active');
+    const { path } = linkIn(active);
+    expect((await followSignInLink(new Browser(t.app), path)).status).toBe(303);
+
+    for (const attempt of [
+      () => new Browser(t.app).call('auth', { body: { email: victim, password: 'attacker-pass-2' } }),
+      () => new Browser(t.app).call('resellerAuth', { body: { email: victim, password: 'attacker-pass-2', existingReseller: true } }),
+    ]) expect((await attempt()).status).toBe(401);
+    expect((await attacker.call('getSession')).body).toEqual({ loggedIn: false, guest: false, userid: null, email: null });
+    const [client] = await rows<{ password: boolean; verified: boolean }>(t.db, sql`select password_hash is not null as password, email_verified_at is not null as verified from clients where email = ${victim}`);
+    expect(client).toEqual({ password: false, verified: true });
+  });
+
   it('a new account is mailed a link; once it is followed the address is proved and the password signs in', async () => {
     const email = freshEmail('new-reseller');
     const signUp = await new Browser(t.app).call('resellerAuth', { body: { email, password: 'mine-pass-1', existingReseller: false } });
@@ -220,7 +299,7 @@ describe('an address belongs to whoever reads its mail (no account pre-hijacking
     const [mail] = await receiver.waitFor(email, 1);
     expect(mail?.subject).toBe('Confirm your address for TV Checkout');
     const { path } = linkIn(mail);
-    const followed = await new Browser(t.app).request({ method: 'GET', url: path });
+    const followed = await followSignInLink(new Browser(t.app), path);
     expect(followed.status).toBe(303);
     expect(followed.headers.location).toBe('/checkout/resellers');
     const login = await new Browser(t.app).call('auth', { body: { email, password: 'mine-pass-1' } });
@@ -238,7 +317,7 @@ describe('an address belongs to whoever reads its mail (no account pre-hijacking
     expect(mail?.text).toContain('If that was you, sign in with the button below instead.');
     const { path } = linkIn(mail);
     const phone = new Browser(t.app);
-    expect((await phone.request({ method: 'GET', url: path })).status).toBe(303);
+    expect((await followSignInLink(phone, path)).status).toBe(303);
     expect((await phone.call('getActiveProducts')).status).toBe(200);
   });
 });

@@ -1,15 +1,16 @@
 import { declineOnSandbox, expect, guestOrder, payOnSandbox, reachSuccess, test, uniqueEmail } from './support/fixtures';
 
-test('a declined card payment waits, then the shopper changes to Bitcoin, pays and reaches success', async ({ page }) => {
+test('a declined card payment is said as such, then the shopper changes to Bitcoin, pays and reaches success', async ({ page }) => {
   await guestOrder(page, { email: uniqueEmail('decline') });
   await expect(page.getByRole('heading', { level: 1, name: 'Card (sandbox)' })).toBeVisible();
   const invoice = (await page.getByText(/^Invoice #\d+$/).textContent()) ?? '';
 
   await declineOnSandbox(page);
   await expect(page).toHaveURL(/\/checkout\/waiting$/);
-  await expect(page.getByRole('heading', { level: 1, name: 'Waiting for your payment' })).toBeVisible();
+  // Declined, said as such (issue 15), never "Pending".
+  await expect(page.getByRole('heading', { level: 1, name: 'Payment declined' })).toBeVisible();
   await expect(page.getByRole('timer')).toHaveText(/^2[34]:\d\d:\d\d$/);
-  await expect(page.getByText('Pending', { exact: true })).toBeVisible();
+  await expect(page.getByText('Declined', { exact: true })).toBeVisible();
   await expect(page.getByRole('definition').filter({ hasText: 'Card (sandbox)' })).toBeVisible();
 
   await page.getByRole('button', { name: 'Change payment method' }).click();

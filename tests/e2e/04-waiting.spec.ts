@@ -5,7 +5,7 @@ import { declineOnSandbox, expect, guestOrder, test, uniqueEmail } from './suppo
 async function waitingForPayment(page: Page) {
   await guestOrder(page, { email: uniqueEmail('waiting') });
   await declineOnSandbox(page);
-  await expect(page.getByRole('heading', { level: 1, name: 'Waiting for your payment' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Payment declined' })).toBeVisible();
   await expect(page.getByRole('timer')).toBeVisible();
   const order = (await page.getByRole('definition').filter({ hasText: /^#\d+$/ }).first().textContent()) ?? '';
   expect(order).toMatch(/^#\d+$/);
@@ -46,7 +46,7 @@ test('a reload during waiting keeps the countdown and the order', async ({ page 
   await page.waitForTimeout(2_500);
 
   await page.reload();
-  await expect(page.getByRole('heading', { level: 1, name: 'Waiting for your payment' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Payment declined' })).toBeVisible();
   await expect(page.getByRole('definition').filter({ hasText: `#${orderid}` }).first()).toBeVisible();
   await expect(page.getByText(/^Pay before /)).toHaveText(deadline ?? '');
   const after = seconds((await page.getByRole('timer').textContent()) ?? '');

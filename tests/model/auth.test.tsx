@@ -1,4 +1,5 @@
 /** The auth machine's paths walked through the header and the login panel of the checkout page. */
+import { isUserId } from '../../src/domain/user-id';
 import { screen, within } from '@testing-library/react';
 import { expect } from 'vitest';
 import type { AnyEventObject, StateValue } from 'xstate';
@@ -74,7 +75,7 @@ async function perform(event: AnyEventObject, page: AuthPage): Promise<void> {
       return;
     case 'xstate.done.actor.identifyGuest': {
       const output = event.output as AuthResult;
-      await api.respond('authMiddleware', output, output.userid > 0 ? {} : { offContract: 'userid 0 (the contract says ≥ 1): the branch for a server that answers without a user id' });
+      await api.respond('authMiddleware', output, isUserId(output.userid) ? {} : { offContract: 'userid 0 (the contract says a guest handle): the branch for a server that answers without a user id' });
       return;
     }
     case 'xstate.error.actor.identifyGuest':
@@ -123,7 +124,11 @@ async function see(value: StateValue, context: AuthContext, page: AuthPage): Pro
         expect(within(loginForm()).queryByRole('alert')).toBeNull();
       } else if (context.loginError) {
         expect(within(loginForm()).getByRole('alert').textContent).toBe(en.messages.api.invalid_credentials);
+        // A refused password says plainly that a new account's address must be confirmed first, next to the link button.
+        expect(within(loginForm()).getByText(en.login.confirmFirst)).toBeTruthy();
+        expect(within(loginForm()).getByRole('button', { name: en.login.requestLink, description: en.login.confirmFirst })).toBeTruthy();
       } else if (context.linkError) {
+        expect(within(loginForm()).queryByText(en.login.confirmFirst)).toBeNull();
         expect(within(loginForm()).getByRole('alert').textContent).toBe(page.linkAlert);
         expect(within(loginForm()).getByRole('status').textContent).toBe('');
       }

@@ -2,6 +2,7 @@
  * The checkout machine's paths walked through the order form on / (a visit) and through
  * /creatingOrder (an automatic-order link), down to the payment page or the waiting step.
  */
+import { isUserId } from '../../src/domain/user-id';
 import { screen, within } from '@testing-library/react';
 import HTMLInputElementValueSanitizer from 'happy-dom/lib/nodes/html-input-element/HTMLInputElementValueSanitizer.js';
 import { afterAll, beforeAll, expect } from 'vitest';
@@ -141,7 +142,7 @@ async function perform(event: AnyEventObject, page: CheckoutPage): Promise<void>
       return;
     case 'xstate.done.actor.identifyGuest': {
       const user = event.output as CheckoutUser;
-      await api.respond('authMiddleware', user, user.userid > 0 ? {} : { offContract: 'userid 0 (the contract says ≥ 1): the branch for a server that answers without a user id' });
+      await api.respond('authMiddleware', user, isUserId(user.userid) ? {} : { offContract: 'userid 0 (the contract says a guest handle): the branch for a server that answers without a user id' });
       return;
     }
     case 'xstate.error.actor.identifyGuest':
@@ -186,8 +187,10 @@ async function see(value: StateValue, context: CheckoutContext, page: CheckoutPa
   const location = () => page.rendered.app.router.state.location;
   const state = top(value);
   if (state === 'waiting') {
-    // A fraud-flagged order has no payment link: the waiting step shows the review banner.
-    await shown(() => screen.getByRole('heading', { level: 1, name: en.waiting.title }), 'the waiting page');
+    // A fraud-flagged order has no payment link: the waiting step says "Under review" (title, badge, banner; issue 15).
+    await shown(() => screen.getByRole('heading', { level: 1, name: en.waiting.underReview }), 'the waiting page, under review');
+    expect(screen.getByText(en.waiting.status).nextElementSibling!.textContent).toBe(en.status.Fraud);
+    expect(screen.queryByText(en.status.Pending)).toBeNull();
     expect(location().pathname).toBe('/waiting');
     expect((await shown(() => screen.getByRole('alert'), 'the fraud banner')).textContent).toBe(en.waiting.fraud);
     expect(screen.getByText(`#${context.order!.orderid}`)).toBeTruthy();

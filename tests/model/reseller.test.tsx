@@ -127,8 +127,8 @@ async function seeSuccessGuard(state: string, context: ResellerContext, page: Pa
 async function see(value: StateValue, context: ResellerContext, page: Page, event: AnyEventObject): Promise<void> {
   if (typeof value === 'object' && 'successGuard' in value) return seeSuccessGuard(String(value.successGuard), context, page);
   if (value === 'placed') {
-    // No payment link yet: the reseller waiting page takes over (it can make one).
-    await shown(() => screen.getByRole('heading', { level: 1, name: en.waiting.title }), 'the reseller waiting page');
+    // No payment link: a flagged order; the reseller waiting page says it is under review (issue 15), never "Waiting for your payment".
+    await shown(() => screen.getByRole('heading', { level: 1, name: en.waiting.underReview }), 'the reseller waiting page, under review');
     expect(page.rendered.app.router.state.location.pathname).toBe('/resellers/waiting');
     expect(screen.getByText(`#${context.order.orderid}`)).toBeTruthy();
     return;

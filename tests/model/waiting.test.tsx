@@ -1,4 +1,7 @@
-/** The waiting machine's paths walked through /waiting: countdown, status polling, change of gateway, cancel. */
+/**
+ * The waiting machine's paths walked through /waiting: countdown, status polling, a declined, confirming
+ * or late payment, a new link on the same gateway, change of gateway, cancel, the receipt block.
+ */
 import { screen, within } from '@testing-library/react';
 import { expect, vi } from 'vitest';
 import type { AnyEventObject, StateValue } from 'xstate';
@@ -24,27 +27,48 @@ const { order } = waitingModelInput;
  */
 interface WaitingPage extends Page {
   clock: { now: number };
+  /** What the walk last told the page: the payment state of the last status answer, the gateway of the link asked for. */
+  told: { answered: boolean; payment: string | null; gateway: string | null; error: string | null };
 }
 
-const invoice = { invoiceid: order.invoiceid, status: 'Unpaid', kind: 'order', orderid: order.orderid, serviceid: order.serviceid, amount: 15, currency: 'EUR' };
+/**
+ * The order the walk pays: 1 Month with an extra connection and WELCOME10 in EUR, (12.99 + 4) - 10 % = 15.29
+ * (the demo catalogue, README), invoice 201.
+ */
+const RECEIPT = {
+  lines: [{ pid: 1, name: '1 Month', billingcycle: 'Monthly', extraConnections: 1, proxyProtection: false }],
+  promocode: 'WELCOME10',
+};
+const TOTAL = '€15.29';
 
-const orderStatus = ({ orderid, status, fraud, serviceids }: OrderStatusResult) => ({
+const invoice = {
+  invoiceid: order.invoiceid, status: 'Unpaid', kind: 'order', orderid: order.orderid, serviceid: order.serviceid, amount: 15.29, currency: 'EUR',
+  payment: { status: 'Open', gateway: waitingModelInput.selectedGateway }, latePayment: false, receipt: RECEIPT,
+};
+
+const orderStatus = ({ orderid, status, fraud, serviceids, payment, latePayment }: OrderStatusResult) => ({
   orderid,
   status,
   invoiceid: order.invoiceid,
   invoiceStatus: status === 'Active' ? 'Paid' : status === 'Cancelled' ? 'Cancelled' : 'Unpaid',
   serviceids,
   fraud,
-  amount: 15,
+  amount: 15.29,
   currency: 'EUR',
+  payment: payment ? { status: payment, gateway: waitingModelInput.selectedGateway } : null,
+  latePayment,
+  receipt: RECEIPT,
 });
+
+/** The new-link call of a gateway: card types through offshore, crypto through coinbase. */
+const linkCall = (gateway: string | null) => (gateway === 'sandbox_crypto' ? 'coinbase' : 'offshore');
 
 const gatewayName = (module: string) => waitingModelInput.gateways.find((gateway) => gateway.module === module)!.displayname;
 const contextBefore = (index: number, steps: PathStep[]) => (index === 0 ? { now: START } : (steps[index - 1]!.state.context as WaitingContext));
 const isScheduled = (page: Page) => page.recorder.actor!.getSnapshot().matches({ watching: { status: 'scheduled' } });
 
 async function perform(event: AnyEventObject, page: WaitingPage, before: { now: number }): Promise<void> {
-  const { api, user, clock } = page;
+  const { api, user, clock, told } = page;
   switch (event.type) {
     case TICK:
       clock.now = before.now + COUNTDOWN_TICK_MS;
@@ -58,14 +82,21 @@ async function perform(event: AnyEventObject, page: WaitingPage, before: { now: 
       }
       return;
     case 'xstate.done.actor.fetchOrderStatus':
+      told.answered = true;
+      told.payment = (event.output as OrderStatusResult).payment;
       await api.respond('orderStatus', orderStatus(event.output as OrderStatusResult));
       return;
     case 'xstate.error.actor.fetchOrderStatus':
       await api.respond('orderStatus', apiError(502, 'bad_gateway', 'Network error'));
       return;
+    case 'payment.renew':
+      // The same gateway: "Pay again" after a decline, "Get a new payment link" after the deadline.
+      told.gateway = waitingModelInput.selectedGateway;
+      return user.click(screen.getByRole('button', { name: told.payment === 'Declined' ? en.waiting.payAgain : en.waiting.newLink }));
     case 'gateway.change':
       return user.click(screen.getByRole('button', { name: en.waiting.changeGateway }));
     case 'gateway.select':
+      told.gateway = String(event.gateway);
       return user.click(screen.getByRole('button', { name: fill(en.waiting.payWith, { name: gatewayName(String(event.gateway)) }) }));
     case 'gateway.dismiss':
       return user.click(screen.getByRole('button', { name: en.waiting.keepGateway }));
@@ -73,11 +104,12 @@ async function perform(event: AnyEventObject, page: WaitingPage, before: { now: 
       // The new deadline counts from a clock reading.
       clock.now = before.now + COUNTDOWN_TICK_MS;
       const { link } = event.output as CreatePaymentLinkOutput;
-      await api.respond('coinbase', { invoiceid: order.invoiceid, paymentmethod: 'sandbox_crypto', link, deadline: new Date(clock.now + PAYMENT_DEADLINE_MS).toISOString() });
+      await api.respond(linkCall(told.gateway), { invoiceid: order.invoiceid, paymentmethod: told.gateway!, link, deadline: new Date(clock.now + PAYMENT_DEADLINE_MS).toISOString() });
       return;
     }
     case 'xstate.error.actor.createPaymentLink':
-      await api.respond('coinbase', apiError(409, 'invoice_paid', 'Invoice already paid'));
+      told.error = en.messages.api.invoice_paid;
+      await api.respond(linkCall(told.gateway), apiError(409, 'invoice_paid', 'Invoice already paid'));
       return;
     case 'order.cancel':
       return user.click(screen.getByRole('button', { name: en.waiting.cancel }));
@@ -85,6 +117,7 @@ async function perform(event: AnyEventObject, page: WaitingPage, before: { now: 
       await api.respond('cancelOrder', { orderid: order.orderid, status: 'Cancelled' });
       return;
     case 'xstate.error.actor.cancelOrder':
+      told.error = en.messages.api.order_not_pending;
       await api.respond('cancelOrder', apiError(409, 'order_not_pending', 'Order is not pending'));
       return;
     default:
@@ -98,16 +131,36 @@ const countdown = (ms: number) => {
   return `${Math.floor(seconds / 3600)}:${String(Math.floor(seconds / 60) % 60).padStart(2, '0')}:${String(seconds % 60).padStart(2, '0')}`;
 };
 
-function seeOrderInfo(context: WaitingContext): void {
+function seeOrderInfo(context: WaitingContext, badge: string): void {
   const facts = screen.getByText(en.waiting.paymentMethod).closest('dl')!;
   expect(within(facts).getByText(`#${context.order.orderid}`)).toBeTruthy();
   expect(within(facts).getByText(`#${context.order.invoiceid}`)).toBeTruthy();
   expect(within(facts).getByText(gatewayName(context.selectedGateway))).toBeTruthy();
-  expect(within(facts).getByText(en.status[context.status as keyof typeof en.status])).toBeTruthy();
+  expect(within(facts).getByText(en.waiting.status).nextElementSibling!.textContent).toBe(badge);
+}
+
+/** The receipt block, once a status answer told the page what was bought: the walk's order, as literal facts. */
+function seeReceipt(told: WaitingPage['told'] | null): void {
+  const block = screen.queryByRole('region', { name: en.waiting.receipt });
+  if (!told) {
+    expect(block).toBeNull();
+    return;
+  }
+  expect(block).not.toBeNull();
+  const rows = [...block!.querySelectorAll('.line')].map((row) => [row.querySelector('dt')!.textContent, row.querySelector('dd')!.textContent]);
+  expect(rows).toEqual([
+    ['1 Month', en.cycle.monthly],
+    [en.checkout.addons, en.checkout.extraConnection],
+    [en.checkout.discount, 'WELCOME10'],
+    [en.waiting.invoice, `#${order.invoiceid}`],
+    [en.checkout.total, TOTAL],
+  ]);
 }
 
 async function see(value: StateValue, context: WaitingContext, page: WaitingPage): Promise<void> {
   const location = () => page.rendered.app.router.state.location;
+  // A status answer has arrived once the walk sent one: it carries the receipt.
+  const answered = page.told.answered ? page.told : null;
   if (value === 'success') {
     // Paid: on to the service's credentials.
     await shown(() => screen.getByRole('heading', { level: 1, name: en.success.title }), 'the success page');
@@ -121,39 +174,83 @@ async function see(value: StateValue, context: WaitingContext, page: WaitingPage
     expect(screen.getByText(en.waiting.cancelled).getAttribute('role')).toBe('status');
     return;
   }
-  await shown(() => screen.getByRole('heading', { level: 1, name: en.waiting.title }), 'the waiting page');
+  if (value === 'fraud') {
+    // Under review: title, badge and banner; never "Pending" nor "Waiting for your payment".
+    await shown(() => screen.getByRole('heading', { level: 1, name: en.waiting.underReview }), 'the under-review page');
+    expect(screen.getByRole('alert').textContent).toBe(en.waiting.fraud);
+    seeOrderInfo(context, en.status.Fraud);
+    expect(screen.queryByText(en.status.Pending)).toBeNull();
+    expect(screen.queryByText(en.waiting.title)).toBeNull();
+    seeReceipt(answered);
+    return;
+  }
+  if (value === 'latePayment') {
+    await shown(() => screen.getByRole('heading', { level: 1, name: en.waiting.lateTitle }), 'the late-payment page');
+    expect(screen.getByRole('alert').textContent).toBe(`We received a payment after this order closed; we will refund or apply it — contact support with invoice #${order.invoiceid}.`);
+    expect(screen.getByRole('link', { name: en.app.backHome })).toBeTruthy();
+    expect(screen.queryByRole('link', { name: en.waiting.pay })).toBeNull();
+    seeReceipt(answered);
+    return;
+  }
+  const told = answered?.payment;
+  // The title says what the shopper waits on.
+  const title = told === 'Confirming' ? en.waiting.confirmingTitle : told === 'Declined' && context.paymentLink === waitingModelInput.paymentLink ? en.waiting.declinedTitle : en.waiting.title;
+  await shown(() => screen.getByRole('heading', { level: 1, name: title }), `the page titled ${title}`);
   if (value === 'cancelled') {
     await shown(() => screen.getByText(en.waiting.cancelled), 'the order cancelled elsewhere');
     expect(screen.getByRole('link', { name: en.app.backHome })).toBeTruthy();
     return;
   }
-  if (value === 'fraud') {
-    expect((await shown(() => screen.getByRole('alert'), 'the fraud banner')).textContent).toBe(en.waiting.fraud);
-    seeOrderInfo(context);
-    return;
-  }
-  const { countdown: clock, page: part } = (value as { watching: { countdown: string; page: string } }).watching;
+  const { page: part } = (value as { watching: { countdown: string; page: string } }).watching;
   await shown(() => screen.getByText(en.waiting.paymentMethod), 'the order');
-  seeOrderInfo(context);
-  if (clock === 'expired') {
+  const newLink = context.paymentLink !== waitingModelInput.paymentLink;
+  const confirming = told === 'Confirming' && !newLink;
+  const declined = told === 'Declined' && !newLink;
+  // The deadline is reached on the clock the page reads (the walk's), at the persisted lastDate.
+  const expired = !confirming && !newLink && page.clock.now >= waitingModelInput.lastDate;
+  seeOrderInfo(context, confirming ? 'Confirming' : declined ? 'Declined' : expired ? 'Expired' : en.status.Pending);
+  seeReceipt(answered);
+  if (confirming) {
+    expect(screen.getByText(en.waiting.confirming).getAttribute('role')).toBe('status');
+    expect(screen.queryByRole('timer')).toBeNull();
+    expect(screen.queryByRole('link', { name: en.waiting.pay })).toBeNull();
+  } else if (declined) {
+    expect(screen.getByText(en.waiting.declined).getAttribute('role')).toBe('alert');
+    expect(screen.queryByRole('link', { name: en.waiting.pay })).toBeNull();
+  } else if (expired) {
     expect(screen.getByText(en.waiting.expired).getAttribute('role')).toBe('alert');
     expect(screen.queryByRole('timer')).toBeNull();
     expect(screen.queryByRole('link', { name: en.waiting.pay })).toBeNull();
-  } else {
+  }
+  if (!confirming && !expired) {
     expect(screen.getByRole('timer', { name: en.waiting.timeLeft }).textContent).toBe(countdown(context.remainingMs));
     expect(Number(screen.getByRole('progressbar', { name: en.waiting.timeLeft }).getAttribute('value'))).toBeCloseTo(context.progress);
-    expect(screen.getByRole('link', { name: en.waiting.pay }).getAttribute('href')).toBe(context.paymentLink);
   }
+  if (!confirming && !declined && !expired) expect(screen.getByRole('link', { name: en.waiting.pay }).getAttribute('href')).toBe(context.paymentLink);
   // A new link opens its payment page at once.
-  expect(page.rendered.left).toEqual(context.paymentLink === waitingModelInput.paymentLink ? [] : [context.paymentLink]);
+  expect(page.rendered.left).toEqual(newLink ? [context.paymentLink] : []);
+  if (confirming) {
+    // Nothing to do but wait: no new link, no other gateway, no cancel.
+    for (const name of [en.waiting.payAgain, en.waiting.newLink, en.waiting.changeGateway, en.waiting.cancel]) expect(screen.queryByRole('button', { name })).toBeNull();
+    return;
+  }
+  const renewing = part === 'creatingLink' && page.told.gateway === waitingModelInput.selectedGateway;
   switch (part) {
     case 'info':
       expect(screen.getByRole('button', { name: en.waiting.changeGateway })).toBeTruthy();
       expect(screen.getByRole('button', { name: en.waiting.cancel })).toBeTruthy();
-      if (context.error) expect(screen.getByText(en.messages.api.order_not_pending).getAttribute('role')).toBe('alert');
+      expect(screen.queryByRole('button', { name: en.waiting.payAgain }) !== null).toBe(declined);
+      expect(screen.queryByRole('button', { name: en.waiting.newLink }) !== null).toBe(expired && !declined);
+      if (context.error) expect(screen.getByText(page.told.error!).getAttribute('role')).toBe('alert');
       return;
-    case 'choosingGateway':
-    case 'creatingLink': {
+    case 'creatingLink':
+    case 'choosingGateway': {
+      if (renewing) {
+        // A new link on the same gateway is asked for from the page itself, not from the gateway view.
+        expect(screen.getByText(en.waiting.creatingLink)).toBeTruthy();
+        expect(screen.queryByRole('region', { name: en.waiting.chooseGateway })).toBeNull();
+        return;
+      }
       const panel = screen.getByRole('region', { name: en.waiting.chooseGateway });
       const other = within(panel).getByRole('button', { name: fill(en.waiting.payWith, { name: gatewayName('sandbox_crypto') }) });
       expect(other.getAttribute('aria-disabled')).toBe(part === 'creatingLink' ? 'true' : null);
@@ -191,7 +288,7 @@ describeViewWalk<WaitingPage>({
         hold: { orderStatus: Infinity, cancelOrder: Infinity, coinbase: Infinity, offshore: Infinity },
       },
     });
-    return { ...page, clock };
+    return { ...page, clock, told: { answered: false, payment: null, gateway: null, error: null } };
   },
   perform: (step, page, index, steps) => perform(step.event, page, contextBefore(index, steps)),
   see: (state, page) => see(state.value, state.context as WaitingContext, page),

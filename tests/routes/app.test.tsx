@@ -276,7 +276,10 @@ describe('saved state', () => {
   it('resumes the waiting countdown from the saved deadline and opens the service once paid', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     let status = 'Pending';
-    const api = fakeApi({ session: clientSession, orderStatus: () => ({ orderid: 1001, status, invoiceid: 2001, invoiceStatus: 'Unpaid', serviceids: [3001], fraud: false, amount: 15, currency: 'EUR' }) });
+    const api = fakeApi({ session: clientSession, orderStatus: () => ({ orderid: 1001, status, invoiceid: 2001, invoiceStatus: 'Unpaid', serviceids: [3001], fraud: false, amount: 15, currency: 'EUR',
+      payment: { status: 'Open', gateway: 'sandbox' }, latePayment: false,
+      receipt: { lines: [{ pid: 1, name: 'TV Monthly', billingcycle: 'Monthly', extraConnections: 0, proxyProtection: false }], promocode: null },
+    }) });
     // 59:30 left: the countdown reads 0:59 whether or not the fake clock (still between its ticks) moved since.
     const { app } = await renderApp({ url: '/checkout/waiting', fetch: api.fetch, cookies: { checkout: waitingCookie('order', 3_570_000) } });
 

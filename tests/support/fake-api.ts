@@ -87,6 +87,13 @@ export const demoService: Schemas['ClientProduct'] = {
   reseller: null,
 };
 
+/** The waiting page's facts of a status answer: an open sandbox link, no late payment, the plan bought. */
+const waitingFacts = {
+  payment: { status: 'Open', gateway: 'sandbox' },
+  latePayment: false,
+  receipt: { lines: [{ pid: 1, name: 'TV Monthly', billingcycle: 'Monthly', extraConnections: 0, proxyProtection: false }], promocode: null },
+} satisfies Pick<Schemas['OrderStatusResponse'], 'payment' | 'latePayment' | 'receipt'>;
+
 const anonymous: Schemas['Session'] = { loggedIn: false, guest: false, userid: null, email: null };
 /** A logged-in client, for the pages that need one. */
 export const clientSession: Schemas['Session'] = { loggedIn: true, guest: false, userid: 42, email: 'demo@tvcheckout.test' };
@@ -103,18 +110,18 @@ const defaults: Record<Operation, Answer> = {
     totalresults: 1,
     promotions: { promotion: [{ code: 'WELCOME10', type: 'Percentage', value: 10, appliesto: '1,2,3', startdate: '0000-00-00', expirationdate: '0000-00-00', maxuses: 0, uses: 0, amounts: null }] },
   },
-  authMiddleware: { userid: 57, email: 'new.shopper@mail.test' },
+  authMiddleware: { userid: 'g_4nq0c2ZkVwQ8mX1bTf7sLw', email: 'new.shopper@mail.test' },
   auth: { userid: 42, email: 'demo@tvcheckout.test', loggedIn: true },
   signOut: { loggedIn: false },
   // 202 whether or not the address is known (a fresh Response per call).
   signInLink: () => new Response(JSON.stringify({ accepted: true }), { status: 202, headers: { 'content-type': 'application/json' } }),
   order: { orderid: 1001, invoiceid: 2001, serviceids: [3001], fraud: false, status: 'Pending', amount: 15, currency: 'EUR', link: 'http://localhost/checkout/sandbox/pay/pay_demo', deadline: '2030-01-02T12:00:00.000Z' },
-  orderStatus: { orderid: 1001, status: 'Pending', invoiceid: 2001, invoiceStatus: 'Unpaid', serviceids: [3001], fraud: false, amount: 15, currency: 'EUR' },
+  orderStatus: { orderid: 1001, status: 'Pending', invoiceid: 2001, invoiceStatus: 'Unpaid', serviceids: [3001], fraud: false, amount: 15, currency: 'EUR', ...waitingFacts },
   resumeOrder: {
     orderid: 1001, invoiceid: 2001, serviceids: [3001], flow: 'order', status: 'Pending', invoiceStatus: 'Unpaid', fraud: false, amount: 15, currency: 'EUR',
     paymentmethod: 'sandboxcrypto', link: 'http://localhost/checkout/sandbox/pay/pay_resumed', deadline: new Date(Date.now() + 5 * 3_600_000).toISOString(),
   } satisfies Schemas['ResumeOrderResponse'],
-  invoiceStatus: { invoiceid: 2001, status: 'Unpaid', kind: 'order', orderid: 1001, serviceid: 3001, amount: 15, currency: 'EUR' },
+  invoiceStatus: { invoiceid: 2001, status: 'Unpaid', kind: 'order', orderid: 1001, serviceid: 3001, amount: 15, currency: 'EUR', ...waitingFacts },
   cancelOrder: { orderid: 1001, status: 'Cancelled' },
   offshore: { invoiceid: 2001, paymentmethod: 'sandbox', link: 'http://localhost/checkout/sandbox/pay/pay_card', deadline: '2030-01-02T12:00:00.000Z' },
   coinbase: { invoiceid: 2001, paymentmethod: 'sandboxcrypto', link: 'http://localhost/checkout/sandbox/pay/pay_coin', deadline: '2030-01-02T12:00:00.000Z' },

@@ -1,9 +1,10 @@
+import { isUserId } from '../../../src/domain/user-id';
 import { fromPromise, type AnyEventObject, type AnyMachineSnapshot } from 'xstate';
 import { authMachine, authMachineDocs, type AuthInput, type AuthResult } from '../../../machines/auth.machine';
 import type { MachineModel } from '../graph';
 
 export const modelClient: AuthResult = { userid: 42, email: 'client@example.com' };
-export const modelGuest: AuthResult = { userid: 7, email: 'ann@example.com' };
+export const modelGuest: AuthResult = { userid: 'g_Model0Guest0Handle0001', email: 'ann@example.com' };
 
 /** A plain visit, a link with an `email` query, and a client whose session is still open. */
 export const authModelInputs: { name: string; input: AuthInput }[] = [
@@ -62,7 +63,7 @@ function describeEvent(event: AnyEventObject): string {
     case 'xstate.error.actor.login':
       return `login refused ("${(event.error as Error).message}")`;
     case 'xstate.done.actor.identifyGuest':
-      return (event.output as AuthResult).userid > 0 ? 'guest identified' : 'guest identified without user id';
+      return isUserId((event.output as AuthResult).userid) ? 'guest identified' : 'guest identified without user id';
     case 'xstate.error.actor.identifyGuest':
       return 'guest identification fails';
     case 'xstate.done.actor.signOut':

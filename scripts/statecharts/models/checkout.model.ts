@@ -1,3 +1,4 @@
+import { isUserId } from '../../../src/domain/user-id';
 import { fromPromise, type AnyEventObject, type AnyMachineSnapshot } from 'xstate';
 import {
   checkoutMachine,
@@ -46,7 +47,7 @@ export const modelPromotionLookup: PromotionLookup = {
   promotions: [{ code: 'SAVE10', type: 'Percentage', value: 10, appliesto: '1,2', startdate: '0000-00-00', expirationdate: '0000-00-00', maxuses: 0, uses: 0, amounts: null }],
 };
 
-export const modelGuest: CheckoutUser = { userid: 7, email: 'ann@example.com' };
+export const modelGuest: CheckoutUser = { userid: 'g_Model0Guest0Handle0001', email: 'ann@example.com' };
 export const modelOrder: CreatedOrder = { orderid: 501, invoiceid: 601, serviceids: [701], fraud: false, link: 'https://pay.example/601' };
 export const modelFraudOrder: CreatedOrder = { orderid: 502, invoiceid: 602, serviceids: [702], fraud: true, link: null };
 
@@ -169,7 +170,7 @@ function describeResult(event: AnyEventObject): string | null {
     case 'lookupPromotion':
       return 'promo code found';
     case 'identifyGuest':
-      return (output as CheckoutUser).userid > 0 ? 'guest identified' : 'guest identified without user id';
+      return isUserId((output as CheckoutUser).userid) ? 'guest identified' : 'guest identified without user id';
     case 'loadProduct':
       return output ? `product ${(output as CheckoutProduct).pid} found` : 'product not found';
     case 'createOrder':

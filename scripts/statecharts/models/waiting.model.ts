@@ -11,6 +11,8 @@ import {
   type OrderStatusResult,
   type WaitingContext,
   type WaitingInput,
+  type WaitingPaymentStatus,
+  type WaitingReceipt,
 } from '../../../machines/waiting.machine';
 import type { MachineModel } from '../graph';
 
@@ -30,6 +32,17 @@ export const waitingModelInput: WaitingInput = {
   now: START,
 };
 
+/** 1 Month with an extra connection and WELCOME10 in EUR: (12.99 + 4) - 10 % = 15.29 (the demo catalogue). */
+export const waitingModelReceipt: WaitingReceipt = {
+  lines: [{ pid: 1, name: '1 Month', billingcycle: 'Monthly', extraConnections: 1, proxyProtection: false }],
+  promocode: 'WELCOME10',
+  amount: 15.29,
+  currency: 'EUR',
+};
+
+/** The link a new-link request gives, per gateway. */
+export const newLinkFor = (gateway: string) => (gateway === 'sandbox_crypto' ? 'https://pay.example/crypto/201' : 'https://pay.example/card/201-renewed');
+
 const TICK = `xstate.after.${COUNTDOWN_TICK_MS}.waitingCountdown`;
 const POLL = 'xstate.after.pollDelay.waitingPoll';
 const never = () => new Promise<never>(() => {});
@@ -46,15 +59,15 @@ const machine = waitingMachine.provide({
   },
 });
 
-const statusResult = (status: string, fraud = false) => ({
+const statusResult = (status: string, { fraud = false, payment = 'Open', latePayment = false }: { fraud?: boolean; payment?: WaitingPaymentStatus | null; latePayment?: boolean } = {}) => ({
   type: 'xstate.done.actor.fetchOrderStatus',
-  output: { orderid: 101, status, fraud, serviceids: [301] },
+  output: { orderid: 101, status, fraud, serviceids: [301], payment, latePayment, receipt: waitingModelReceipt } satisfies OrderStatusResult,
 });
 
 function events(snapshot: AnyMachineSnapshot): Array<EventObject & Record<string, unknown>> {
   const context = snapshot.context as WaitingContext;
   // After a new link the walk stops: the same states repeat with a one-day countdown.
-  if (context.selectedGateway !== waitingModelInput.selectedGateway) return [];
+  if (context.paymentLink !== waitingModelInput.paymentLink) return [];
   const list: Array<EventObject & Record<string, unknown>> = [];
   const onInfo = snapshot.matches({ watching: { page: 'info' } });
   if (onInfo && snapshot.matches({ watching: { status: 'scheduled' } }) && context.pollDelayMs === 5_000 && context.error === null) {
@@ -63,16 +76,20 @@ function events(snapshot: AnyMachineSnapshot): Array<EventObject & Record<string
   if (onInfo && context.pollDelayMs <= 10_000) list.push({ type: POLL });
   list.push(
     statusResult('Pending'),
-    statusResult('Active'),
-    statusResult('Fraud', true),
+    statusResult('Pending', { payment: 'Declined' }),
+    statusResult('Pending', { payment: 'Confirming' }),
+    statusResult('Pending', { payment: 'Expired', latePayment: true }),
+    statusResult('Active', { payment: 'Paid' }),
+    statusResult('Fraud', { fraud: true, payment: null }),
     statusResult('Cancelled'),
     { type: 'xstate.error.actor.fetchOrderStatus', error: new Error('Network error') },
+    { type: 'payment.renew' },
     { type: 'gateway.change' },
     { type: 'order.cancel' },
     { type: 'gateway.select', gateway: 'sandbox_card' },
     { type: 'gateway.select', gateway: 'sandbox_crypto' },
     { type: 'gateway.dismiss' },
-    { type: 'xstate.done.actor.createPaymentLink', output: { link: 'https://pay.example/crypto/201' } },
+    { type: 'xstate.done.actor.createPaymentLink', output: { link: newLinkFor(context.pendingGateway ?? context.selectedGateway) } },
     { type: 'xstate.error.actor.createPaymentLink', error: { error: { code: 'invoice_paid', message: 'Invoice already paid' } } },
     { type: 'xstate.done.actor.cancelOrder', output: { orderid: 101, status: 'Cancelled' } },
     { type: 'xstate.error.actor.cancelOrder', error: { error: { code: 'order_not_pending', message: 'Order is not pending' } } },
@@ -85,8 +102,13 @@ function describeEvent(event: EventObject): string {
   switch (event.type) {
     case TICK: return 'a second passes';
     case POLL: return 'poll the order status';
-    case 'xstate.done.actor.fetchOrderStatus': return `order is ${payload.output?.status ?? '?'}`;
+    case 'xstate.done.actor.fetchOrderStatus': {
+      const output = (event as EventObject & { output?: OrderStatusResult }).output;
+      const payment = output?.latePayment ? ', a payment came late' : output?.payment && output.payment !== 'Open' ? `, payment ${output.payment}` : '';
+      return `order is ${output?.status ?? '?'}${payment}`;
+    }
     case 'xstate.error.actor.fetchOrderStatus': return 'status poll fails';
+    case 'payment.renew': return 'get a new link on the same gateway';
     case 'gateway.change': return 'open change gateway';
     case 'gateway.select': return `pick gateway ${payload.gateway ?? '?'}`;
     case 'gateway.dismiss': return 'keep the current gateway';
@@ -106,6 +128,6 @@ export const waitingModel: MachineModel = {
   input: waitingModelInput,
   events,
   describeEvent,
-  expectedPaths: 15,
+  expectedPaths: 35,
   docs: waitingMachineDocs,
 };

@@ -12,10 +12,20 @@ import {
 import { isCryptoGateway } from '../../domain/gateway';
 import { ApiFailure, unwrap } from '../api';
 import type { AppServices } from '../services';
+import type { components } from '../../api/schema';
 
 /** An upsell has no order: its paid invoice counts as an Active order. */
 // A refunded upsell is over for the shopper, as a cancelled one is.
 const INVOICE_AS_ORDER_STATUS = { Paid: 'Active', Unpaid: 'Pending', Cancelled: 'Cancelled', Refunded: 'Cancelled' } as const;
+
+type StatusAnswer = components['schemas']['OrderStatusResponse'] | components['schemas']['InvoiceStatusResponse'];
+
+/** The payment state, late payment and receipt of a status answer, as the waiting machine keeps them. */
+const progressOf = ({ payment, latePayment, receipt, amount, currency }: StatusAnswer): Pick<OrderStatusResult, 'payment' | 'latePayment' | 'receipt'> => ({
+  payment: payment?.status ?? null,
+  latePayment,
+  receipt: { ...receipt, amount, currency },
+});
 
 const missing = (what: string) => new ApiFailure('request.failed', 0, `no_${what}`);
 
@@ -27,11 +37,13 @@ export function waitingLogic(app: AppServices, hooks: { goToSuccess: (serviceid:
       fetchOrderStatus: fromPromise<OrderStatusResult, FetchOrderStatusInput>(async ({ input }) => {
         if (input.orderid !== null) {
           const order = await unwrap(client.GET('/checkout/api/orderStatus', { params: { query: { orderid: String(input.orderid) } } }));
-          return { orderid: order.orderid, status: order.status, fraud: order.fraud, serviceids: order.serviceids };
+          return { orderid: order.orderid, status: order.status, fraud: order.fraud, serviceids: order.serviceids, ...progressOf(order) };
         }
         if (input.invoiceid === null) throw missing('order');
         const invoice = await invoiceStatus(input.invoiceid);
-        return { orderid: invoice.orderid ?? 0, status: INVOICE_AS_ORDER_STATUS[invoice.status], fraud: false, serviceids: invoice.serviceid ? [invoice.serviceid] : [] };
+        return {
+          orderid: invoice.orderid ?? 0, status: INVOICE_AS_ORDER_STATUS[invoice.status], fraud: false, serviceids: invoice.serviceid ? [invoice.serviceid] : [], ...progressOf(invoice),
+        };
       }),
       cancelOrder: fromPromise<CancelOrderOutput, CancelOrderInput>(({ input }) => {
         if (input.orderid === null) return Promise.reject(missing('order'));

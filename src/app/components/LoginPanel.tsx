@@ -19,9 +19,13 @@ export function LoginPanel({ title }: { title?: string }) {
   const requestingLink = useSelector(auth, (snapshot) => snapshot.matches('requestingLink'));
   const linkSent = useSelector(auth, (snapshot) => snapshot.matches('linkSent'));
   const error = useSelector(auth, (snapshot) => snapshot.context.loginError ?? snapshot.context.linkError);
+  // The server answers a wrong password and an address not yet confirmed alike (telling them apart would tell
+  // who has an account), so every refused password says how a new account gets in.
+  const passwordRefused = useSelector(auth, (snapshot) => snapshot.context.loginError === 'api.invalid_credentials');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const titleId = useId();
+  const confirmFirstId = useId();
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -39,11 +43,12 @@ export function LoginPanel({ title }: { title?: string }) {
       <Field label={t('login.email')} type="email" name="email" autoComplete="username" required value={email} onChange={(event) => setEmail(event.target.value)} />
       <Field label={t('login.password')} type="password" name="password" autoComplete="current-password" required value={password} onChange={(event) => setPassword(event.target.value)} />
       {error && <Alert>{message(error)}</Alert>}
+      {passwordRefused && <p className="hint" id={confirmFirstId}>{t('login.confirmFirst')}</p>}
       <button type="submit" className="button" aria-disabled={loggingIn || undefined}>
         {loggingIn ? t('login.submitting') : t('login.submit')}
       </button>
       <p className="hint">{t('login.linkHint')}</p>
-      <button type="button" className="button secondary" aria-disabled={requestingLink || undefined} onClick={requestLink}>
+      <button type="button" className="button secondary" aria-disabled={requestingLink || undefined} aria-describedby={passwordRefused ? confirmFirstId : undefined} onClick={requestLink}>
         {requestingLink ? t('login.requestingLink') : t('login.requestLink')}
       </button>
       <p className="hint" role="status">

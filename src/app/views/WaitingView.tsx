@@ -1,6 +1,7 @@
 import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useId, useRef, useState } from 'react';
+import type { TFunction } from 'i18next';
+import { Fragment, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Actor, SnapshotFrom } from 'xstate';
 import { waitingMachine, type WaitingGateway } from '../../../machines/waiting.machine';
@@ -10,7 +11,8 @@ import { Notice } from '../components/Notice';
 import { GatewayIcon } from '../components/Icons';
 import { NothingToShow } from '../components/NothingToShow';
 import { PageTitle } from '../components/PageTitle';
-import { useLocaleTag } from '../format';
+import { isCurrency } from '../../domain/currency';
+import { cycleKey, useFormat, useLocaleTag } from '../format';
 import { useApp, useMessage } from '../hooks';
 import { localeParam, useLocale } from '../locale';
 import type { PaymentFlow, SavedPayment } from '../persistence';
@@ -41,11 +43,13 @@ function WaitingPage({ gateways }: Gateways) {
   const pending = saved && (saved.order.orderid !== null || saved.order.invoiceid !== null);
   return (
     <section className="page waiting">
-      <PageTitle>{t('waiting.title')}</PageTitle>
       {pending ? (
         <Waiting saved={saved} gateways={gateways} />
       ) : (
-        <NothingToShow message={t('waiting.none')} />
+        <>
+          <PageTitle>{t('waiting.title')}</PageTitle>
+          <NothingToShow message={t('waiting.none')} />
+        </>
       )}
     </section>
   );
@@ -80,17 +84,39 @@ function Waiting({ saved, gateways }: { saved: SavedPayment; gateways: WaitingGa
   useSavedPayment(actor, saved.flow);
   const snapshot = useSelector(actor, (current) => current);
   const { context } = snapshot;
+  const title = <PageTitle>{t(titleKey(snapshot))}</PageTitle>;
 
   if (snapshot.matches('success')) {
     return (
-      <Notice>
-        <p>{t('waiting.paid')}</p>
-      </Notice>
+      <>
+        {title}
+        <Notice>
+          <p>{t('waiting.paid')}</p>
+        </Notice>
+      </>
+    );
+  }
+  if (snapshot.matches('latePayment')) {
+    return (
+      <>
+        {title}
+        <p className="banner warning" role="alert">
+          {t('waiting.late', { invoice: context.order.invoiceid ?? '' })}
+        </p>
+        <OrderInfo snapshot={snapshot} />
+        <Receipt snapshot={snapshot} />
+        <p>
+          <Link to="/{-$locale}" params={params} className="button">
+            {t('app.backHome')}
+          </Link>
+        </p>
+      </>
     );
   }
   if (snapshot.matches('cancelled')) {
     return (
       <>
+        {title}
         <p role="status">{t('waiting.cancelled')}</p>
         <p>
           <Link to="/{-$locale}" params={params} className="button">
@@ -103,48 +129,74 @@ function Waiting({ saved, gateways }: { saved: SavedPayment; gateways: WaitingGa
   if (snapshot.matches('fraud')) {
     return (
       <>
+        {title}
         <p className="banner danger" role="alert">
           {t('waiting.fraud')}
         </p>
         <OrderInfo snapshot={snapshot} />
+        <Receipt snapshot={snapshot} />
       </>
     );
   }
 
-  const expired = snapshot.matches({ watching: { countdown: 'expired' } });
-  const changing = snapshot.matches({ watching: { page: 'choosingGateway' } }) || snapshot.matches({ watching: { page: 'creatingLink' } });
+  const confirming = snapshot.matches({ watching: { payment: 'confirming' } });
+  const declined = snapshot.matches({ watching: { payment: 'declined' } });
+  // The deadline as the clock reads it: a link at 0:00:00 is as expired as one the countdown has left.
+  const expired = !confirming && context.now >= context.lastDate;
+  const renewing = snapshot.matches({ watching: { page: 'creatingLink' } }) && context.pendingGateway === context.selectedGateway;
+  const changing = snapshot.matches({ watching: { page: 'choosingGateway' } }) || (snapshot.matches({ watching: { page: 'creatingLink' } }) && !renewing);
   const cancelling = snapshot.matches({ watching: { page: 'cancelling' } });
+  const otherGateways = context.gateways.some((gateway) => gateway.module !== context.selectedGateway);
+  const canRenew = declined || expired;
   return (
     <>
+      {title}
       <OrderInfo snapshot={snapshot} />
-      {expired ? (
+      {confirming ? (
+        <p className="banner" role="status">
+          {t('waiting.confirming')}
+        </p>
+      ) : declined ? (
+        <p className="banner danger" role="alert">
+          {t('waiting.declined')}
+        </p>
+      ) : expired ? (
         <p className="banner warning" role="alert">
           {t('waiting.expired')}
         </p>
-      ) : (
-        <Countdown remainingMs={context.remainingMs} progress={context.progress} lastDate={context.lastDate} />
-      )}
-      {!expired && context.paymentLink && (
+      ) : null}
+      {!confirming && !expired && <Countdown remainingMs={context.remainingMs} progress={context.progress} lastDate={context.lastDate} />}
+      {!confirming && !canRenew && context.paymentLink && (
         <p>
           <a className="button primary wide" href={context.paymentLink}>
             {t('waiting.pay')}
           </a>
         </p>
       )}
+      <Receipt snapshot={snapshot} />
       <p className="hint">{t('waiting.polling')}</p>
-      {changing ? (
+      {confirming ? null : changing ? (
         <GatewayChange actor={actor} snapshot={snapshot} />
-      ) : cancelling ? (
+      ) : cancelling || renewing ? (
         <Notice>
-          <p>{t('waiting.cancelling')}</p>
+          <p>{t(cancelling ? 'waiting.cancelling' : 'waiting.creatingLink')}</p>
         </Notice>
       ) : (
         <>
           {context.error && <Alert>{message(context.error)}</Alert>}
+          {canRenew && (
+            <p>
+              <button type="button" className="button primary wide" onClick={() => actor.send({ type: 'payment.renew' })}>
+                {t(declined ? 'waiting.payAgain' : 'waiting.newLink')}
+              </button>
+            </p>
+          )}
           <div className="actions">
-            <button type="button" className="button secondary" onClick={() => actor.send({ type: 'gateway.change' })}>
-              {t('waiting.changeGateway')}
-            </button>
+            {otherGateways && (
+              <button type="button" className="button secondary" onClick={() => actor.send({ type: 'gateway.change' })}>
+                {t('waiting.changeGateway')}
+              </button>
+            )}
             {context.order.orderid !== null && (
               <button type="button" className="button link danger" onClick={() => actor.send({ type: 'order.cancel' })}>
                 {t('waiting.cancel')}
@@ -155,6 +207,15 @@ function Waiting({ saved, gateways }: { saved: SavedPayment; gateways: WaitingGa
       )}
     </>
   );
+}
+
+/** The page's title for what the shopper is waiting for: under review, a declined or confirming payment, a late one. */
+function titleKey(snapshot: WaitingSnapshot) {
+  if (snapshot.matches('fraud')) return 'waiting.underReview' as const;
+  if (snapshot.matches('latePayment')) return 'waiting.lateTitle' as const;
+  if (snapshot.matches({ watching: { payment: 'confirming' } })) return 'waiting.confirmingTitle' as const;
+  if (snapshot.matches({ watching: { payment: 'declined' } })) return 'waiting.declinedTitle' as const;
+  return 'waiting.title' as const;
 }
 
 /** Keeps the checkout cookie in step with the waiting actor, so a reload resumes the same countdown. */
@@ -174,11 +235,73 @@ function useSavedPayment(actor: WaitingActor, flow: PaymentFlow) {
   }, [actor, flow, store]);
 }
 
+/** The badge: the payment's state while it is what the shopper waits on (declined, confirming, expired), else the order's status. */
+function badgeOf(snapshot: WaitingSnapshot, t: TFunction): { text: string; tone: string } {
+  const { status, statusTone, now, lastDate } = snapshot.context;
+  if (snapshot.matches({ watching: { payment: 'confirming' } })) return { text: t('waiting.paymentStatus.Confirming'), tone: 'warning' };
+  if (snapshot.matches({ watching: { payment: 'declined' } })) return { text: t('waiting.paymentStatus.Declined'), tone: 'danger' };
+  if (snapshot.matches('watching') && now >= lastDate) return { text: t('waiting.paymentStatus.Expired'), tone: 'muted' };
+  const key = statusKey(status);
+  return { text: key ? t(`status.${key}`) : status, tone: statusTone };
+}
+
+/** What was bought and the amount: product, cycle, options, promotion, invoice and total. */
+function Receipt({ snapshot }: { snapshot: WaitingSnapshot }) {
+  const { t } = useTranslation();
+  const format = useFormat();
+  const headingId = useId();
+  const { receipt, order } = snapshot.context;
+  if (!receipt) return null;
+  return (
+    <section className="summary receipt" aria-labelledby={headingId}>
+      <h2 id={headingId}>{t('waiting.receipt')}</h2>
+      <dl>
+        {receipt.lines.map((line, index) => {
+          const options = [
+            ...(line.extraConnections === 1 ? [t('checkout.extraConnection')] : line.extraConnections > 1 ? [t('waiting.extraConnections', { count: line.extraConnections })] : []),
+            ...(line.proxyProtection ? [t('checkout.proxyProtection')] : []),
+          ];
+          return (
+            <Fragment key={index}>
+              <div className="line">
+                <dt>{line.name}</dt>
+                <dd>{t(`cycle.${cycleKey(line.billingcycle)}`)}</dd>
+              </div>
+              {options.length > 0 && (
+                <div className="line">
+                  <dt>{t('checkout.addons')}</dt>
+                  <dd>{options.join(', ')}</dd>
+                </div>
+              )}
+            </Fragment>
+          );
+        })}
+        {receipt.promocode && (
+          <div className="line">
+            <dt>{t('checkout.discount')}</dt>
+            <dd>{receipt.promocode}</dd>
+          </div>
+        )}
+        {order.invoiceid !== null && (
+          <div className="line">
+            <dt>{t('waiting.invoice')}</dt>
+            <dd>#{order.invoiceid}</dd>
+          </div>
+        )}
+        <div className="line total">
+          <dt>{t('checkout.total')}</dt>
+          <dd>{isCurrency(receipt.currency) ? format.money(receipt.amount, receipt.currency) : `${receipt.amount.toFixed(2)} ${receipt.currency}`}</dd>
+        </div>
+      </dl>
+    </section>
+  );
+}
+
 function OrderInfo({ snapshot }: { snapshot: WaitingSnapshot }) {
   const { t } = useTranslation();
-  const { order, gateways, selectedGateway, status, statusTone } = snapshot.context;
+  const { order, gateways, selectedGateway } = snapshot.context;
   const gateway = gateways.find((candidate) => candidate.module === selectedGateway);
-  const key = statusKey(status);
+  const badge = badgeOf(snapshot, t);
   return (
     <dl className="facts">
       {order.orderid !== null && (
@@ -200,7 +323,7 @@ function OrderInfo({ snapshot }: { snapshot: WaitingSnapshot }) {
       <div>
         <dt>{t('waiting.status')}</dt>
         <dd aria-live="polite">
-          <span className={`badge ${statusTone}`}>{key ? t(`status.${key}`) : status}</span>
+          <span className={`badge ${badge.tone}`}>{badge.text}</span>
         </dd>
       </div>
     </dl>

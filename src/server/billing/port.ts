@@ -62,13 +62,39 @@ export interface InvoiceRecord {
   amountCents: number;
 }
 
+/** A payment link's state: Confirming = the provider saw the money (a crypto transaction) but has not confirmed it. */
+export type PaymentStatus = 'Open' | 'Declined' | 'Confirming' | 'Paid';
+
+/** What the waiting page says of an invoice's payment: the latest link's state, Expired once an Open link is past its deadline. */
+export type PaymentProgressStatus = PaymentStatus | 'Expired';
+
+/** One thing an invoice bills, for the receipt on the waiting page. */
+export interface ReceiptLine {
+  pid: number;
+  name: string;
+  billingcycle: string;
+  /** Extra connections bought (0 or 1 with an order; the quantity with an upsell). */
+  extraConnections: number;
+  proxyProtection: boolean;
+}
+
+/** What the waiting page shows of an invoice beyond its status: its latest payment, a late payment, the receipt. */
+export interface InvoiceProgress {
+  /** The latest payment link made for the invoice; null when none was made (a flagged order). */
+  payment: { status: PaymentProgressStatus; gateway: string } | null;
+  /** A payment arrived after the link expired or the invoice closed: recorded as a payment exception for the operator. */
+  latePayment: boolean;
+  lines: ReceiptLine[];
+  promocode: string | null;
+}
+
 export interface PaymentRecord {
   id: string;
   invoiceId: number;
   gateway: string;
   currency: Currency;
   amountCents: number;
-  status: 'Open' | 'Declined' | 'Paid';
+  status: PaymentStatus;
   expiresAt: Date;
   /** Where the shopper goes back to after the hosted page. */
   returnPath: string;
@@ -155,7 +181,7 @@ export interface NewUpsellInvoice {
 
 export interface PaymentEvent {
   id: string;
-  /** `payment.confirming`: the provider has seen the money, not final yet (applies nothing). */
+  /** `payment.confirming`: the provider saw the money but has not confirmed it yet (a crypto transaction awaiting confirmations). */
   type: 'payment.succeeded' | 'payment.failed' | 'payment.confirming';
   paymentId: string;
   invoiceId: number;
@@ -172,9 +198,10 @@ export type PaymentExceptionReason =
 /**
  * What a verified event did: `exception` = money the provider reports that could not be applied (recorded
  * for the operator); `already_applied` = a new event id for the payment that paid the invoice (same money);
- * `ignored` = a declined event that applies to nothing (no money moved).
+ * `ignored` = a declined or confirming event that applies to nothing (no money confirmed); `confirming` = the
+ * payment is seen and awaits its confirmation.
  */
-export type SettleOutcome = 'duplicate' | 'paid' | 'declined' | 'already_applied' | 'ignored' | 'exception';
+export type SettleOutcome = 'duplicate' | 'paid' | 'declined' | 'confirming' | 'already_applied' | 'ignored' | 'exception';
 
 export interface SettleResult {
   outcome: SettleOutcome;
@@ -226,6 +253,8 @@ export interface BillingPort {
   createUpsellInvoice(invoice: NewUpsellInvoice, claim: IdempotencyClaim | null): Promise<StoredAnswer<{ invoiceid: number; paymentId: string; amountCents: number; currency: Currency; deadline: string }>>;
   createPayment(input: { invoiceId: number; gateway: string; expiresAt: Date }): Promise<PaymentRecord>;
   payment(id: string): Promise<PaymentRecord | null>;
+  /** The invoice's latest payment, whether a payment came too late, and what it bills (the waiting page's receipt). */
+  invoiceProgress(invoiceId: number, now: Date): Promise<InvoiceProgress>;
   /**
    * Applies a verified payment event once: paid → invoice Paid, order Active, services provisioned. A
    * payment that cannot be applied (closed invoice, expired link, other amount or currency, unknown

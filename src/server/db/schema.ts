@@ -125,7 +125,7 @@ export const payments = pgTable('payments', {
   gateway: text('gateway').notNull(),
   currency: text('currency').$type<'EUR' | 'GBP'>().notNull(),
   amountCents: integer('amount_cents').notNull(),
-  status: text('status').$type<'Open' | 'Declined' | 'Paid'>().notNull(),
+  status: text('status').$type<'Open' | 'Declined' | 'Confirming' | 'Paid'>().notNull(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });

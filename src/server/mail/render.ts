@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { BillingPort } from '../billing/port';
 import type { Database } from '../db/connect';
 import { orders } from '../db/schema';
+import type { SignInLinkPurpose } from '../sign-in';
 import { resumeLanding, type Recovery } from '../recovery';
 import { storedLocale, type MailPayload, type OutboxRow } from './outbox';
 import { localePath, renderMail, type MailLinks, type RenderedMail, type ServiceCredentials } from './templates';
@@ -14,7 +15,7 @@ export interface MailRendererOptions {
   /** Reads the client of a "service active" order. */
   db: Database;
   /** Makes a one-time sign-in link (src/server/sign-in.ts) for a client, landing on a checkout path (reaching one order only with `orderId`). */
-  signInLink(clientId: number, redirectPath: string, ttlMs: number, orderId?: number): Promise<string>;
+  signInLink(clientId: number, redirectPath: string, ttlMs: number, orderId?: number, purpose?: SignInLinkPurpose): Promise<string>;
   /** Lifetimes of a requested link, of the one in "service active" and of a reminder's resume link. */
   ttl: { requested: number; activation: number; resume: number };
   /** Checks a due recovery reminder against its order, and makes its opt-out link. */
@@ -39,7 +40,7 @@ export function mailRenderer({ links, credentials, billing, db, signInLink, ttl,
       return renderMail(payload, locale, { links, recovery: { resumeUrl, optOutUrl: recovery.optOutUrl(payload.orderId), deadline: found.deadline.toISOString() } });
     }
     if (payload.kind === 'sign-in-link') {
-      return renderMail(payload, locale, { links, signInUrl: await signInLink(payload.clientId, payload.redirectPath, ttl.requested) });
+      return renderMail(payload, locale, { links, signInUrl: await signInLink(payload.clientId, payload.redirectPath, ttl.requested, undefined, payload.reason === 'sign-up' ? 'confirm-sign-up' : 'sign-in') });
     }
     let found: ServiceCredentials[] | null = null;
     let mailLinks = links;

@@ -7,7 +7,8 @@ import { sameAmount, toCents } from '../../domain/money';
 import { quoteOrder, quoteProducts, quoteUpsell } from '../../domain/pricing';
 import { isoDate, promotionRefusal, type Promotion } from '../../domain/promotion';
 import { pricedPromotion } from '../billing/promotions';
-import type { CatalogueProduct, IdempotencyClaim } from '../billing/port';
+import type { CatalogueProduct, IdempotencyClaim, ReceiptLine } from '../billing/port';
+import type { components } from '../../api/schema';
 import { badRequest, conflict, forbidden, notFound, unauthenticated, unprocessable } from '../http-error';
 import { assertOwnsOrder, rememberOrder, requireLogin, requireSession, type Session } from '../session';
 import { shopperLocale } from '../mail/locale';
@@ -21,6 +22,12 @@ function idempotencyClaim(request: FastifyRequest, scope: string): IdempotencyCl
   if (typeof key !== 'string') return null;
   return { scope, key, requestHash: createHash('sha256').update(JSON.stringify(request.body)).digest('hex') };
 }
+
+/** The receipt block of the waiting page; a stored cycle is one of the catalogue's (the catalogue file is checked against them). */
+const receiptOf = (lines: ReceiptLine[], promocode: string | null) => ({
+  lines: lines.map((line) => ({ ...line, billingcycle: line.billingcycle as components['schemas']['BillingCycle'] })),
+  promocode,
+});
 
 const priceChanged = (amount: number, currency: string) =>
   conflict('price_changed', `The price is now ${amount.toFixed(2)} ${currency}. Please confirm the new total.`, { amount, currency });
@@ -160,9 +167,11 @@ export function orderRoutes({ billing, gateways, fraud, config, clock }: RouteDe
 
     async getOrderStatus(request) {
       const order = await ownedOrder(await requireSession(request), Number(request.query.orderid));
+      const { payment, latePayment, lines, promocode } = await billing.invoiceProgress(order.invoiceId, clock.now());
       return {
         orderid: order.id, status: order.status, invoiceid: order.invoiceId, invoiceStatus: order.invoiceStatus,
         serviceids: order.serviceIds, fraud: order.fraud, amount: order.amountCents / 100, currency: order.currency,
+        payment, latePayment, receipt: receiptOf(lines, promocode),
       };
     },
 
@@ -172,9 +181,10 @@ export function orderRoutes({ billing, gateways, fraud, config, clock }: RouteDe
       if (!invoice) throw notFound('This invoice does not exist.');
       if (invoice.orderId) await ownedOrder(session, invoice.orderId);
       else if (session.reach !== 'client' || invoice.clientId !== session.clientId) throw forbidden();
+      const { payment, latePayment, lines, promocode } = await billing.invoiceProgress(invoice.id, clock.now());
       return {
         invoiceid: invoice.id, status: invoice.status, kind: invoice.kind, orderid: invoice.orderId, serviceid: invoice.serviceId,
-        amount: invoice.amountCents / 100, currency: invoice.currency,
+        amount: invoice.amountCents / 100, currency: invoice.currency, payment, latePayment, receipt: receiptOf(lines, promocode),
       };
     },
 

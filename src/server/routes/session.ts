@@ -1,7 +1,7 @@
 import { currencyForCountry } from '../../domain/currency';
 import { HttpError } from '../http-error';
 import { hashPassword, verifyPassword } from '../secrets';
-import { endSession, readSession, requireLogin, startSession } from '../session';
+import { endSession, guestHandle, reachesClient, readSession, requireLogin, startSession } from '../session';
 import { shopperLocale } from '../mail/locale';
 import { visitorOf } from '../visitor';
 import type { Handlers, RouteDeps } from './types';
@@ -25,8 +25,9 @@ export function sessionRoutes({ billing, config }: RouteDeps): Handlers<'auth' |
       const current = await readSession(request);
       const client = await billing.guestClient(request.body.email);
       // The same client's session stays as it is; anything else begins a guest session scoped to the orders placed in it.
-      if (current?.clientId !== client.id) await startSession(request, reply, { clientId: client.id, kind: 'guest' });
-      return { userid: client.id, email: client.email };
+      const session = current?.clientId === client.id ? current : await startSession(request, reply, { clientId: client.id, kind: 'guest' });
+      // The session's opaque handle, never the client's id: a known address answers exactly as a new one.
+      return { userid: guestHandle(session), email: client.email };
     },
 
     async resellerAuth(request, reply) {
@@ -45,9 +46,10 @@ export function sessionRoutes({ billing, config }: RouteDeps): Handlers<'auth' |
       const client = existing ?? await billing.createClient({ email, passwordHash: await hashPassword(password), reseller: false }) ?? await billing.clientByEmail(email);
       if (!client) throw new Error('The signed-up client was not found');
       // Either way the session reaches only what it orders here, until the address is proved by the link mailed to it.
-      await startSession(request, reply, { clientId: client.id, kind: 'signup' });
+      const session = await startSession(request, reply, { clientId: client.id, kind: 'signup' });
       await request.server.signInLinks.request(email, '/checkout/resellers', shopperLocale(request, visitorOf(request, config).country), existing ? 'sign-up-taken' : 'sign-up');
-      return { userid: client.id, email: client.email, reseller: false };
+      // The session's handle, not the id of an account the address may already have.
+      return { userid: guestHandle(session), email: client.email, reseller: false };
     },
 
     async isReseller(request) {
@@ -71,7 +73,8 @@ export function sessionRoutes({ billing, config }: RouteDeps): Handlers<'auth' |
       return {
         loggedIn: session?.kind === 'login',
         guest: session?.kind === 'guest',
-        userid: session?.clientId ?? null,
+        // A guest or an unproved sign-up is told its session's handle, not whose account the address belongs to.
+        userid: !session ? null : reachesClient(session) ? session.clientId : guestHandle(session),
         email: session?.email ?? null,
       };
     },

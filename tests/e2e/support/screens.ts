@@ -59,7 +59,8 @@ export async function shopperScreens(browser: Browser, check: ScreenCheck): Prom
   await expect(page.getByRole('timer')).toBeVisible();
   await at('waiting', page, check);
 
-  await page.getByRole('link', { name: 'Go to the payment page' }).click();
+  // Declined: the page's next step is a new link on the same gateway.
+  await page.getByRole('button', { name: 'Pay again' }).click();
   await payOnSandbox(page);
   await reachSuccess(page);
   await at('success', page, check);
@@ -100,7 +101,8 @@ export async function resellerScreens(browser: Browser, check: ScreenCheck): Pro
   await expect(page.getByRole('timer')).toBeVisible();
   await at('reseller-waiting', page, check);
 
-  await page.getByRole('link', { name: 'Go to the payment page' }).click();
+  // Declined: the page's next step is a new link on the same gateway.
+  await page.getByRole('button', { name: 'Pay again' }).click();
   await payOnSandbox(page);
   await expect(page).toHaveURL(/\/checkout\/resellers\/success\?serviceid=\d+$/, { timeout: 20_000 });
   await expect(page.getByText(/^Your reseller panel .*: Active\.$/)).toBeVisible();

@@ -2,9 +2,9 @@ import type { Currency } from '../../../domain/currency';
 import type { WebhookDelivery, WebhookVerdict } from '../port';
 import { verifyWebhook } from '../signature';
 
-const EVENT_TYPES = new Set(['payment.succeeded', 'payment.failed']);
+const EVENT_TYPES = new Set(['payment.succeeded', 'payment.failed', 'payment.confirming']);
 
-type SandboxEvent = { id: string; type: 'payment.succeeded' | 'payment.failed'; created: number; data: { paymentId: string; invoiceid: number; amount: number; currency: string } };
+type SandboxEvent = { id: string; type: 'payment.succeeded' | 'payment.failed' | 'payment.confirming'; created: number; data: { paymentId: string; invoiceid: number; amount: number; currency: string } };
 
 function isSandboxEvent(body: unknown): body is SandboxEvent {
   const event = body as SandboxEvent | null;

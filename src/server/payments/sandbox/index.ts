@@ -6,6 +6,7 @@ import type { ServerSecrets } from '../../secrets';
 import type { PaymentGateway } from '../port';
 import { signWebhook } from '../signature';
 import { CARD_CSS, escapeHtml, serverPage } from '../../html-page';
+import { isCryptoGateway } from '../../../domain/gateway';
 import { sandboxEvents } from './events';
 
 /** A sandbox gateway: the port plus the secret its own page signs with. */
@@ -52,7 +53,7 @@ export interface SandboxDeps {
 }
 
 /** Why a link can no longer pay, as the shopper reads it; null while its invoice is Unpaid and the link is live. */
-export function closedLink(payment: Pick<PaymentRecord, 'invoiceStatus' | 'invoiceKind' | 'expiresAt'>, now = Date.now()): { status: 409 | 410; title: string; text: string } | null {
+export function closedLink(payment: Pick<PaymentRecord, 'invoiceStatus' | 'invoiceKind' | 'expiresAt'> & { status?: PaymentRecord['status'] }, now = Date.now()): { status: 409 | 410; title: string; text: string } | null {
   if (payment.invoiceStatus === 'Paid') return { status: 409, title: 'This invoice is already paid', text: 'Nothing more is due on it, so this link no longer takes payments.' };
   if (payment.invoiceStatus === 'Cancelled') {
     return payment.invoiceKind === 'order'
@@ -60,7 +61,8 @@ export function closedLink(payment: Pick<PaymentRecord, 'invoiceStatus' | 'invoi
       : { status: 409, title: 'This invoice was cancelled', text: 'It can no longer be paid, so this link no longer takes payments.' };
   }
   if (payment.invoiceStatus === 'Refunded') return { status: 409, title: 'This invoice was refunded', text: 'It can no longer be paid, so this link no longer takes payments.' };
-  if (payment.expiresAt.getTime() < now) return { status: 410, title: 'This link has expired', text: 'Go back to the checkout to get a new payment link.' };
+  // Money seen before the deadline (Confirming) may still be confirmed after it.
+  if (payment.status !== 'Confirming' && payment.expiresAt.getTime() < now) return { status: 410, title: 'This link has expired', text: 'Go back to the checkout to get a new payment link.' };
   return null;
 }
 
@@ -92,15 +94,25 @@ export async function sandboxPages(app: FastifyInstance, deps: SandboxDeps): Pro
     if (!found.ok) return reply.code(found.status).send(found.html);
     const { payment, gateway } = found;
     const amount = new Intl.NumberFormat('en', { style: 'currency', currency: payment.currency }).format(payment.amountCents / 100);
+    const form = (buttons: string) => `<form method="post" action="/checkout/sandbox/pay/${escapeHtml(payment.id)}">\n<div class="actions">\n${buttons}\n</div></form>`;
+    if (payment.status === 'Confirming') {
+      // A crypto payment seen on the chain: the sandbox lets the demo confirm it (or see it fail) when it likes.
+      return reply.send(page(`Confirm ${amount}`, `
+<h1>${escapeHtml(gateway.displayname)}</h1>
+<p>Invoice #${payment.invoiceId}</p>
+<p class="amount"><span class="visually-hidden">Amount received: </span>${escapeHtml(amount)}</p>
+<p>The payment was received and is waiting for its confirmation.</p>
+${form(`<button class="pay" type="submit" name="decision" value="pay" autofocus>Confirm the payment</button>`)}
+<p><small>Sandbox: no money moves.</small></p>`, deps.demo));
+    }
+    // A crypto gateway can also report the money seen but not yet confirmed, as a blockchain does.
+    const confirmLater = isCryptoGateway(gateway.type) ? '\n<button type="submit" name="decision" value="confirm_later">Pay, confirm later</button>' : '';
     return reply.send(page(`Pay ${amount}`, `
 <h1>${escapeHtml(gateway.displayname)}</h1>
 <p>Invoice #${payment.invoiceId}</p>
 <p class="amount"><span class="visually-hidden">Amount to pay: </span>${escapeHtml(amount)}</p>
-<form method="post" action="/checkout/sandbox/pay/${escapeHtml(payment.id)}">
-<div class="actions">
-<button class="pay" type="submit" name="decision" value="pay" autofocus>Pay ${escapeHtml(amount)}</button>
-<button type="submit" name="decision" value="decline">Decline</button>
-</div></form>
+${form(`<button class="pay" type="submit" name="decision" value="pay" autofocus>Pay ${escapeHtml(amount)}</button>${confirmLater}
+<button type="submit" name="decision" value="decline">Decline</button>`)}
 <p><small>Sandbox: no money moves. ${payment.status === 'Declined' ? 'This payment was declined before; you can still pay it.' : ''}</small></p>`, deps.demo));
   });
 
@@ -108,14 +120,16 @@ export async function sandboxPages(app: FastifyInstance, deps: SandboxDeps): Pro
     const found = await paymentOrPage(request.params.paymentId);
     reply.header('cache-control', 'no-store');
     if (!found.ok) return reply.type('text/html; charset=utf-8').code(found.status).send(found.html);
+    const { payment, gateway } = found;
     const decision = request.body?.decision;
-    if (decision !== 'pay' && decision !== 'decline') {
+    const type = decision === 'pay' ? 'payment.succeeded' : decision === 'decline' ? 'payment.failed'
+      : decision === 'confirm_later' && isCryptoGateway(gateway.type) ? 'payment.confirming' : null;
+    if (!type) {
       return reply.type('text/html; charset=utf-8').code(400).send(page('Choose', '<h1>Choose Pay or Decline</h1>', deps.demo));
     }
-    const { payment, gateway } = found;
     const event = {
       id: `evt_${randomBytes(12).toString('hex')}`,
-      type: decision === 'pay' ? 'payment.succeeded' : 'payment.failed',
+      type,
       created: Math.floor(Date.now() / 1000),
       data: { paymentId: payment.id, invoiceid: payment.invoiceId, amount: payment.amountCents / 100, currency: payment.currency },
     };
