@@ -759,7 +759,7 @@ export interface components {
         ServiceStatus: "Pending" | "Active" | "Suspended" | "Terminated" | "Cancelled" | "Fraud";
         Error: {
             error: {
-                /** @description Machine-readable code, e.g. bad_request, unauthenticated, invalid_credentials, forbidden, not_found, promotion_not_found, price_changed, idempotency_key_reused, order_not_pending, invoice_paid, invoice_cancelled, invoice_refunded, promotion_invalid, invalid_signature, stale_timestamp, rate_limited, unsupported_media_type, payload_too_large, request_timeout, headers_too_large, store_unavailable, overloaded. */
+                /** @description Machine-readable code, e.g. bad_request, unauthenticated, invalid_credentials, forbidden, not_found, promotion_not_found, price_changed, idempotency_key_reused, order_not_pending, invoice_paid, invoice_cancelled, invoice_refunded, promotion_invalid, invalid_signature, stale_timestamp, rate_limited, unsupported_media_type, payload_too_large, request_timeout, headers_too_large, store_unavailable, overloaded, billing_error, billing_unavailable, currency_not_offered, request_in_progress. */
                 code: string;
                 /** @description A human-readable message. */
                 message: string;
@@ -1266,7 +1266,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A conflict with the current state (`price_changed` with the server's amount and currency, `idempotency_key_reused`, `order_not_pending`, `invoice_paid`, `invoice_cancelled`, `invoice_refunded`, a service action the service's status does not allow). */
+        /** @description A conflict with the current state (`price_changed` with the server's amount and currency, `idempotency_key_reused`, `order_not_pending`, `invoice_paid`, `invoice_cancelled`, `invoice_refunded`, a service action the service's status does not allow; with BILLING=whmcs `currency_not_offered` for an order in another currency than the one WHMCS bills the client in, `request_in_progress` while the first submission under an Idempotency-Key is still with WHMCS). */
         Conflict: {
             headers: {
                 [name: string]: unknown;
@@ -1338,8 +1338,21 @@ export interface components {
             };
         };
         /**
-         * @description The server cannot serve the call now: its store is unreachable (`store_unavailable`) or it is
-         *     shedding load (`overloaded`). Retry after the given number of seconds.
+         * @description The billing system (WHMCS, with BILLING=whmcs) answered and refused the call (`billing_error`). Its own
+         *     message is logged on the server, never shown.
+         */
+        BillingError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The server cannot serve the call now: its store is unreachable (`store_unavailable`), it is
+         *     shedding load (`overloaded`), or the billing system (WHMCS) cannot be reached or timed out
+         *     (`billing_unavailable`). Retry after the given number of seconds.
          */
         ServiceUnavailable: {
             headers: {
@@ -1454,6 +1467,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1486,6 +1500,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1519,6 +1534,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1581,6 +1597,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1622,6 +1639,7 @@ export interface operations {
             422: components["responses"]["Unprocessable"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1652,6 +1670,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             408: components["responses"]["RequestTimeout"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1676,6 +1695,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             408: components["responses"]["RequestTimeout"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1707,6 +1727,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1731,6 +1752,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             408: components["responses"]["RequestTimeout"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1764,6 +1786,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1797,6 +1820,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1822,6 +1846,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             408: components["responses"]["RequestTimeout"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1854,6 +1879,7 @@ export interface operations {
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1912,6 +1938,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1946,6 +1973,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1979,6 +2007,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2013,6 +2042,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2047,6 +2077,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2081,6 +2112,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2114,6 +2146,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2139,6 +2172,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             408: components["responses"]["RequestTimeout"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2180,6 +2214,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2215,6 +2250,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2249,6 +2285,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2306,6 +2343,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2372,6 +2410,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2420,6 +2459,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

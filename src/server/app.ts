@@ -123,12 +123,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const changes = await applyCatalogue(store.db, file);
     app.log.info({ catalogue: file.source, ...changes, ms: Math.round(performance.now() - catalogueStarted) }, 'catalogue file applied');
     const demoProducts = DEMO_ACCOUNT_PIDS.every((pid) => file.products.some((product) => product.pid === pid));
-    if (seed && config.mode === 'demo' && demoProducts) await seedDemoAccounts(store.db, loaded, config.serverHostname);
+    if (seed && config.mode === 'demo' && demoProducts && config.billing.kind === 'local') await seedDemoAccounts(store.db, loaded, config.serverHostname);
     return loaded;
   });
   let mailWorker: MailWorker | null = null;
-  const portContext = { config, db: store.db, secrets, clock, mailQueued: () => mailWorker?.nudge() };
+  const portContext = { config, db: store.db, secrets, clock, mailQueued: () => mailWorker?.nudge(), log: app.log.child({ part: 'billing' }) };
   const billing = ports.billing(portContext);
+  // A billing port with connections of its own (WHMCS's keep-alive agent) closes them with the app.
+  app.addHook('onClose', async () => { await billing.close?.(); });
   await refuseDemoAccounts(config, billing);
   const gateways = ports.payments(portContext);
   const fraud = ports.fraud({ ...portContext, billing });
@@ -174,7 +176,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
-    if (error instanceof HttpError) return reply.code(error.statusCode).send(error.body());
+    if (error instanceof HttpError) {
+      // The billing system unreachable: the caller may retry shortly (the client's breaker probes again within seconds).
+      if (error.statusCode === 503 && !reply.hasHeader('retry-after')) reply.header('retry-after', '5');
+      return reply.code(error.statusCode).send(error.body());
+    }
     if (error.validation) {
       const where = error.validationContext ?? 'request';
       return reply.code(400).send({ error: { code: 'bad_request', message: `Invalid ${where}: ${error.message.replace(/^[a-z]+\/?/, '').trim() || 'does not match the contract'}` } });

@@ -61,6 +61,24 @@ export interface ServerConfig {
   mail: MailConfig;
   /** Variables of the real payment providers (read whatever GATEWAYS says; required only for the configured ones). */
   providers: ProvidersConfig;
+  /** BILLING: the local store (default) or a WHMCS installation. */
+  billing: BillingConfig;
+}
+
+/** Where catalogue, clients, orders, invoices and services live. */
+export type BillingConfig = { kind: 'local' } | WhmcsConfig;
+
+/** BILLING=whmcs: the API endpoint and credentials, the product groups and the reseller client group. */
+export interface WhmcsConfig {
+  kind: 'whmcs';
+  /** WHMCS_API_URL: the full URL of includes/api.php. */
+  url: string;
+  identifier: string;
+  secret: string;
+  accesskey: string | null;
+  retailGid: number;
+  resellerGid: number;
+  resellerClientGroup: number;
 }
 
 /** The real gateways' settings; a secret may also come from <NAME>_FILE. */
@@ -215,6 +233,45 @@ const nonNegativeNumber = (env: NodeJS.ProcessEnv, name: string, fallback: numbe
   return value;
 };
 
+/** BILLING and, for BILLING=whmcs, every WHMCS_ variable it needs; a missing or wrong one is refused. */
+export function readBillingConfig(env: NodeJS.ProcessEnv, mode: ServerMode = 'demo'): BillingConfig {
+  const kind = env.BILLING ?? 'local';
+  if (kind === 'local') return { kind: 'local' };
+  if (kind !== 'whmcs') throw new ConfigError(`BILLING must be local or whmcs, got ${kind}.`);
+  const required = (name: string, value: string | null | undefined) => {
+    if (!value) throw new ConfigError(`${name} is not set: BILLING=whmcs needs WHMCS_API_URL, WHMCS_API_IDENTIFIER, WHMCS_API_SECRET (or WHMCS_API_SECRET_FILE), WHMCS_RETAIL_GID, WHMCS_RESELLER_GID and WHMCS_RESELLER_CLIENT_GROUP.`);
+    return value;
+  };
+  const url = required('WHMCS_API_URL', env.WHMCS_API_URL);
+  let parsed: URL | null = null;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = null;
+  }
+  if (!parsed || !['http:', 'https:'].includes(parsed.protocol)) throw new ConfigError(`WHMCS_API_URL must be the http(s) URL of includes/api.php, got ${url}.`);
+  // The API secret goes with every call: in production only over TLS, unless WHMCS is on this machine.
+  if (mode === 'production' && parsed.protocol === 'http:' && !['localhost', '127.0.0.1', '[::1]'].includes(parsed.hostname)) {
+    throw new ConfigError(`WHMCS_API_URL must be https:// in production (the API secret is sent with every call), got ${parsed.origin}.`);
+  }
+  const id = (name: string) => {
+    const value = required(name, env[name]);
+    if (!/^\d+$/.test(value)) throw new ConfigError(`${name} must be a WHMCS id (a whole number), got ${value}.`);
+    return Number(value);
+  };
+  const accesskey = fromEnvOrFile(env, 'WHMCS_API_ACCESSKEY');
+  if (accesskey && !/^[A-Za-z0-9!@#$%.()*[\]\-_]+$/.test(accesskey)) {
+    throw new ConfigError('WHMCS_API_ACCESSKEY may hold only letters, digits and !@#$%.()*[]-_ (as WHMCS allows).');
+  }
+  return {
+    kind: 'whmcs', url,
+    identifier: required('WHMCS_API_IDENTIFIER', fromEnvOrFile(env, 'WHMCS_API_IDENTIFIER')),
+    secret: required('WHMCS_API_SECRET', fromEnvOrFile(env, 'WHMCS_API_SECRET')),
+    accesskey,
+    retailGid: id('WHMCS_RETAIL_GID'), resellerGid: id('WHMCS_RESELLER_GID'), resellerClientGroup: id('WHMCS_RESELLER_CLIENT_GROUP'),
+  };
+}
+
 /** Reads the configuration from an environment (process.env by default); a wrong value throws a ConfigError. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const port = Number(env.PORT ?? 3000);
@@ -264,5 +321,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     },
     mail: readMailConfig(env),
     providers: readProvidersConfig(env, mode),
+    billing: readBillingConfig(env, mode),
   };
 }

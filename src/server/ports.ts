@@ -1,5 +1,6 @@
 import type { BillingPort } from './billing/port';
 import { createLocalBilling } from './billing/local';
+import { whmcsBillingFromConfig } from './billing/whmcs';
 import type { Clock } from './clock';
 import type { ServerConfig } from './config';
 import type { Database } from './db/connect';
@@ -18,6 +19,8 @@ export interface PortContext {
   clock: Clock;
   /** Wakes the mail worker once a transaction that may have queued mail has committed. */
   mailQueued: () => void;
+  /** Where a port logs what the caller is not shown (WHMCS's refusals). */
+  log?: { warn(object: object, message: string): void; error(object: object, message: string): void };
 }
 
 export type BillingFactory = (context: PortContext) => BillingPort;
@@ -37,6 +40,14 @@ export const localBilling: BillingFactory = ({ config, db, secrets, clock, mailQ
   encryptionKey: secrets.encryptionKey, serverHostname: config.serverHostname, catalogueTtlMs: config.catalogueTtlMs, clock, mailQueued,
 });
 
+/** BILLING=whmcs: the adapter over WHMCS's API; the checkout's own records stay in the store. */
+export const whmcsBilling: BillingFactory = ({ config, db, clock, mailQueued, log }) => {
+  if (config.billing.kind !== 'whmcs') throw new Error('whmcsBilling needs BILLING=whmcs');
+  return whmcsBillingFromConfig(config.billing, db, {
+    gateways: config.gateways, catalogueTtlMs: config.catalogueTtlMs, serverHostname: config.serverHostname, clock, mailQueued, ...(log ? { log } : {}),
+  }).billing;
+};
+
 export const gatewaysOfConfig: PaymentsFactory = ({ config, secrets }) => configuredGateways(config, secrets);
 
 export const localFraud: FraudFactory = ({ config, billing, clock }) => localFraudRules(config.fraud, billing, clock);
@@ -45,7 +56,7 @@ export const localFraud: FraudFactory = ({ config, billing, clock }) => localFra
 export function portsFromEnvironment(config: ServerConfig, given: Partial<Ports> = {}): Ports {
   const smtpUrl = config.mail.smtpUrl;
   return {
-    billing: given.billing ?? localBilling,
+    billing: given.billing ?? (config.billing.kind === 'whmcs' ? whmcsBilling : localBilling),
     payments: given.payments ?? gatewaysOfConfig,
     fraud: given.fraud ?? localFraud,
     mailer: given.mailer !== undefined ? given.mailer : smtpUrl ? smtpTransport(smtpUrl, config.mail.from) : null,

@@ -10,10 +10,11 @@ import { openStore, type Database, type Store } from '../../src/server/db/connec
 import { DEMO_ACCOUNTS } from '../../src/server/db/seed';
 import { signWebhook } from '../../src/server/payments/signature';
 import { createDatabase } from '../../scripts/lib/postgres';
-import { clients } from '../../src/server/db/schema';
+import { clients, invoices, orders, services } from '../../src/server/db/schema';
 import type { Clock } from '../../src/server/clock';
 import type { Ports } from '../../src/server/ports';
 import { assertMatchesContract, findOperation, operation } from './contract';
+import { createWhmcsFake, DEFAULT_IDENTIFIER, DEFAULT_SECRET, DEMO_RESELLER_CLIENT_GROUP, DEMO_RESELLER_GID, DEMO_RETAIL_GID, type WhmcsFake } from '../support/whmcs-fake';
 
 export { DEMO_ACCOUNTS };
 
@@ -22,7 +23,20 @@ export interface TestApp {
   store: Store;
   db: Database;
   config: ServerConfig;
+  /** With BILLING=whmcs: the fake WHMCS this app talks to. */
+  whmcs: WhmcsFake | null;
   close(): Promise<void>;
+}
+
+/** BILLING for the API suite: the env given, else TEST_BILLING (so the whole suite runs on either backend). */
+const billingOf = (env: Record<string, string>) => env.BILLING ?? process.env.TEST_BILLING ?? 'local';
+
+/** The WHMCS_ variables for a fake WHMCS seeded with the demo catalogue. */
+export function whmcsEnv(fake: WhmcsFake): Record<string, string> {
+  return {
+    BILLING: 'whmcs', WHMCS_API_URL: fake.url, WHMCS_API_IDENTIFIER: DEFAULT_IDENTIFIER, WHMCS_API_SECRET: DEFAULT_SECRET,
+    WHMCS_RETAIL_GID: String(DEMO_RETAIL_GID), WHMCS_RESELLER_GID: String(DEMO_RESELLER_GID), WHMCS_RESELLER_CLIENT_GROUP: String(DEMO_RESELLER_CLIENT_GROUP),
+  };
 }
 
 let template: Blob | null = null;
@@ -45,8 +59,10 @@ const freshPostgresDatabase = (serverUrl: string) => createDatabase(serverUrl, `
  * receives the server's log lines (JSON, one per write).
  */
 export async function createTestApp(env: Record<string, string> = {}, options: { logStream?: { write(line: string): void }; ports?: Partial<Ports> & { clock?: Clock } } = {}): Promise<TestApp> {
+  // With BILLING=whmcs (or TEST_BILLING=whmcs) each app gets a fake WHMCS of its own, seeded with the demo catalogue.
+  const whmcs = billingOf(env) === 'whmcs' && !env.WHMCS_API_URL && !options.ports?.billing ? await createWhmcsFake() : null;
   // Load shedding off: one test process floods its in-process app by design (tests/server checks shedding).
-  const config = readConfig({ DIST_DIR: inject('distDir'), PUBLIC_URL: 'http://localhost:3000', LOAD_SHEDDING: 'off', ...TEST_SECRETS, ...env });
+  const config = readConfig({ DIST_DIR: inject('distDir'), PUBLIC_URL: 'http://localhost:3000', LOAD_SHEDDING: 'off', ...TEST_SECRETS, ...(whmcs ? whmcsEnv(whmcs) : {}), ...env });
   const serverUrl = process.env.DATABASE_URL;
   let store: Store;
   let drop = async () => {};
@@ -61,14 +77,58 @@ export async function createTestApp(env: Record<string, string> = {}, options: {
     store = await openStore({ engine: 'memory', from: template });
   }
   const app = await buildApp({ config, store, ...options.ports, ...(options.logStream ? { logger: { stream: options.logStream } } : {}) });
+  // The template's demo rows are the local store's; with WHMCS the checkout's tables hold only mirrors of WHMCS's ids
+  // (after buildApp, which applies the catalogue the mirror's services point at).
+  if (whmcs) {
+    await clearLocalBilling(store.db);
+    await mirrorWhmcsDemo(store.db, whmcs);
+  }
   return {
-    app, store, db: store.db, config,
+    app, store, db: store.db, config, whmcs,
     async close() {
       await app.close();
       await store.close();
       await drop();
+      await whmcs?.close();
     },
   };
+}
+
+/**
+ * Empties the tables that mirror WHMCS (and what points at them). A test that inserts a client, order or
+ * service of its own gets an id from 1,000,000 on, never one of WHMCS's.
+ */
+export async function clearLocalBilling(db: Database): Promise<void> {
+  await db.execute(sql`truncate table clients, orders, services, invoices, payments, sessions, sign_in_tokens, mail_outbox, webhook_events, idempotency_keys, payment_exceptions restart identity cascade`);
+  for (const table of ['clients', 'orders', 'services', 'invoices']) {
+    await db.execute(sql`select setval(pg_get_serial_sequence(${table}, 'id'), 1000000, false)`);
+  }
+}
+
+/**
+ * The mirror rows the checkout holds for WHMCS's demo accounts once it has seen them (as the local
+ * template holds the demo accounts' rows): their clients, orders and services, with WHMCS's ids.
+ */
+async function mirrorWhmcsDemo(db: Database, fake: WhmcsFake): Promise<void> {
+  const demoEmails: string[] = Object.values(DEMO_ACCOUNTS).map((account) => account.email);
+  const seeded = fake.state.clients.filter((client) => demoEmails.includes(client.email.toLowerCase()));
+  for (const client of seeded) {
+    await db.insert(clients).values({ id: client.id, email: client.email.toLowerCase(), reseller: client.groupid === DEMO_RESELLER_CLIENT_GROUP }).onConflictDoNothing();
+    for (const service of fake.state.services.filter((row) => row.clientid === client.id)) {
+      const group = fake.state.products.find((product) => product.pid === service.pid)?.gid === DEMO_RESELLER_GID ? 'reseller' : 'retail';
+      await db.insert(orders).values({ id: service.orderid, clientId: client.id, kind: group, status: 'Active', ip: '192.0.2.1', country: 'MA', currency: 'EUR', amountCents: 0 }).onConflictDoNothing();
+      await db.insert(services).values({
+        id: service.id, clientId: client.id, orderId: service.orderid, pid: service.pid, billingcycle: service.billingcycle, status: 'Active', serverHostname: service.serverhostname,
+      }).onConflictDoNothing();
+      const order = fake.state.orders.find((row) => row.id === service.orderid);
+      const invoice = fake.state.invoices.find((row) => row.id === order?.invoiceid);
+      if (invoice) {
+        await db.insert(invoices).values({
+          id: invoice.id, clientId: client.id, kind: 'order', orderId: service.orderid, status: 'Paid', currency: 'EUR', amountCents: Math.round(Number(order?.amount ?? 0) * 100),
+        }).onConflictDoNothing();
+      }
+    }
+  }
 }
 
 /** A test app with a second instance on the same store, as two servers share one database; close() ends both. */

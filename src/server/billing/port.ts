@@ -239,9 +239,12 @@ export interface BillingPort {
   clientByEmail(email: string): Promise<Client | null>;
   clientById(id: number): Promise<Client | null>;
   /** Creates a client with a password; null when the e-mail is taken. */
-  createClient(input: { email: string; passwordHash: string; reseller: boolean }): Promise<Client | null>;
+  /** `currency`: the one a billing system that bills each client in one currency (WHMCS) gives a new client. */
+  createClient(input: { email: string; passwordHash: string; reseller: boolean; currency?: Currency }): Promise<Client | null>;
+  /** A billing system that holds its clients' passwords (WHMCS) checks one for a client with no password of the checkout's; the local store has none. */
+  validateLogin?(email: string, password: string): Promise<boolean>;
   /** The client of a guest e-mail, created without a password when new. */
-  guestClient(email: string): Promise<Client>;
+  guestClient(email: string, currency?: Currency): Promise<Client>;
 
   ordersFromIpSince(ip: string, since: Date): Promise<number>;
   placeOrder(order: NewOrder, claim: IdempotencyClaim | null): Promise<StoredAnswer<PlacedOrder>>;
@@ -267,6 +270,11 @@ export interface BillingPort {
   updateService(id: number, patch: Partial<Pick<ServiceRecord, 'status' | 'macAddress' | 'notes'>>): Promise<ServiceRecord | null>;
   /** Provisions a paid, not yet active service (ModuleCreate). */
   provisionService(id: number): Promise<ServiceRecord | null>;
+  /** Restarts the service through its provisioning module (WHMCS ModuleCustom restart); absent when there is none. */
+  restartService?(id: number): Promise<void>;
 
   recordAffiliateClick(input: { affId: string; referer: string; ip: string }): Promise<void>;
+
+  /** Releases what the port holds open (WHMCS's keep-alive connections); called when the app closes. */
+  close?(): Promise<void>;
 }

@@ -101,6 +101,8 @@ export function serviceRoutes({ billing }: RouteDeps): Handlers<
 
     restartService: async (request) => action(await requireSession(request), request.body.serviceid, async (service) => {
       requireStatus(service, ['Active'], 'Only an active service can be restarted.');
+      // A billing system with a provisioning module restarts it there (WHMCS ModuleCustom restart); the local store has nothing to restart.
+      await billing.restartService?.(service.id);
       return service;
     }),
 

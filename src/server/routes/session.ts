@@ -1,4 +1,5 @@
 import { currencyForCountry } from '../../domain/currency';
+import type { BillingPort, Client } from '../billing/port';
 import { HttpError } from '../http-error';
 import { hashPassword, verifyPassword } from '../secrets';
 import { endSession, guestHandle, reachesClient, readSession, requireLogin, startSession } from '../session';
@@ -8,6 +9,12 @@ import type { Handlers, RouteDeps } from './types';
 
 const invalidLogin = () => new HttpError(401, 'invalid_credentials', 'Email or Password Invalid');
 
+/** A password opens a client: the checkout's own hash once the address is proved, or else the billing system's own check (WHMCS ValidateLogin). */
+async function passwordOpens(billing: BillingPort, client: Client | null, password: string): Promise<boolean> {
+  if (client && !client.passwordHash && billing.validateLogin) return billing.validateLogin(client.email, password);
+  return (await verifyPassword(password, client?.passwordHash ?? null)) && Boolean(client?.emailVerified);
+}
+
 /** Sign-in, guest identification by e-mail, reseller sign-in or sign-up, and what the session is. */
 export function sessionRoutes({ billing, config }: RouteDeps): Handlers<'auth' | 'authMiddleware' | 'resellerAuth' | 'isReseller' | 'getCurrency' | 'signOut' | 'getSession'> {
   return {
@@ -15,7 +22,7 @@ export function sessionRoutes({ billing, config }: RouteDeps): Handlers<'auth' |
       await request.server.signInThrottle.attempt(request.body.email, reply);
       const client = await billing.clientByEmail(request.body.email);
       // A password opens an account only once its address is proved, so a sign-up with someone else's address opens nothing.
-      if (!(await verifyPassword(request.body.password, client?.passwordHash ?? null)) || !client?.emailVerified) throw invalidLogin();
+      if (!(await passwordOpens(billing, client, request.body.password)) || !client) throw invalidLogin();
       await request.server.signInThrottle.succeeded(request.body.email);
       await startSession(request, reply, { clientId: client.id, kind: 'password' });
       return { userid: client.id, email: client.email, loggedIn: true };
@@ -23,7 +30,8 @@ export function sessionRoutes({ billing, config }: RouteDeps): Handlers<'auth' |
 
     async authMiddleware(request, reply) {
       const current = await readSession(request);
-      const client = await billing.guestClient(request.body.email);
+      // A new client's currency is its country's (WHMCS bills each client in one currency).
+      const client = await billing.guestClient(request.body.email, currencyForCountry(visitorOf(request, config).country));
       // The same client's session stays as it is; anything else begins a guest session scoped to the orders placed in it.
       const session = current?.clientId === client.id ? current : await startSession(request, reply, { clientId: client.id, kind: 'guest' });
       // The session's opaque handle, never the client's id: a known address answers exactly as a new one.
@@ -36,14 +44,14 @@ export function sessionRoutes({ billing, config }: RouteDeps): Handlers<'auth' |
       if (existingReseller) await request.server.signInThrottle.attempt(email, reply);
       const existing = await billing.clientByEmail(email);
       if (existingReseller) {
-        if (!(await verifyPassword(password, existing?.passwordHash ?? null)) || !existing?.emailVerified) throw invalidLogin();
+        if (!(await passwordOpens(billing, existing, password)) || !existing) throw invalidLogin();
         await request.server.signInThrottle.succeeded(email);
         await startSession(request, reply, { clientId: existing.id, kind: 'password' });
         return { userid: existing.id, email: existing.email, reseller: existing.reseller };
       }
       // A sign-up answers alike whether or not the address has an account, so the answer tells nothing: a known
       // address keeps its password, and its owner is mailed a sign-in link saying someone tried.
-      const client = existing ?? await billing.createClient({ email, passwordHash: await hashPassword(password), reseller: false }) ?? await billing.clientByEmail(email);
+      const client = existing ?? await billing.createClient({ email, passwordHash: await hashPassword(password), reseller: false, currency: currencyForCountry(visitorOf(request, config).country) }) ?? await billing.clientByEmail(email);
       if (!client) throw new Error('The signed-up client was not found');
       // Either way the session reaches only what it orders here, until the address is proved by the link mailed to it.
       const session = await startSession(request, reply, { clientId: client.id, kind: 'signup' });
