@@ -20,6 +20,7 @@ import {
   type CheckoutContext,
   type CheckoutEvent,
   type CheckoutInput,
+  type CheckoutGateway,
   type CheckoutProduct,
   type CheckoutUser,
   type CreatedOrder,
@@ -73,6 +74,7 @@ describe('checkout machine: generated paths', () => {
 
 interface Fakes {
   products?: CheckoutProduct[] | Error;
+  gateways?: { gateways: CheckoutGateway[]; defaultGateway: string };
   country?: string;
   lookup?: PromotionLookup | Error;
   guest?: CheckoutUser | Error;
@@ -92,7 +94,7 @@ function startCheckout(input: CheckoutInput, fakes: Fakes = {}) {
   const machine = checkoutMachine.provide({
     actors: {
       loadProducts: fromPromise(() => settle(fakes.products ?? modelProducts)),
-      loadGateways: fromPromise(async () => ({ gateways: modelGateways, defaultGateway: 'sandbox' })),
+      loadGateways: fromPromise(async () => fakes.gateways ?? ({ gateways: modelGateways, defaultGateway: 'sandbox' })),
       loadCurrency: fromPromise(async () => ({ country: fakes.country ?? 'NL' })),
       checkFraud: fromPromise(async (): Promise<{ valid: boolean }> => ({ valid: true })),
       lookupPromotion: fromPromise(() => settle(fakes.lookup ?? modelPromotionLookup)),
@@ -119,6 +121,31 @@ const settled = (actor: ReturnType<typeof startCheckout>['actor']) =>
 function isBusy(snapshot: AnyMachineSnapshot): boolean {
   return snapshot.matches('autoOrder') || snapshot.matches('submitting') || snapshot.matches({ ready: { promo: 'checking' } });
 }
+
+describe('checkout machine: gateways and the currency', () => {
+  const gateways = {
+    gateways: [
+      { module: 'hostedlink', displayname: 'Card', type: 'CreditCard', currencies: ['EUR'] },
+      { module: 'coinbase', displayname: 'Crypto (Coinbase)', type: 'Cryptocurrency', currencies: ['USD', 'EUR', 'SGD', 'GBP', 'USDC'] },
+    ],
+    defaultGateway: 'hostedlink',
+  };
+
+  it('a visitor paying in EUR gets the default gateway', async () => {
+    const { actor } = startCheckout({}, { gateways, country: 'NL' });
+    await settled(actor);
+    expect(actor.getSnapshot().context.selectedGateway).toBe('hostedlink');
+  });
+
+  it('a visitor paying in GBP gets the first gateway taking GBP, and cannot select one that does not', async () => {
+    const { actor } = startCheckout({}, { gateways, country: 'GB' });
+    await settled(actor);
+    expect(actor.getSnapshot().context.currency).toBe('GBP');
+    expect(actor.getSnapshot().context.selectedGateway).toBe('coinbase');
+    actor.send({ type: 'gateway.select', module: 'hostedlink' });
+    expect(actor.getSnapshot().context.selectedGateway).toBe('coinbase');
+  });
+});
 
 describe('checkout machine: loading and pre-fill', () => {
   it('offers only the first three products and selects the first by default', async () => {

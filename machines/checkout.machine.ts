@@ -30,6 +30,20 @@ export interface CheckoutGateway {
   module: string;
   displayname: string;
   type: string;
+  /** The currencies it takes (absent: any); an order in another one cannot be paid on it. */
+  currencies?: readonly string[];
+}
+
+/** True when the gateway takes payments in the currency. */
+export function gatewayTakes(gateway: CheckoutGateway, currency: string): boolean {
+  return !gateway.currencies || gateway.currencies.includes(currency);
+}
+
+/** The selected gateway if it takes the currency, else the first one that does. */
+function gatewayFor(gateways: CheckoutGateway[], preferred: string | null, currency: string): string | null {
+  const chosen = gateways.find((gateway) => gateway.module === preferred);
+  if (chosen && gatewayTakes(chosen, currency)) return chosen.module;
+  return gateways.find((gateway) => gatewayTakes(gateway, currency))?.module ?? null;
 }
 
 /** The user the order is placed for: logged in, or a guest identified by e-mail. */
@@ -270,7 +284,7 @@ export const checkoutGuards = {
   isOfferedPlan: ({ context, event }: GuardArgs) =>
     event.type === 'plan.select' && event.pid !== context.selectedPid && context.products.some((product) => product.pid === event.pid),
   isOfferedGateway: ({ context, event }: GuardArgs) =>
-    event.type === 'gateway.select' && event.module !== context.selectedGateway && context.gateways.some((gateway) => gateway.module === event.module),
+    event.type === 'gateway.select' && event.module !== context.selectedGateway && context.gateways.some((gateway) => gateway.module === event.module && gatewayTakes(gateway, context.currency)),
   hasAppliedPromotion: ({ context }: GuardArgs) => context.promotion !== null,
   hasPromoError: ({ context }: GuardArgs) => context.promoError !== null,
   hasPendingPromoCheck: ({ context }: GuardArgs) => context.promoCheckPending && context.promoCode.trim() !== '',
@@ -445,10 +459,10 @@ export const checkoutMachine = setup({
           id: 'loadGateways',
           src: 'loadGateways',
           onDone: {
-            description: 'Keep the gateways and select the default one.',
+            description: 'Keep the gateways and select the default one (or the first that takes the currency).',
             actions: assign(({ context, event }) => {
               const { gateways, defaultGateway } = event.output;
-              const selectedGateway = gateways.find((gateway) => gateway.module === defaultGateway)?.module ?? gateways[0]?.module ?? null;
+              const selectedGateway = gatewayFor(gateways, defaultGateway, context.currency) ?? gateways[0]?.module ?? null;
               return { gateways, selectedGateway, loaded: { ...context.loaded, gateways: true } };
             }),
           },
@@ -458,12 +472,12 @@ export const checkoutMachine = setup({
           id: 'loadCurrency',
           src: 'loadCurrency',
           onDone: {
-            description: 'GB pays in GBP, every other country in EUR.',
-            actions: assign(({ context, event }) => ({
-              country: event.output.country,
-              currency: currencyForCountry(event.output.country),
-              loaded: { ...context.loaded, currency: true },
-            })),
+            description: 'GB pays in GBP, every other country in EUR; a gateway that does not take it is not kept selected.',
+            actions: assign(({ context, event }) => {
+              const currency = currencyForCountry(event.output.country);
+              const selectedGateway = context.gateways.length ? gatewayFor(context.gateways, context.selectedGateway, currency) : context.selectedGateway;
+              return { country: event.output.country, currency, selectedGateway, loaded: { ...context.loaded, currency: true } };
+            }),
           },
           onError: { description: 'Keep the default country and EUR.', actions: assign({ loaded: ({ context }) => ({ ...context.loaded, currency: true }) }) },
         },

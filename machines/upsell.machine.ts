@@ -25,6 +25,8 @@ export interface UpsellGateway {
   module: string;
   displayname: string;
   type: string;
+  /** The currencies it takes (the gateway list names them). */
+  currencies?: readonly string[];
 }
 
 /** What the upsell page starts from. */

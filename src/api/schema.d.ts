@@ -133,7 +133,7 @@ export interface paths {
         };
         /**
          * List the payment gateways
-         * @description The active payment gateways; the first of the configured list is the default.
+         * @description The active payment gateways with the currencies each takes; the first of the configured list is the default. With `currency`, only the gateways that take it (an order in that currency can be paid on no other), and the first of those is the default.
          */
         get: operations["getGateway"];
         put?: never;
@@ -615,7 +615,7 @@ export interface paths {
         put?: never;
         /**
          * Payment notification from a gateway
-         * @description Verified on the raw body (HMAC-SHA256 of "t.rawBody", timestamp window) and de-duplicated by event id; a failed check changes nothing. A verified payment that cannot be applied (invoice no longer unpaid, expired link, other amount or currency, unknown payment) is answered 200 too, so the provider stops retrying; it activates nothing and is recorded as a payment exception for the operator.
+         * @description Each gateway verifies its own notification on the raw body (sandbox and hostedlink sign with `Webhook-Signature`, Coinbase Business with `X-Hook0-Signature`; HMAC-SHA256, 300 s timestamp window, any `v1` may match) and events are de-duplicated by event id; a failed check changes nothing. A gateway that re-reads its provider before settling answers 503 while the provider cannot be reached or the payment is not final yet, so the provider retries. A verified payment that cannot be applied (invoice no longer unpaid, expired link, other amount or currency, unknown payment) is answered 200 too, so the provider stops retrying; it activates nothing and is recorded as a payment exception for the operator.
          */
         post: operations["paymentWebhook"];
         delete?: never;
@@ -843,6 +843,8 @@ export interface components {
             displayname: string;
             /** @enum {string} */
             type: "CreditCard" | "highriskshop" | "laucharge" | "mercuryo" | "Bitcoin" | "Cryptocurrency";
+            /** @description The currencies this gateway takes; an invoice in another one cannot be paid on it (422 currency_not_accepted). */
+            currencies: string[];
         };
         GatewayList: {
             paymentmethods: {
@@ -1185,6 +1187,36 @@ export interface components {
                 currency: components["schemas"]["Currency"];
             };
         };
+        /** @description The hosted-link card processor's callback (README, "hostedlink"); signed over its canonical string. */
+        HostedlinkCallback: {
+            /** @description The processor's event id; a replayed id changes nothing. */
+            id: string;
+            /** @enum {string} */
+            status: "paid" | "declined";
+            invoice: components["schemas"]["Id"];
+            /** @description The `ref` of the link the shopper paid. */
+            ref: string;
+            /** @description Decimal string with exactly two decimals. */
+            amount: string;
+            currency: string;
+            /** @description Unix seconds when the shopper paid or was declined. */
+            paidAt: number;
+        };
+        /** @description A Coinbase Business checkout webhook (the checkout as it now is, with `eventType`); its event id is the `X-Event-Id` header. Coinbase may add fields, so others are kept. */
+        CoinbaseCheckoutEvent: {
+            /** @description The checkout id. */
+            id: string;
+            /** @description checkout.payment.success, checkout.payment.failed, checkout.payment.expired (refund events are acknowledged and ignored). */
+            eventType: string;
+            amount?: string;
+            currency?: string;
+            status?: string;
+            metadata?: {
+                [key: string]: string;
+            };
+        } & {
+            [key: string]: unknown;
+        };
         WebhookReceipt: {
             /** @constant */
             received: true;
@@ -1343,7 +1375,12 @@ export interface components {
          */
         IdempotencyKey: string;
         /**
-         * @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.rawBody">`, keyed with the gateway's webhook secret.
+         * @description Coinbase Business (CDP webhooks): `t=<unix>,h=<space-separated header names>,v1=<hex HMAC-SHA256 of "t.h.headerValues.rawBody">`, keyed with the subscription secret (COINBASE_WEBHOOK_SECRET).
+         * @example t=1748788200,h=content-type x-event-id x-event-type,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+         */
+        Hook0Signature: string;
+        /**
+         * @description Sandbox: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.rawBody">`, keyed with the gateway's webhook secret. Hostedlink: `t=<unix seconds>,v1=<hex HMAC-SHA256 of the callback's canonical string>` (README), keyed with HOSTEDLINK_SECRET.
          * @example t=1748788200,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
          */
         WebhookSignature: string;
@@ -1608,7 +1645,13 @@ export interface operations {
     };
     getGateway: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description The order's currency; gateways that do not take it are left out.
+                 * @example GBP
+                 */
+                currency?: components["schemas"]["Currency"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2205,6 +2248,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
             431: components["responses"]["HeadersTooLarge"];
             502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2373,12 +2417,17 @@ export interface operations {
     paymentWebhook: {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /**
-                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.rawBody">`, keyed with the gateway's webhook secret.
+                 * @description Sandbox: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.rawBody">`, keyed with the gateway's webhook secret. Hostedlink: `t=<unix seconds>,v1=<hex HMAC-SHA256 of the callback's canonical string>` (README), keyed with HOSTEDLINK_SECRET.
                  * @example t=1748788200,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
                  */
-                "Webhook-Signature": components["parameters"]["WebhookSignature"];
+                "Webhook-Signature"?: components["parameters"]["WebhookSignature"];
+                /**
+                 * @description Coinbase Business (CDP webhooks): `t=<unix>,h=<space-separated header names>,v1=<hex HMAC-SHA256 of "t.h.headerValues.rawBody">`, keyed with the subscription secret (COINBASE_WEBHOOK_SECRET).
+                 * @example t=1748788200,h=content-type x-event-id x-event-type,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "X-Hook0-Signature"?: components["parameters"]["Hook0Signature"];
             };
             path: {
                 /**
@@ -2391,7 +2440,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["WebhookEvent"];
+                "application/json": components["schemas"]["WebhookEvent"] | components["schemas"]["HostedlinkCallback"] | components["schemas"]["CoinbaseCheckoutEvent"];
             };
         };
         responses: {

@@ -199,7 +199,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const recovery = createRecovery(store.db, secrets.session, config.publicUrl, clock);
   const handlers: Record<string, RouteHandlerMethod> = Object.assign({},
     sessionRoutes(deps), catalogueRoutes(deps), orderRoutes(deps), paymentRoutes(deps), serviceRoutes(deps), systemRoutes(deps), signInRoutes(config),
-    resumeOrderRoute({ billing, gateways, clock, recovery }),
+    resumeOrderRoute({ billing, gateways, clock, recovery, publicUrl: config.publicUrl }),
   ) as Record<string, RouteHandlerMethod>;
   registerOperations(app, contractOperations(), handlers, config.rateLimit ? RATE_LIMITS : {});
 

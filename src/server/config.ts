@@ -59,6 +59,8 @@ export interface ServerConfig {
   /** Past these, requests are answered 503 overloaded at once instead of queueing; 0 turns a check off. */
   loadShedding: { enabled: boolean; maxEventLoopDelayMs: number; maxHeapUsedBytes: number; maxEventLoopUtilization: number };
   mail: MailConfig;
+  /** Variables of the real payment providers (read whatever GATEWAYS says; required only for the configured ones). */
+  providers: ProvidersConfig;
   /** BILLING: the local store (default) or a WHMCS installation. */
   billing: BillingConfig;
 }
@@ -78,6 +80,52 @@ export interface WhmcsConfig {
   resellerGid: number;
   resellerClientGroup: number;
 }
+
+/** The real gateways' settings; a secret may also come from <NAME>_FILE. */
+export interface ProvidersConfig {
+  coinbase: { apiUrl: string; apiKeyId: string | null; apiKeySecret: string | null; webhookSecret: string | null };
+  hostedlink: { url: string | null; secret: string | null; name: string; currencies: string[] };
+}
+
+/** Coinbase Business's API: the sandbox for a demo, the live API in production, unless COINBASE_API_URL says otherwise. */
+export const COINBASE_SANDBOX_API_URL = 'https://business.coinbase.com/sandbox';
+export const COINBASE_LIVE_API_URL = 'https://business.coinbase.com';
+
+function readProvidersConfig(env: NodeJS.ProcessEnv, mode: ServerMode): ProvidersConfig {
+  const hostedlinkCurrencies = (env.HOSTEDLINK_CURRENCIES ?? 'EUR-GBP').split('-').map((code) => code.trim().toUpperCase()).filter(Boolean);
+  const wrong = hostedlinkCurrencies.filter((code) => !/^[A-Z]{3}$/.test(code));
+  if (wrong.length || hostedlinkCurrencies.length === 0) throw new ConfigError(`HOSTEDLINK_CURRENCIES must be hyphen-separated ISO 4217 codes (EUR-GBP), got ${env.HOSTEDLINK_CURRENCIES}.`);
+  return {
+    coinbase: {
+      apiUrl: (env.COINBASE_API_URL || (mode === 'production' ? COINBASE_LIVE_API_URL : COINBASE_SANDBOX_API_URL)).replace(/\/$/, ''),
+      apiKeyId: env.COINBASE_API_KEY_ID || null,
+      apiKeySecret: fromEnvOrFile(env, 'COINBASE_API_KEY_SECRET'),
+      webhookSecret: fromEnvOrFile(env, 'COINBASE_WEBHOOK_SECRET'),
+    },
+    hostedlink: {
+      url: env.HOSTEDLINK_URL || null,
+      secret: fromEnvOrFile(env, 'HOSTEDLINK_SECRET'),
+      name: env.HOSTEDLINK_NAME || 'Card',
+      currencies: hostedlinkCurrencies,
+    },
+  };
+}
+
+/** The variables each real gateway cannot work without, by module. */
+const PROVIDER_VARIABLES: Record<string, (providers: ProvidersConfig) => Record<string, string | null>> = {
+  coinbase: ({ coinbase }) => ({ COINBASE_API_KEY_ID: coinbase.apiKeyId, COINBASE_API_KEY_SECRET: coinbase.apiKeySecret, COINBASE_WEBHOOK_SECRET: coinbase.webhookSecret }),
+  hostedlink: ({ hostedlink }) => ({ HOSTEDLINK_URL: hostedlink.url, HOSTEDLINK_SECRET: hostedlink.secret }),
+};
+
+/** True for a gateway with its own provider variables (not WEBHOOK_SECRET_<GATEWAY>). */
+export const hasProviderVariables = (module: string) => module in PROVIDER_VARIABLES;
+
+/** The variables the configured real gateways need and the environment does not give. */
+export function missingProviderVariables(config: Pick<ServerConfig, 'gateways' | 'providers'>): string[] {
+  return config.gateways.flatMap((module) => Object.entries(PROVIDER_VARIABLES[module]?.(config.providers) ?? {}).filter(([, value]) => !value).map(([name]) => name));
+}
+
+export const missingProviderVariablesMessage = (missing: string[]) => `Missing payment gateway variables: ${missing.join(', ')} (set each, or <NAME>_FILE for a secret; see README, "Payment gateways").`;
 
 /** E-mail: the outbox is always written; a worker sends it over SMTP when `smtpUrl` is set. */
 export interface MailConfig {
@@ -232,7 +280,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const trustProxy = parseTrustProxy(env.TRUST_PROXY);
   const gateways = parseGatewayList(env.GATEWAYS ?? 'sandbox-sandboxcrypto');
   const webhook: Record<string, string> = {};
-  for (const gateway of gateways) {
+  for (const gateway of gateways.filter((module) => !hasProviderVariables(module))) {
     const secret = fromEnvOrFile(env, `WEBHOOK_SECRET_${gateway.toUpperCase()}`);
     if (secret) webhook[gateway] = secret;
   }
@@ -272,6 +320,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       maxEventLoopUtilization: nonNegativeNumber(env, 'LOAD_SHEDDING_MAX_EVENT_LOOP_UTILIZATION', 0, 1),
     },
     mail: readMailConfig(env),
+    providers: readProvidersConfig(env, mode),
     billing: readBillingConfig(env, mode),
   };
 }

@@ -1,6 +1,6 @@
 import type { BillingPort } from './billing/port';
 import { CATALOGUE_FILE_MISSING } from './catalogue/load';
-import { ConfigError, type ServerConfig } from './config';
+import { ConfigError, missingProviderVariables, missingProviderVariablesMessage, type ServerConfig } from './config';
 import { DEMO_ACCOUNTS } from './db/seed';
 import { sandboxGatewaysIn } from './payments/gateways';
 import { missingSecrets, missingSecretsMessage } from './secrets';
@@ -12,6 +12,8 @@ export function refuseUnsafeConfig(config: ServerConfig): void {
   if (config.mode !== 'production') return;
   const missing = missingSecrets(config);
   if (missing.length) throw new ConfigError(missingSecretsMessage(missing));
+  const providerVariables = missingProviderVariables(config);
+  if (providerVariables.length) throw new ConfigError(missingProviderVariablesMessage(providerVariables));
   if (!config.mail.smtpUrl) throw new ConfigError(SMTP_URL_MISSING);
   if (!config.catalogueFile) throw new ConfigError(CATALOGUE_FILE_MISSING);
   const sandboxes = sandboxGatewaysIn(config.gateways);

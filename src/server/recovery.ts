@@ -17,6 +17,7 @@ import { notFound } from './http-error';
 import { storedLocale } from './mail/outbox';
 import { fill, MAIL_TEXTS } from './mail/texts';
 import { localePath } from './mail/templates';
+import { paymentLink } from './payments/link';
 import type { PaymentGateway } from './payments/port';
 import { assertOwnsOrder, requireSession } from './session';
 import type { Handlers } from './routes/types';
@@ -119,7 +120,7 @@ export async function recoveryOptOutPages(app: FastifyInstance, deps: { recovery
 }
 
 /** GET /checkout/api/resumeOrder: an order of the session with a payment link that works, for its waiting page. */
-export function resumeOrderRoute({ billing, gateways, clock, recovery }: { billing: BillingPort; gateways: PaymentGateway[]; clock: Clock; recovery: Recovery }): Handlers<'resumeOrder'> {
+export function resumeOrderRoute({ billing, gateways, clock, recovery, publicUrl }: { billing: BillingPort; gateways: PaymentGateway[]; clock: Clock; recovery: Recovery; publicUrl: string }): Handlers<'resumeOrder'> {
   return {
     async resumeOrder(request) {
       const session = await requireSession(request);
@@ -134,7 +135,9 @@ export function resumeOrderRoute({ billing, gateways, clock, recovery }: { billi
       if (payable && payment && gateway && payment.expiresAt.getTime() <= now) {
         payment = await billing.createPayment({ invoiceId: order.invoiceId, gateway: gateway.module, expiresAt: new Date(now + PAYMENT_DEADLINE_MS) });
       }
-      const link = payable && payment && gateway && payment.expiresAt.getTime() > now ? { url: gateway.paymentUrl(payment.id), deadline: payment.expiresAt } : null;
+      // The same payment asks its provider for the same page again (idempotent per invoice and attempt).
+      const link = payable && payment && gateway && payment.expiresAt.getTime() > now
+        ? { url: await paymentLink(gateway, billing, publicUrl, payment.id, request.log), deadline: payment.expiresAt } : null;
       return {
         orderid: order.id, invoiceid: order.invoiceId, serviceids: order.serviceIds, flow: order.kind === 'reseller' ? 'reseller' : 'order', status: order.status,
         invoiceStatus: order.invoiceStatus, fraud: order.fraud, amount: order.amountCents / 100, currency: order.currency,

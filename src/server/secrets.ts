@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, randomBytes, scrypt, timingSafeEqual 
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { ConfigError, type ServerConfig } from './config';
+import { ConfigError, hasProviderVariables, type ServerConfig } from './config';
 import type { Database } from './db/connect';
 import { secrets as legacySecrets } from './db/schema';
 
@@ -20,7 +20,8 @@ export const DEMO_SECRETS_FILE = 'secrets.json';
 
 type KeyFile = Record<string, string>;
 
-const secretNames = (config: ServerConfig) => ['SESSION_SECRET', 'ENCRYPTION_KEY', ...config.gateways.map((gateway) => `WEBHOOK_SECRET_${gateway.toUpperCase()}`)];
+// Real gateways sign with their provider's own secret (COINBASE_WEBHOOK_SECRET, HOSTEDLINK_SECRET): see config.ts.
+const secretNames = (config: ServerConfig) => ['SESSION_SECRET', 'ENCRYPTION_KEY', ...config.gateways.filter((gateway) => !hasProviderVariables(gateway)).map((gateway) => `WEBHOOK_SECRET_${gateway.toUpperCase()}`)];
 
 function given(config: ServerConfig): KeyFile {
   const values: KeyFile = {};

@@ -93,9 +93,9 @@ describe('CATALOGUE_FILE is applied at every start: products and promotions left
     expect(listed.body.products.map((product) => [product.pid, product.pricing.EUR.monthly])).toEqual([[1, 13.49], [2, -1]]);
     expect((await visitor.call('getPromotion', { query: { code: 'spring15' } })).body.promotions?.promotion[0]).toMatchObject({ code: 'SPRING15', type: 'Percentage', value: 15, appliesto: '1,2', uses: 0 });
     expect((await visitor.call('getGateway')).body.paymentmethods.paymentmethod).toEqual([
-      { module: 'sandbox', displayname: 'Visa / Mastercard', type: 'CreditCard' },
+      { module: 'sandbox', displayname: 'Visa / Mastercard', type: 'CreditCard', currencies: ['EUR', 'GBP'] },
       // Not named in the file: the adapter's own name.
-      { module: 'sandboxcrypto', displayname: 'Bitcoin (sandbox)', type: 'Bitcoin' },
+      { module: 'sandboxcrypto', displayname: 'Bitcoin (sandbox)', type: 'Bitcoin', currencies: ['EUR', 'GBP'] },
     ]);
   });
 

@@ -219,9 +219,15 @@ describe('every answer of every operation matches openapi.yaml', () => {
     });
     expectError(await browser.call('getPromotion', { query: { code: 'NOSUCHCODE' } }), 404, 'promotion_not_found');
     expect((await browser.call('getGateway')).body).toEqual({
-      paymentmethods: { paymentmethod: [{ module: 'sandbox', displayname: 'Card (sandbox)', type: 'CreditCard' }, { module: 'sandboxcrypto', displayname: 'Bitcoin (sandbox)', type: 'Bitcoin' }] },
+      paymentmethods: {
+        paymentmethod: [
+          { module: 'sandbox', displayname: 'Card (sandbox)', type: 'CreditCard', currencies: ['EUR', 'GBP'] },
+          { module: 'sandboxcrypto', displayname: 'Bitcoin (sandbox)', type: 'Bitcoin', currencies: ['EUR', 'GBP'] },
+        ],
+      },
       defaultGateway: 'sandbox',
     });
+    expect((await browser.call('getGateway', { query: { currency: 'GBP' } })).body.defaultGateway).toBe('sandbox');
     expect((await browser.call('checkFraud')).body).toEqual({ valid: true });
     expect((await browser.call('health')).body).toEqual({ status: 'ok', store: t.store.engine });
   });
@@ -295,6 +301,16 @@ describe('every answer of every operation matches openapi.yaml', () => {
     expectError(await deliverWebhook(t.app, 'stripe', event, { secret }), 404, 'not_found');
     expect((await deliverWebhook(t.app, 'sandboxcrypto', event, { secret })).body).toEqual({ received: true, duplicate: false });
     expectError(await shopper.call('coinbase', { body: { ...link, paymentmethod: 'sandboxcrypto' } }), 409, 'invoice_paid');
+
+    // A gateway that does not take the invoice's currency (here a card processor taking GBP only) is refused.
+    const gbpOnly = await createTestApp({ GATEWAYS: 'sandbox-hostedlink', HOSTEDLINK_URL: 'https://pay.example/pay', HOSTEDLINK_SECRET: 'contract-hostedlink', HOSTEDLINK_CURRENCIES: 'GBP' });
+    try {
+      const { browser: euroShopper, order: euroOrder } = await guestWithOrder(gbpOnly.app);
+      const euroLink = { invoiceid: euroOrder.invoiceid, amount: euroOrder.amount, currency: euroOrder.currency, paymentmethod: 'hostedlink' };
+      expectError(await euroShopper.call('offshore', { body: euroLink }), 422, 'currency_not_accepted');
+    } finally {
+      await gbpOnly.close();
+    }
   });
 
   it('services: getClientProducts, getResellerProducts, getActiveProducts, updateClientProduct, updateMacAddress, restartService', async () => {

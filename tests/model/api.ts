@@ -111,6 +111,7 @@ export function contractPricing(table: Partial<Record<'EUR' | 'GBP', Cycles>>) {
 }
 
 /** A gateway list as GET /api/getGateway answers it. */
-export function contractGateways(gateways: { module: string; displayname: string; type: string }[], defaultGateway: string) {
-  return { paymentmethods: { paymentmethod: gateways }, defaultGateway };
+export function contractGateways(gateways: { module: string; displayname: string; type: string; currencies?: readonly string[] }[], defaultGateway: string) {
+  // A model gateway that names no currencies takes the catalogue's two, as the sandbox gateways do.
+  return { paymentmethods: { paymentmethod: gateways.map((gateway) => ({ ...gateway, currencies: [...(gateway.currencies ?? ['EUR', 'GBP'])] })) }, defaultGateway };
 }

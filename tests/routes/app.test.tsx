@@ -300,3 +300,26 @@ describe('saved state', () => {
     expect(await screen.findByText(en.waiting.none)).toBeTruthy();
   });
 });
+
+describe('gateways and the currency', () => {
+  it('a gateway that does not take the visitor\'s currency is shown unavailable and is not selected', async () => {
+    const getGateway = {
+      paymentmethods: {
+        paymentmethod: [
+          { module: 'hostedlink', displayname: 'Card (hosted)', type: 'CreditCard' as const, currencies: ['EUR'] },
+          { module: 'coinbase', displayname: 'Crypto (Coinbase)', type: 'Cryptocurrency' as const, currencies: ['USD', 'EUR', 'SGD', 'GBP', 'USDC'] },
+        ],
+      },
+      defaultGateway: 'hostedlink',
+    };
+    await renderApp({ url: '/checkout/en-gb/', fetch: fakeApi({ currency: { country: 'GB', currency: 'GBP' }, getGateway }).fetch });
+
+    const card = await screen.findByRole('radio', { name: /^Card \(hosted\)/ });
+    expect((card as HTMLInputElement).disabled).toBe(true);
+    expect((card as HTMLInputElement).checked).toBe(false);
+    expect(card.getAttribute('aria-describedby') && document.getElementById(card.getAttribute('aria-describedby') ?? '')?.textContent).toBe('Not available in GBP');
+    const crypto = screen.getByRole('radio', { name: 'Crypto (Coinbase)' }) as HTMLInputElement;
+    expect(crypto.checked).toBe(true);
+    expect(crypto.disabled).toBe(false);
+  });
+});

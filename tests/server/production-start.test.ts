@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -17,6 +18,14 @@ const KEYS = {
 const NO_KEYS = { SESSION_SECRET: '', ENCRYPTION_KEY: '', WEBHOOK_SECRET_SANDBOX: '', WEBHOOK_SECRET_SANDBOXCRYPTO: '' };
 /** The mail server an operator gives (never connected to: each of these starts is refused before sending). */
 const MAIL = { SMTP_URL: 'smtp://mailer:secret@127.0.0.1:2525', MAIL_FROM: 'TV Checkout <no-reply@shop.example>' };
+
+/** A hosted-link card processor as an operator configures it. */
+const HOSTEDLINK = { HOSTEDLINK_URL: 'https://pay.processor.example/pay', HOSTEDLINK_SECRET: 'operator-hostedlink-secret' };
+/** A CDP Ed25519 API key secret as the portal shows it (base64 of the 32-byte seed and the 32-byte public key). */
+const CDP_KEY = (() => {
+  const jwk = generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' });
+  return Buffer.concat([Buffer.from(jwk.d as string, 'base64url'), Buffer.from(jwk.x as string, 'base64url')]).toString('base64');
+})();
 
 interface Exit {
   code: number | string;
@@ -64,6 +73,22 @@ describe('a start as an operator makes it', () => {
     expect(exit.output.trim()).toMatch(/^TV Checkout refuses to start: CATALOGUE_FILE is not set: production takes its products/);
   });
 
+  it('production with the real gateways refuses, listing each of their missing variables on one line', async () => {
+    const exit = await production({ ...KEYS, ...MAIL, CATALOGUE_FILE, GATEWAYS: 'coinbase-hostedlink', HOSTEDLINK_URL: HOSTEDLINK.HOSTEDLINK_URL });
+    expect(exit.code).toBe(1);
+    expect(exit.output.trim()).toBe('TV Checkout refuses to start: Missing payment gateway variables: COINBASE_API_KEY_ID, COINBASE_API_KEY_SECRET, COINBASE_WEBHOOK_SECRET, HOSTEDLINK_SECRET (set each, or <NAME>_FILE for a secret; see README, "Payment gateways").');
+  });
+
+  it('production with GATEWAYS=coinbase-hostedlink and their variables starts (the key secret from a _FILE)', async () => {
+    const keyFile = join(root, 'cdp-key');
+    writeFileSync(keyFile, `${CDP_KEY}\n`, { mode: 0o600 });
+    const exit = await production({
+      SESSION_SECRET: KEYS.SESSION_SECRET, ENCRYPTION_KEY: KEYS.ENCRYPTION_KEY, ...MAIL, CATALOGUE_FILE, DATA_DIR: join(root, 'real-gateways'), GATEWAYS: 'coinbase-hostedlink',
+      COINBASE_API_KEY_ID: 'organizations/operator/apiKeys/checkout', COINBASE_API_KEY_SECRET_FILE: keyFile, COINBASE_WEBHOOK_SECRET: 'operator-coinbase-webhook-secret', ...HOSTEDLINK,
+    });
+    expect(exit.ready, exit.output).toBe(true);
+  }, 60_000);
+
   it('TRUST_PROXY=true is refused in any mode', async () => {
     const exit = await start({ DATA_DIR: join(root, 'never-opened'), TRUST_PROXY: 'true' });
     expect(exit.code).toBe(1);
@@ -76,8 +101,7 @@ describe('a start as an operator makes it', () => {
     expect(demo.ready, demo.output).toBe(true);
     expect(demo.output).toContain('TV Checkout (demo)');
 
-    // No real gateway exists yet, so a gateway without an adapter stands in: the store is checked before the gateways are built.
-    const exit = await production({ DATA_DIR: dataDir, CATALOGUE_FILE, ...MAIL, SESSION_SECRET: KEYS.SESSION_SECRET, ENCRYPTION_KEY: KEYS.ENCRYPTION_KEY, GATEWAYS: 'hostedlink', WEBHOOK_SECRET_HOSTEDLINK: 'x' });
+    const exit = await production({ DATA_DIR: dataDir, CATALOGUE_FILE, ...MAIL, SESSION_SECRET: KEYS.SESSION_SECRET, ENCRYPTION_KEY: KEYS.ENCRYPTION_KEY, GATEWAYS: 'hostedlink', ...HOSTEDLINK });
     expect(exit.code).toBe(1);
     expect(exit.output).toContain('TV Checkout refuses to start: The store holds the demo account demo@tvcheckout.test, whose password is published');
   }, 120_000);

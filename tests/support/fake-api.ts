@@ -64,8 +64,8 @@ export const demoProducts: Schemas['Product'][] = [
 export const demoGateways: Schemas['GatewayList'] = {
   paymentmethods: {
     paymentmethod: [
-      { module: 'sandbox', displayname: 'Card (sandbox)', type: 'CreditCard' },
-      { module: 'sandboxcrypto', displayname: 'Bitcoin (sandbox)', type: 'Bitcoin' },
+      { module: 'sandbox', displayname: 'Card (sandbox)', type: 'CreditCard', currencies: ['EUR', 'GBP'] },
+      { module: 'sandboxcrypto', displayname: 'Bitcoin (sandbox)', type: 'Bitcoin', currencies: ['EUR', 'GBP'] },
     ],
   },
   defaultGateway: 'sandbox',

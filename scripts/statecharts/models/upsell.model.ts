@@ -15,8 +15,8 @@ import type { MachineModel } from '../graph';
 export const upsellModelInput: UpsellInput = {
   currency: 'EUR',
   gateways: [
-    { module: 'sandbox_card', displayname: 'Card', type: 'CreditCard' },
-    { module: 'sandbox_crypto', displayname: 'Crypto', type: 'Bitcoin' },
+    { module: 'sandbox_card', displayname: 'Card', type: 'CreditCard', currencies: ['EUR', 'GBP'] },
+    { module: 'sandbox_crypto', displayname: 'Crypto', type: 'Bitcoin', currencies: ['EUR', 'GBP'] },
   ],
   selectedGateway: 'sandbox_card',
 };

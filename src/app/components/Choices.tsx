@@ -8,22 +8,37 @@ export interface GatewayChoice {
   module: string;
   displayname: string;
   type: string;
+  /** The currencies it takes (absent: any). */
+  currencies?: readonly string[];
 }
 
-/** The payment-method list: one radio per gateway, with a card or coin icon. */
-export function GatewayPicker({ gateways, selected, onSelect, disabled }: { gateways: GatewayChoice[]; selected: string | null; onSelect: (module: string) => void; disabled?: boolean }) {
+const takes = (gateway: GatewayChoice, currency: string) => !gateway.currencies || gateway.currencies.includes(currency);
+
+/** The gateway to start with: the default if it takes the currency, else the first that does. */
+export function defaultGatewayFor(gateways: GatewayChoice[], preferred: string, currency: string): string {
+  const chosen = gateways.find((gateway) => gateway.module === preferred);
+  return chosen && takes(chosen, currency) ? preferred : (gateways.find((gateway) => takes(gateway, currency))?.module ?? preferred);
+}
+
+/** The payment-method list: one radio per gateway, with a card or coin icon; one that does not take `currency` is shown unavailable. */
+export function GatewayPicker({ gateways, selected, onSelect, disabled, currency }: { gateways: GatewayChoice[]; selected: string | null; onSelect: (module: string) => void; disabled?: boolean; currency?: string }) {
   const { t } = useTranslation();
   if (gateways.length === 0) return <p className="hint">{t('gateway.none')}</p>;
   return (
     <fieldset className="choices" disabled={disabled}>
       <legend>{t('gateway.legend')}</legend>
-      {gateways.map((gateway) => (
-        <label key={gateway.module} className="choice">
-          <input type="radio" name="gateway" value={gateway.module} checked={gateway.module === selected} onChange={() => onSelect(gateway.module)} />
-          <GatewayIcon type={gateway.type} />
-          <span>{gateway.displayname}</span>
-        </label>
-      ))}
+      {gateways.map((gateway) => {
+        const unavailable = currency !== undefined && !takes(gateway, currency);
+        const hintId = `gateway-${gateway.module}-unavailable`;
+        return (
+          <label key={gateway.module} className="choice">
+            <input type="radio" name="gateway" value={gateway.module} checked={gateway.module === selected} disabled={unavailable} aria-describedby={unavailable ? hintId : undefined} onChange={() => onSelect(gateway.module)} />
+            <GatewayIcon type={gateway.type} />
+            <span>{gateway.displayname}</span>
+            {unavailable && <small id={hintId} className="hint">{t('gateway.notInCurrency', { currency })}</small>}
+          </label>
+        );
+      })}
     </fieldset>
   );
 }

@@ -209,7 +209,7 @@ function OrderForm({ actor, snapshot, priceChange, user }: FormProps) {
         />
       )}
       <ReminderChoice checked={context.remind} onToggle={() => actor.send({ type: 'remind.toggle' })} />
-      <GatewayPicker gateways={context.gateways} selected={context.selectedGateway} onSelect={(module) => actor.send({ type: 'gateway.select', module })} />
+      <GatewayPicker gateways={context.gateways} currency={context.currency} selected={context.selectedGateway} onSelect={(module) => actor.send({ type: 'gateway.select', module })} />
       <Summary snapshot={snapshot} />
       {context.submitError === 'api.price_changed' ? (
         <Suspense fallback={<Alert>{message(context.submitError)}</Alert>}>

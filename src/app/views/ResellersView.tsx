@@ -9,7 +9,7 @@ import { visitorCurrency } from '../../domain/locale';
 import { priceFor } from '../../domain/pricing';
 import { resellerLogic } from '../actors/reseller';
 import { settle, unwrap, type Settled } from '../api';
-import { GatewayPicker, PlanPicker } from '../components/Choices';
+import { defaultGatewayFor, GatewayPicker, PlanPicker } from '../components/Choices';
 import { Alert, Loading } from '../components/Feedback';
 import { Field } from '../components/Field';
 import { OrderNotice } from '../components/OrderNotice';
@@ -69,7 +69,10 @@ function ResellerOrder({ first, onCatalogue, gateways, defaultGateway }: Gateway
     }),
   );
   const email = useSelector(app.session.auth, (snapshot) => (snapshot.matches('loggedIn') ? snapshot.context.user?.email : undefined));
-  const [input] = useState(() => ({ currency: visitorCurrency(locale, app.session.visitor.country), gateways, selectedGateway: defaultGateway, email, newResellerPid }));
+  const [input] = useState(() => {
+    const currency = visitorCurrency(locale, app.session.visitor.country);
+    return { currency, gateways, selectedGateway: defaultGatewayFor(gateways, defaultGateway, currency), email, newResellerPid };
+  });
   const actor = useActorRef(logic, { input, inspect: app.inspect });
   useEffect(() => actor.send({ type: 'products.load' }), [actor]);
   const snapshot = useSelector(actor, (current) => current);
@@ -163,7 +166,7 @@ function ResellerForm({ actor, snapshot }: { actor: ResellerActor; snapshot: Res
           error={touched.confirmation && passwordError ? t(`messages.${passwordError}`) : null}
         />
       )}
-      <GatewayPicker gateways={gateways} selected={selectedGateway} onSelect={(gateway) => actor.send({ type: 'gateway.select', gateway })} />
+      <GatewayPicker gateways={gateways} currency={currency} selected={selectedGateway} onSelect={(gateway) => actor.send({ type: 'gateway.select', gateway })} />
       {price !== null && (
         <p className="total">
           <span>{t('reseller.total')}</span> <output aria-live="polite">{money(price, currency)}</output>

@@ -8,7 +8,7 @@ import type { upsellMachine } from '../../../machines/upsell.machine';
 import { UPSELL_MAX_QUANTITY, UPSELL_MIN_QUANTITY } from '../../domain/constants';
 import { visitorCurrency } from '../../domain/locale';
 import { upsellLogic } from '../actors/upsell';
-import { GatewayPicker } from '../components/Choices';
+import { defaultGatewayFor, GatewayPicker } from '../components/Choices';
 import { Alert, Loading } from '../components/Feedback';
 import { LoginPanel } from '../components/LoginPanel';
 import { OrderNotice } from '../components/OrderNotice';
@@ -55,7 +55,10 @@ function Upsell({ gateways, defaultGateway }: Gateways) {
   const app = useApp();
   const locale = useLocale();
   const [logic] = useState(() => upsellLogic(app));
-  const [input] = useState(() => ({ currency: visitorCurrency(locale, app.session.visitor.country), gateways, selectedGateway: defaultGateway }));
+  const [input] = useState(() => {
+    const currency = visitorCurrency(locale, app.session.visitor.country);
+    return { currency, gateways, selectedGateway: defaultGatewayFor(gateways, defaultGateway, currency) };
+  });
   const actor = useActorRef(logic, { input, inspect: app.inspect });
   const snapshot = useSelector(actor, (current) => current);
   const loading = useMinimumDuration(snapshot.matches('loading'), app.minLoadingMs);
@@ -127,7 +130,7 @@ function UpsellForm({ actor, snapshot }: { actor: UpsellActor; snapshot: UpsellS
           <output htmlFor={`${ids}-quantity`}>{quantity}</output>
         </div>
       </div>
-      <GatewayPicker gateways={gateways} selected={selectedGateway} onSelect={(gateway) => actor.send({ type: 'gateway.select', gateway })} />
+      <GatewayPicker gateways={gateways} currency={currency} selected={selectedGateway} onSelect={(gateway) => actor.send({ type: 'gateway.select', gateway })} />
       <p className="total">
         <span>{t('upsell.price')}</span>{' '}
         <output aria-live="polite">

@@ -1,6 +1,8 @@
 import type { ServerConfig } from '../config';
-import { ConfigError } from '../config';
+import { ConfigError, missingProviderVariables, missingProviderVariablesMessage } from '../config';
 import type { ServerSecrets } from '../secrets';
+import { coinbaseGateway } from './coinbase';
+import { hostedlinkGateway } from './hostedlink';
 import type { PaymentGateway } from './port';
 import { sandboxGateway } from './sandbox';
 
@@ -14,6 +16,8 @@ interface Adapter {
 const ADAPTERS: Record<string, Adapter> = {
   sandbox: { sandbox: true, make: (config, secrets) => sandboxGateway('sandbox', 'Card (sandbox)', 'CreditCard', config, secrets) },
   sandboxcrypto: { sandbox: true, make: (config, secrets) => sandboxGateway('sandboxcrypto', 'Bitcoin (sandbox)', 'Bitcoin', config, secrets) },
+  coinbase: { sandbox: false, make: (config) => coinbaseGateway(config.providers.coinbase) },
+  hostedlink: { sandbox: false, make: (config) => hostedlinkGateway(config.providers.hostedlink) },
 };
 
 /** The gateways of GATEWAYS that are sandboxes (refused in production). */
@@ -21,12 +25,18 @@ export function sandboxGatewaysIn(modules: string[]): string[] {
   return modules.filter((module) => ADAPTERS[module]?.sandbox);
 }
 
-/** The configured gateways in GATEWAYS order (the first is the default). */
+/** The configured gateways in GATEWAYS order (the first is the default); a real one without its variables refuses the start. */
 export function configuredGateways(config: ServerConfig, secrets: ServerSecrets): PaymentGateway[] {
   if (config.gateways.length === 0) throw new ConfigError('GATEWAYS names no payment gateway.');
+  const unknown = config.gateways.find((module) => !ADAPTERS[module]);
+  if (unknown) throw new ConfigError(`GATEWAYS names "${unknown}", which has no adapter here; known: ${Object.keys(ADAPTERS).join(', ')}.`);
+  const missing = missingProviderVariables(config);
+  if (missing.length) throw new ConfigError(missingProviderVariablesMessage(missing));
   return config.gateways.map((module) => {
-    const adapter = ADAPTERS[module];
-    if (!adapter) throw new ConfigError(`GATEWAYS names "${module}", which has no adapter here; known: ${Object.keys(ADAPTERS).join(', ')}.`);
-    return adapter.make(config, secrets);
+    try {
+      return (ADAPTERS[module] as Adapter).make(config, secrets);
+    } catch (error) {
+      throw new ConfigError(`The ${module} gateway cannot start: ${(error as Error).message}`);
+    }
   });
 }

@@ -12,6 +12,7 @@ import type { components } from '../../api/schema';
 import { badRequest, conflict, forbidden, notFound, unauthenticated, unprocessable } from '../http-error';
 import { assertOwnsOrder, rememberOrder, requireLogin, requireSession, type Session } from '../session';
 import { shopperLocale } from '../mail/locale';
+import { paymentLink, refuseCurrency } from '../payments/link';
 import { visitorOf } from '../visitor';
 import type { Handlers, RouteDeps } from './types';
 
@@ -81,6 +82,7 @@ export function orderRoutes({ billing, gateways, fraud, config, clock }: RouteDe
       const pids = Array.isArray(body.pid) ? await resellerOrderPids(session, body.pid) : [body.pid];
       const products = await productsFor(pids, reseller ? 'reseller' : 'retail');
       const gateway = gatewayOf(body.paymentmethod);
+      refuseCurrency(gateway, body.currency);
 
       let total: number | null;
       let extraConnection = false;
@@ -134,7 +136,7 @@ export function orderRoutes({ billing, gateways, fraud, config, clock }: RouteDe
       }, idempotencyClaim(request, `order:${session.clientId}:${session.id}`));
       const { paymentId, ...placed } = answer.body;
       await rememberOrder(request, session, placed.orderid);
-      return { ...placed, link: paymentId ? gatewayOf(gateway.module).paymentUrl(paymentId) : null };
+      return { ...placed, link: paymentId ? await paymentLink(gateway, billing, config.publicUrl, paymentId, request.log) : null };
     },
 
     async addInvoice(request) {
@@ -147,6 +149,7 @@ export function orderRoutes({ billing, gateways, fraud, config, clock }: RouteDe
       if (session.reach !== 'client') throw unauthenticated('Sign in to continue.');
       if (service.status !== 'Active') throw conflict('service_not_active', 'Extra connections can only be added to an active service.');
       const gateway = gatewayOf(paymentmethod);
+      refuseCurrency(gateway, currency);
       const product = await billing.product(service.pid);
       const option = product?.configoptions.find((candidate) => candidate.id === EXTRA_CONNECTION_OPTION_ID);
       if (!option) throw unprocessable('not_offered', 'Extra connections are not offered for this service.');
@@ -159,7 +162,7 @@ export function orderRoutes({ billing, gateways, fraud, config, clock }: RouteDe
         locale: shopperLocale(request, visitorOf(request, config).country),
       }, idempotencyClaim(request, `addInvoice:${session.clientId}:${session.id}`));
       const { invoiceid, paymentId, amountCents, deadline } = answer.body;
-      return { invoiceid, amount: amountCents / 100, currency: answer.body.currency, link: gateway.paymentUrl(paymentId), deadline };
+      return { invoiceid, amount: amountCents / 100, currency: answer.body.currency, link: await paymentLink(gateway, billing, config.publicUrl, paymentId, request.log), deadline };
     },
 
     async getOrderStatus(request) {

@@ -1,9 +1,12 @@
+import type { FastifyBaseLogger } from 'fastify';
 import { PAYMENT_DEADLINE_MS } from '../../domain/constants';
 import { isCryptoGateway } from '../../domain/gateway';
 import { sameAmount } from '../../domain/money';
 import { badRequest, conflict, forbidden, notFound } from '../http-error';
 import type { components } from '../../api/schema';
 import { closedInvoiceReason, type ClosedInvoiceReason, type InvoiceRecord } from '../billing/port';
+import { paymentLink, refuseCurrency } from '../payments/link';
+import { takesCurrency } from '../payments/port';
 import { assertOwnsOrder, requireSession, type Session } from '../session';
 import type { Handlers, RouteDeps } from './types';
 
@@ -16,8 +19,8 @@ const CLOSED_INVOICE_MESSAGES: Record<ClosedInvoiceReason, (kind: InvoiceRecord[
 };
 
 /** Gateways, and a new payment link for an unpaid invoice (card gateways: offshore; crypto: coinbase). */
-export function paymentRoutes({ billing, gateways, clock }: RouteDeps): Handlers<'getGateway' | 'offshore' | 'coinbase'> {
-  const newLink = async (session: Session, body: GatewayPaymentRequest, crypto: boolean) => {
+export function paymentRoutes({ billing, gateways, config, clock }: RouteDeps): Handlers<'getGateway' | 'offshore' | 'coinbase'> {
+  const newLink = async (session: Session, body: GatewayPaymentRequest, crypto: boolean, log: FastifyBaseLogger) => {
     const { invoiceid, paymentmethod, amount, currency } = body;
     const gateway = gateways.find((candidate) => candidate.module === paymentmethod);
     if (!gateway) throw badRequest(`Unknown payment method "${paymentmethod}".`, 'unknown_gateway');
@@ -39,21 +42,25 @@ export function paymentRoutes({ billing, gateways, clock }: RouteDeps): Handlers
     if (currency !== invoice.currency || !sameAmount(amount, due)) {
       throw conflict('price_changed', `This invoice is for ${due.toFixed(2)} ${invoice.currency}.`, { amount: due, currency: invoice.currency });
     }
+    refuseCurrency(gateway, invoice.currency);
     const payment = await billing.createPayment({ invoiceId: invoice.id, gateway: gateway.module, expiresAt: new Date(clock.now().getTime() + PAYMENT_DEADLINE_MS) });
-    return { invoiceid: invoice.id, paymentmethod: gateway.module, link: gateway.paymentUrl(payment.id), deadline: payment.expiresAt.toISOString() };
+    const link = await paymentLink(gateway, billing, config.publicUrl, payment.id, log);
+    return { invoiceid: invoice.id, paymentmethod: gateway.module, link, deadline: payment.expiresAt.toISOString() };
   };
 
   return {
-    async getGateway() {
-      const [first] = gateways;
+    async getGateway(request) {
+      const currency = request.query.currency;
+      const offered = currency ? gateways.filter((gateway) => takesCurrency(gateway, currency)) : gateways;
+      const [first] = offered.length ? offered : gateways;
       if (!first) throw new Error('No payment gateway is configured');
       const names = await billing.gatewayNames();
       return {
-        paymentmethods: { paymentmethod: gateways.map(({ module, displayname, type }) => ({ module, displayname: names[module] ?? displayname, type })) },
+        paymentmethods: { paymentmethod: offered.map(({ module, displayname, type, currencies }) => ({ module, displayname: names[module] ?? displayname, type, currencies: [...currencies] })) },
         defaultGateway: first.module,
       };
     },
-    offshore: async (request) => newLink(await requireSession(request), request.body, false),
-    coinbase: async (request) => newLink(await requireSession(request), request.body, true),
+    offshore: async (request) => newLink(await requireSession(request), request.body, false, request.log),
+    coinbase: async (request) => newLink(await requireSession(request), request.body, true, request.log),
   };
 }

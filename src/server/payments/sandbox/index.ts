@@ -1,23 +1,37 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { PaymentRecord } from '../billing/port';
-import type { ServerConfig } from '../config';
-import type { ServerSecrets } from '../secrets';
-import type { PaymentGateway } from './port';
-import { signWebhook } from './signature';
-import { isCryptoGateway } from '../../domain/gateway';
-import { CARD_CSS, escapeHtml, serverPage } from '../html-page';
+import type { PaymentRecord } from '../../billing/port';
+import type { ServerConfig } from '../../config';
+import type { ServerSecrets } from '../../secrets';
+import type { PaymentGateway } from '../port';
+import { signWebhook } from '../signature';
+import { CARD_CSS, escapeHtml, serverPage } from '../../html-page';
+import { isCryptoGateway } from '../../../domain/gateway';
+import { sandboxEvents } from './events';
+
+/** A sandbox gateway: the port plus the secret its own page signs with. */
+export interface SandboxGateway extends PaymentGateway {
+  webhookSecret: string;
+}
+
+/** The catalogue's currencies: the sandbox takes whatever the checkout sells in. */
+const SANDBOX_CURRENCIES = ['EUR', 'GBP'] as const;
 
 /** A gateway that works offline: its hosted page is served by this server and confirms by signed webhook. */
-export function sandboxGateway(module: string, displayname: string, type: PaymentGateway['type'], config: ServerConfig, secrets: ServerSecrets): PaymentGateway {
+export function sandboxGateway(module: string, displayname: string, type: PaymentGateway['type'], config: ServerConfig, secrets: ServerSecrets): SandboxGateway {
+  const webhookSecret = secrets.webhook(module);
   return {
     module,
     displayname,
     type,
-    paymentUrl: (paymentId) => `${config.publicUrl}/checkout/sandbox/pay/${paymentId}`,
-    webhookSecret: secrets.webhook(module),
+    currencies: SANDBOX_CURRENCIES,
+    createLink: async (payment) => ({ url: `${config.publicUrl}/checkout/sandbox/pay/${payment.id}` }),
+    verifyWebhook: (delivery) => sandboxEvents(webhookSecret, delivery),
+    webhookSecret,
   };
 }
+
+const isSandbox = (gateway: PaymentGateway | undefined): gateway is SandboxGateway => typeof (gateway as SandboxGateway | undefined)?.webhookSecret === 'string';
 
 const SANDBOX_CSS = [
   CARD_CSS,
@@ -65,7 +79,7 @@ export async function sandboxPages(app: FastifyInstance, deps: SandboxDeps): Pro
   const paymentOrPage = async (id: string) => {
     const payment = /^pay_[A-Za-z0-9_-]{16,64}$/.test(id) ? await deps.findPayment(id) : null;
     const gateway = deps.gateways.find((candidate) => candidate.module === payment?.gateway);
-    if (!payment || !gateway) return { ok: false, html: page('Payment not found', '<h1>Payment not found</h1><p>This payment link does not exist.</p>', deps.demo), status: 404 } as const;
+    if (!payment || !isSandbox(gateway)) return { ok: false, html: page('Payment not found', '<h1>Payment not found</h1><p>This payment link does not exist.</p>', deps.demo), status: 404 } as const;
     const closed = closedLink(payment);
     if (closed) {
       const html = page(closed.title, `<h1>${escapeHtml(closed.title)}</h1><p>${escapeHtml(closed.text)}</p><p><a href="${escapeHtml(payment.returnPath)}">Back to the checkout</a></p>`, deps.demo);
