@@ -62,6 +62,13 @@ function Waiting({ saved, gateways }: { saved: SavedPayment; gateways: WaitingGa
   const navigate = useNavigate();
   const locale = useLocale();
   const params = { locale: localeParam(locale) };
+  const backHome = (
+    <p>
+      <Link to="/{-$locale}" params={params} className="button">
+        {t('app.backHome')}
+      </Link>
+    </p>
+  );
   const [logic] = useState(() =>
     waitingLogic(app, {
       goToSuccess: (serviceid) => {
@@ -105,11 +112,7 @@ function Waiting({ saved, gateways }: { saved: SavedPayment; gateways: WaitingGa
         </p>
         <OrderInfo snapshot={snapshot} />
         <Receipt snapshot={snapshot} />
-        <p>
-          <Link to="/{-$locale}" params={params} className="button">
-            {t('app.backHome')}
-          </Link>
-        </p>
+        {backHome}
       </>
     );
   }
@@ -118,11 +121,7 @@ function Waiting({ saved, gateways }: { saved: SavedPayment; gateways: WaitingGa
       <>
         {title}
         <p role="status">{t('waiting.cancelled')}</p>
-        <p>
-          <Link to="/{-$locale}" params={params} className="button">
-            {t('app.backHome')}
-          </Link>
-        </p>
+        {backHome}
       </>
     );
   }
