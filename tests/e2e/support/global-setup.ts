@@ -40,8 +40,8 @@ interface Started {
   baseUrl: string;
 }
 
-/** Starts `tsx src/server/main.ts` and resolves once it logs "ready in N ms". */
-async function startServer(dataDir: string, logPath: string): Promise<Started> {
+/** Starts `tsx src/server/main.ts` and resolves once it logs "ready in N ms"; `env` adds to (or overrides) the journeys' settings. */
+export async function startServer(dataDir: string, logPath: string, env: Record<string, string> = {}): Promise<Started> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
@@ -61,6 +61,7 @@ async function startServer(dataDir: string, logPath: string): Promise<Started> {
       FRAUD_BLOCKED_IPS: '',
       FRAUD_BLOCKED_COUNTRIES: '',
       LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'info',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -89,7 +90,7 @@ async function startServer(dataDir: string, logPath: string): Promise<Started> {
   return { child, baseUrl };
 }
 
-async function stop(child: ChildProcess): Promise<void> {
+export async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   child.kill('SIGTERM');
