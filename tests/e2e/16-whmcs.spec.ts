@@ -10,6 +10,7 @@ import { test as base, expect } from '@playwright/test';
 import { createWhmcsFake, DEFAULT_IDENTIFIER, DEFAULT_SECRET, DEMO_CLIENT, DEMO_RESELLER, DEMO_RESELLER_CLIENT_GROUP, DEMO_RESELLER_GID, DEMO_RETAIL_GID, type WhmcsFake } from '../support/whmcs-fake';
 import { guestOrder, logIn, payOnSandbox, reachSuccess, uniqueEmail } from './support/fixtures';
 import { startServer, stop } from './support/global-setup';
+import { personalDataInLog } from './support/log-privacy';
 
 interface WhmcsCheckout {
   fake: WhmcsFake;
@@ -22,17 +23,22 @@ const test = base.extend<{ whmcsCheckout: WhmcsCheckout }, { whmcsWorker: WhmcsC
   whmcsWorker: [async ({}, use) => {
     const fake = await createWhmcsFake();
     const workDir = mkdtempSync(join(tmpdir(), 'tvc-e2e-whmcs-'));
-    const { child, baseUrl } = await startServer(join(workDir, 'data'), join(workDir, 'server.log'), {
+    const logPath = join(workDir, 'server.log');
+    const { child, baseUrl } = await startServer(join(workDir, 'data'), logPath, {
       BILLING: 'whmcs', WHMCS_API_URL: fake.url, WHMCS_API_IDENTIFIER: DEFAULT_IDENTIFIER, WHMCS_API_SECRET: DEFAULT_SECRET,
       WHMCS_RETAIL_GID: String(DEMO_RETAIL_GID), WHMCS_RESELLER_GID: String(DEMO_RESELLER_GID), WHMCS_RESELLER_CLIENT_GROUP: String(DEMO_RESELLER_CLIENT_GROUP),
     });
+    let findings: string[] = [];
     try {
       await use({ fake, url: baseUrl });
     } finally {
       await stop(child);
       await fake.close();
+      findings = personalDataInLog(logPath).findings;
       rmSync(workDir, { recursive: true, force: true });
     }
+    // As global-setup.ts checks the main server's log: no e-mail, payment-link id, session cookie or password.
+    if (findings.length) throw new Error(`[e2e] the BILLING=whmcs server's log carries personal data:\n${findings.slice(0, 20).join('\n')}`);
   }, { scope: 'worker', timeout: 90_000 }],
   whmcsCheckout: async ({ whmcsWorker }, use) => use(whmcsWorker),
   baseURL: async ({ whmcsWorker }, use) => use(whmcsWorker.url),
@@ -68,7 +74,10 @@ test('a guest orders, pays on the sandbox page, waits, and reads the credentials
 test('a client logs in with the password WHMCS holds and buys an extra connection, which WHMCS then shows on the service', async ({ page, whmcsCheckout: { fake } }) => {
   const serviceOf = () => fake.state.services.find((row) => row.clientid === DEMO_CLIENT.clientId && row.status === 'Active');
   const before = serviceOf()?.configoptions[2]?.qty ?? 0;
+  const invoicesBefore = Math.max(0, ...fake.state.invoices.map((row) => row.id));
   await logIn(page, DEMO_CLIENT);
+  // The password was checked by WHMCS (the checkout's store holds none for this client).
+  expect(fake.callsOf('ValidateLogin').map((call) => call.params.email)).toContain(DEMO_CLIENT.email);
   await page.getByRole('link', { name: 'Add connections to your service' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Add connections' })).toBeVisible();
   const serviceid = await page.getByRole('combobox', { name: 'Service' }).inputValue();
@@ -82,8 +91,11 @@ test('a client logs in with the password WHMCS holds and buys an extra connectio
   await expect(page).toHaveURL(new RegExp(`/checkout/success\\?serviceid=${serviceid}$`), { timeout: 20_000 });
   await expect(page.getByRole('heading', { level: 1, name: 'Your service' })).toBeVisible();
   expect(serviceOf()?.configoptions[2]?.qty).toBe(before + 1);
-  // WHMCS took the payment of the upsell invoice once.
-  expect(fake.callsOf('AddInvoicePayment')).toHaveLength(fake.state.transactions.length);
+  // The upsell's invoice (CreateInvoice's, the client's newest) is paid in WHMCS, by one AddInvoicePayment.
+  const upsellInvoice = fake.state.invoices.filter((row) => row.userid === DEMO_CLIENT.clientId).at(-1);
+  expect(upsellInvoice?.id).toBeGreaterThan(invoicesBefore);
+  expect(upsellInvoice?.status).toBe('Paid');
+  expect(fake.callsOf('AddInvoicePayment').filter((call) => call.params.invoiceid === String(upsellInvoice?.id))).toHaveLength(1);
 });
 
 test('a reseller signs in on the reseller page, orders, and reaches the waiting page with the payment link', async ({ page, whmcsCheckout: { fake } }) => {
