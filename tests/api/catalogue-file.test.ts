@@ -4,14 +4,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { buildApp } from '../../src/server/app';
 import { applyCatalogue } from '../../src/server/catalogue/apply';
 import { DEMO_CATALOGUE_FILE, loadCatalogueFile } from '../../src/server/catalogue/load';
 import { ConfigError, readConfig } from '../../src/server/config';
 import { openStore } from '../../src/server/db/connect';
-import { Browser, createTestApp, guest, payOnSandbox, placeOrder, rows, storeSnapshot, TEST_SECRETS, type Answer, type TestApp } from './helper';
+import { Browser, createTestApp, guest, localBillingOnly, payOnSandbox, placeOrder, rows, storeSnapshot, TEST_SECRETS, type Answer, type TestApp } from './helper';
+
+// CATALOGUE_FILE fills the local store's catalogue tables; with BILLING=whmcs the catalogue is WHMCS's and the file does not apply.
+const catalogueFileSuite = localBillingOnly('CATALOGUE_FILE is the local store\'s catalogue; WHMCS holds its own').describe;
 
 const dir = mkdtempSync(join(tmpdir(), 'tvc-catalogue-file-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -63,7 +66,7 @@ const expectError = (answer: Answer, status: number, code: string, message?: str
 const usesOf = async (t: TestApp, code: string) =>
   (await rows<{ uses: number; retired: boolean }>(t.db, sql`select uses, retired from promotions where code = ${code}`))[0];
 
-describe('CATALOGUE_FILE is applied at every start: products and promotions left out are retired, not deleted', () => {
+catalogueFileSuite('CATALOGUE_FILE is applied at every start: products and promotions left out are retired, not deleted', () => {
   let t: TestApp;
   let edited: FastifyInstance;
   const yamlFile = join(dir, 'catalogue.yaml');
@@ -163,7 +166,7 @@ describe('CATALOGUE_FILE is applied at every start: products and promotions left
   });
 });
 
-describe('a production start and its catalogue', () => {
+catalogueFileSuite('a production start and its catalogue', () => {
   // No real gateway adapter exists yet and production refuses the sandboxes: an empty GATEWAYS is the only
   // list that passes that check, so these starts end at the gateway step, after the catalogue's.
   const production = (env: Record<string, string> = {}) => readConfig({

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { invoices, payments } from '../../src/server/db/schema';
+import { payments } from '../../src/server/db/schema';
 import {
-  Browser, createTestApp, deliverWebhook, guestWithOrder, linkPath, loggedIn, payOnSandbox, paymentEvent, paymentIdOf, rows, storeSnapshot, webhookSecret,
+  Browser, createTestApp, deliverWebhook, guestWithOrder, linkPath, loggedIn, payOnSandbox, paymentEvent, paymentIdOf, rows, setInvoiceStatus, storeSnapshot, webhookSecret,
   type OrderResponse, type TestApp,
 } from './helper';
 
@@ -197,7 +197,9 @@ describe('payment links and webhooks of closed invoices', () => {
     let shopper: Browser;
     beforeAll(async () => {
       ({ order, browser: shopper } = await guestWithOrder(t.app));
-      await t.db.update(invoices).set({ status: 'Refunded' }).where(eq(invoices.id, order.invoiceid));
+      await setInvoiceStatus(t, order.invoiceid, 'Refunded');
+      // The shopper's next read tells the checkout (WHMCS's word reaches its mirror there, before any snapshot below).
+      expect((await shopper.call('getInvoiceStatus', { query: { invoiceid: String(order.invoiceid) } })).body).toMatchObject({ status: 'Refunded' });
     });
 
     it('its link shows "This invoice was refunded" with 409 and its form pays nothing', async () => {
@@ -221,7 +223,8 @@ describe('payment links and webhooks of closed invoices', () => {
     if (!service) throw new Error('The demo client has no active service');
     const upsell = await demo.call('addInvoice', { body: { serviceId: service.serviceid, extraQuantity: 1, paymentmethod: 'sandbox', price: 4, currency: 'EUR' } });
     expect(upsell.status, upsell.text).toBe(200);
-    await t.db.update(invoices).set({ status: 'Cancelled' }).where(eq(invoices.id, upsell.body.invoiceid));
+    await setInvoiceStatus(t, upsell.body.invoiceid, 'Cancelled');
+    expect((await demo.call('getInvoiceStatus', { query: { invoiceid: String(upsell.body.invoiceid) } })).body).toMatchObject({ status: 'Cancelled' });
     await expectRefusedLink(upsell.body.link, 409, 'This invoice was cancelled');
     expect((await demo.call('offshore', { body: { invoiceid: upsell.body.invoiceid, paymentmethod: 'sandbox', amount: 4, currency: 'EUR' } })).body)
       .toEqual({ error: { code: 'invoice_cancelled', message: 'This invoice was cancelled and can no longer be paid.' } });

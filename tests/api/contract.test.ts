@@ -11,7 +11,7 @@ import { contractOperations } from '../../src/server/operations';
 import { KNOWN_CONTRACT_GAPS, operations, validatedResponses } from './contract';
 import {
   BASIC_ORDER, Browser, createTestApp, DEMO_ACCOUNTS, deliverWebhook, freshEmail, guest, guestWithOrder, loggedIn, newAccount,
-  payOnSandbox, paymentEvent, paymentIdOf, placeOrder, postSignInToken, webhookSecret, type Answer, type TestApp,
+  payOnSandbox, paymentEvent, paymentIdOf, placeOrder, postSignInToken, unprovisionService, webhookSecret, type Answer, type TestApp,
 } from './helper';
 
 /** The routes Fastify serves, read from printRoutes' tree (each node adds its segment to its parent's). */
@@ -351,7 +351,7 @@ describe('every answer of every operation matches openapi.yaml', () => {
     await payOnSandbox(t.app, order.link);
     expectError(await shopper.call('moduleCreate', { body: { serviceid } }), 409, 'already_provisioned');
     // Provisioning that failed at payment time leaves a paid service without credentials; moduleCreate retries it.
-    await t.db.update(services).set({ username: null, passwordEncrypted: null, status: 'Pending' }).where(eq(services.id, serviceid));
+    await unprovisionService(t, serviceid);
     expect((await shopper.call('moduleCreate', { body: { serviceid } })).body).toEqual({ serviceid, status: 'Active', result: 'success' });
     expect((await shopper.call('getClientProducts', { query: { serviceid: String(serviceid) } })).body).toMatchObject({ username: expect.stringMatching(/^TV-\d{8}$/) });
     expectError(await demo.call('moduleCreate', { body: { serviceid } }), 403, 'forbidden');

@@ -2,14 +2,15 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyCatalogue } from '../../src/server/catalogue/apply';
 import { DEMO_CATALOGUE_FILE, loadCatalogueFile } from '../../src/server/catalogue/load';
-import { BASIC_ORDER, Browser, createTestApp, freshEmail, rows, storeSnapshot, type Answer, type TestApp } from './helper';
+import {
+  BASIC_ORDER, BILLING_UNDER_TEST, Browser, createTestApp, expectCurrencyNotOffered, freshEmail, localBillingOnly, promotionUses, rows, setCurrencyRate, storeSnapshot, type Answer, type TestApp,
+} from './helper';
 
 /** What a proxy in front (COUNTRY_HEADER=cf-ipcountry) says of a visitor from Great Britain. */
 const FROM_GB = { 'cf-ipcountry': 'GB' };
 
 const invoiceCents = async (t: TestApp, invoiceid: number) =>
   (await rows<{ amount_cents: number; currency: string }>(t.db, sql`select amount_cents, currency from invoices where id = ${invoiceid}`))[0];
-const usesOf = async (t: TestApp, code: string) => (await rows<{ uses: number }>(t.db, sql`select uses from promotions where code = ${code}`))[0]?.uses;
 
 /** A visitor from Great Britain, identified as a guest; every call carries the proxy's country header. */
 async function britishGuest(t: TestApp) {
@@ -51,12 +52,12 @@ describe('Fixed Amount promotions are converted from the default currency (refer
 
   it('a GBP visitor ordering 1 Month with SAVE5 pays 10.99 - 4.25 = 6.74 GBP, stored on the order and its invoice, one use counted', async () => {
     const visitor = await britishGuest(t);
-    const before = await usesOf(t, 'SAVE5');
+    const before = await promotionUses(t, 'SAVE5');
     const answer = await visitor.order({ promocode: 'SAVE5', amount: 6.74 });
     expect(answer.status, answer.text).toBe(200);
     expect(answer.body).toMatchObject({ amount: 6.74, currency: 'GBP', status: 'Pending', fraud: false });
     expect(await invoiceCents(t, answer.body.invoiceid)).toEqual({ amount_cents: 674, currency: 'GBP' });
-    expect(await usesOf(t, 'SAVE5')).toBe((before ?? 0) + 1);
+    expect(await promotionUses(t, 'SAVE5')).toBe((before ?? 0) + 1);
   });
 
   it.each([
@@ -75,11 +76,13 @@ describe('Fixed Amount promotions are converted from the default currency (refer
   it('the same code on a EUR order takes the value as is: 12.99 - 5 = 7.99 EUR', async () => {
     const visitor = await britishGuest(t);
     const answer = await visitor.order({ promocode: 'SAVE5', amount: 7.99, currency: 'EUR' });
+    // WHMCS bills the British guest in GBP only.
+    if (BILLING_UNDER_TEST === 'whmcs') return expectCurrencyNotOffered(answer, 'GBP');
     expect(answer.status, answer.text).toBe(200);
     expect(answer.body).toMatchObject({ amount: 7.99, currency: 'EUR' });
   });
 
-  it('the rates are the catalogue file\'s: a store without them gets them at the next start, and a rate changed in the table is set back', async () => {
+  localBillingOnly('applyCatalogue writes the local store\'s rate table; WHMCS keeps its own rates').it('the rates are the catalogue file\'s: a store without them gets them at the next start, and a rate changed in the table is set back', async () => {
     const demo = loadCatalogueFile(DEMO_CATALOGUE_FILE);
     await t.db.execute(sql`delete from currencies`);
     await applyCatalogue(t.db, demo);
@@ -92,8 +95,8 @@ describe('Fixed Amount promotions are converted from the default currency (refer
   });
 
   // Last: it changes the GBP rate.
-  it('the rate is the store\'s: at 0.9, SAVE5 takes 4.50 off a GBP order and the lookup says so', async () => {
-    await t.db.execute(sql`update currencies set rate = 0.9 where code = 'GBP'`);
+  it('the rate is the billing\'s (the store\'s or WHMCS\'s): at 0.9, SAVE5 takes 4.50 off a GBP order and the lookup says so', async () => {
+    await setCurrencyRate(t, 'GBP', 0.9);
     const visitor = await britishGuest(t);
     expect((await visitor.promotion('SAVE5')).body.promotions?.promotion[0]?.amounts).toEqual({ EUR: 5, GBP: 4.5 });
     const answer = await visitor.order({ promocode: 'SAVE5', amount: 6.49 });

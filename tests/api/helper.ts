@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { expect, inject } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import type { components, operations } from '../../src/api/schema';
 import { buildApp } from '../../src/server/app';
 import { readConfig, type ServerConfig } from '../../src/server/config';
@@ -10,7 +10,7 @@ import { openStore, type Database, type Store } from '../../src/server/db/connec
 import { DEMO_ACCOUNTS } from '../../src/server/db/seed';
 import { signWebhook } from '../../src/server/payments/signature';
 import { createDatabase } from '../../scripts/lib/postgres';
-import { clients, invoices, orders, services } from '../../src/server/db/schema';
+import { clients, invoices, orders, promotions, services } from '../../src/server/db/schema';
 import type { Clock } from '../../src/server/clock';
 import type { Ports } from '../../src/server/ports';
 import { assertMatchesContract, findOperation, operation } from './contract';
@@ -30,6 +30,19 @@ export interface TestApp {
 
 /** BILLING for the API suite: the env given, else TEST_BILLING (so the whole suite runs on either backend). */
 const billingOf = (env: Record<string, string>) => env.BILLING ?? process.env.TEST_BILLING ?? 'local';
+
+/** The billing backend this run of the API suite tests: `local`, or `whmcs` with TEST_BILLING=whmcs (a fake WHMCS per test app). */
+export const BILLING_UNDER_TEST: 'local' | 'whmcs' = billingOf({}) === 'whmcs' ? 'whmcs' : 'local';
+
+/**
+ * A suite or test of the LOCAL store's own mechanics (its catalogue file, its tables set by hand), skipped when the
+ * suite runs on WHMCS, whose catalogue, clients and invoices are WHMCS's. `reason` says why in one line.
+ */
+export function localBillingOnly(reason: string) {
+  if (!reason.trim()) throw new Error('localBillingOnly needs the reason the test is local-only');
+  const skip = BILLING_UNDER_TEST !== 'local';
+  return { describe: describe.skipIf(skip), it: it.skipIf(skip) };
+}
 
 /** The WHMCS_ variables for a fake WHMCS seeded with the demo catalogue. */
 export function whmcsEnv(fake: WhmcsFake): Record<string, string> {
@@ -379,6 +392,68 @@ export async function storeSnapshot(db: Database): Promise<Record<string, { rows
   }
   expect(Object.keys(snapshot)).toEqual(expect.arrayContaining(['orders', 'invoices', 'services', 'payments', 'clients', 'webhook_events', 'idempotency_keys', 'affiliate_clicks', 'promotions']));
   return snapshot;
+}
+
+/**
+ * WHMCS bills a client in one currency (a new guest's is its country's, EUR when none is known): an order in
+ * another currency is refused there with 409 currency_not_offered, where the local store takes it.
+ */
+export function expectCurrencyNotOffered(answer: Answer, billedIn: 'EUR' | 'GBP'): void {
+  expect(answer.status, answer.text).toBe(409);
+  expect(answer.body).toEqual({ error: { code: 'currency_not_offered', message: expect.stringContaining(billedIn) } });
+}
+
+/** Sets a currency's rate (units per unit of the default currency) where the billing keeps it: the local store, or WHMCS. */
+export async function setCurrencyRate(t: TestApp, code: 'GBP', rate: number): Promise<void> {
+  if (t.whmcs) {
+    const currency = t.whmcs.state.currencies.find((row) => row.code === code);
+    if (!currency) throw new Error(`WHMCS holds no currency ${code}`);
+    currency.rate = rate.toFixed(5);
+    return;
+  }
+  await t.db.execute(sql`update currencies set rate = ${rate} where code = ${code}`);
+}
+
+/** A paid service left without credentials, as a provisioning that failed at payment time leaves it: in the store, or in WHMCS. */
+export async function unprovisionService(t: TestApp, serviceId: number): Promise<void> {
+  if (t.whmcs) {
+    const service = t.whmcs.state.services.find((row) => row.id === serviceId);
+    if (!service) throw new Error(`WHMCS holds no service ${serviceId}`);
+    Object.assign(service, { status: 'Pending', username: '', password: '' });
+    return;
+  }
+  await t.db.update(services).set({ username: null, passwordEncrypted: null, status: 'Pending' }).where(eq(services.id, serviceId));
+}
+
+/** How often a promotion code was used, as the billing counts it: the local store's row, or WHMCS's (the fake's tblpromotions). */
+export async function promotionUses(t: TestApp, code: string): Promise<number | undefined> {
+  if (t.whmcs) return t.whmcs.state.promotions.find((promotion) => promotion.code.toUpperCase() === code.toUpperCase())?.uses;
+  return (await rows<{ uses: number }>(t.db, sql`select uses from promotions where code = ${code}`))[0]?.uses;
+}
+
+/** A Percentage promotion for the given products, with no dates, added as the billing's operator adds one (local store, or WHMCS). */
+export async function addPercentagePromotion(t: TestApp, promotion: { code: string; value: number; appliesto: string; maxuses: number }): Promise<void> {
+  if (t.whmcs) {
+    const { promotions: rows } = t.whmcs.state;
+    rows.push({
+      id: Math.max(0, ...rows.map((row) => row.id)) + 1, code: promotion.code, type: 'Percentage', recurring: 0, value: promotion.value.toFixed(2), cycles: '',
+      appliesto: promotion.appliesto, requires: '', requiresexisting: 0, startdate: '0000-00-00', expirationdate: '0000-00-00', maxuses: promotion.maxuses, uses: 0,
+      lifetimepromo: 0, applyonce: 0, newsignups: 0, existingclient: 0, onceperclient: 0, recurfor: 0, upgrades: 0, upgradeconfig: '', notes: '',
+    });
+    return;
+  }
+  await t.db.insert(promotions).values({ ...promotion, type: 'Percentage', startdate: '0000-00-00', expirationdate: '0000-00-00', uses: 0 });
+}
+
+/** Sets an invoice's status as the billing's operator does (a refund, a cancellation): in the local store, or in WHMCS. */
+export async function setInvoiceStatus(t: TestApp, invoiceId: number, status: 'Cancelled' | 'Refunded'): Promise<void> {
+  if (t.whmcs) {
+    const invoice = t.whmcs.state.invoices.find((row) => row.id === invoiceId);
+    if (!invoice) throw new Error(`WHMCS holds no invoice ${invoiceId}`);
+    invoice.status = status;
+    return;
+  }
+  await t.db.update(invoices).set({ status }).where(eq(invoices.id, invoiceId));
 }
 
 /** The number of rows of a table. */

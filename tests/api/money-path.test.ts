@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { payments } from '../../src/server/db/schema';
 import {
-  Browser, createTestApp, guest, guestWithOrder, linkPath, newAccount, payOnSandbox, placeOrder, rows, storeSnapshot, type Answer, type TestApp,
+  BILLING_UNDER_TEST, Browser, createTestApp, guest, guestWithOrder, linkPath, newAccount, payOnSandbox, placeOrder, rows, storeSnapshot, type Answer, type TestApp,
 } from './helper';
 
 const expectError = (answer: Answer, status: number, code: string) => {
@@ -56,17 +56,26 @@ describe('the money path: order, sandbox page, signed confirmation, credentials'
     });
     expect((await shopper.call('getInvoiceStatus', { query: { invoiceid: String(order.invoiceid) } })).body).toMatchObject({ status: 'Paid', kind: 'order' });
     const service = await serviceOf(shopper, order.serviceids[0]);
-    expect(service.body).toMatchObject({ status: 'Active', pid: 1, billingcycle: 'Monthly', serverhostname: 'stream.tvcheckout.test', extraConnect: { id: 2, value: 1 }, reseller: null });
+    // The server host is SERVER_HOSTNAME's with the local store; with WHMCS, the server WHMCS put the service on.
+    const host = t.whmcs ? t.whmcs.state.services.find((row) => row.id === order.serviceids[0])?.serverhostname : 'stream.tvcheckout.test';
+    expect(host).toBeTruthy();
+    expect(service.body).toMatchObject({ status: 'Active', pid: 1, billingcycle: 'Monthly', serverhostname: host, extraConnect: { id: 2, value: 1 }, reseller: null });
     const { username, password } = service.body;
     expect(username).toMatch(/^TV-\d{8}$/);
     expect(password).toMatch(/^\d{12}$/);
-    expect(service.body.playlistUrl).toBe(`http://stream.tvcheckout.test/get.php?username=${username}&password=${password}&type=m3u_plus&output=ts`);
+    expect(service.body.playlistUrl).toBe(`http://${host}/get.php?username=${username}&password=${password}&type=m3u_plus&output=ts`);
 
     const [stored] = await rows<{ username: string; password_encrypted: string }>(t.db, sql`select username, password_encrypted from services where id = ${order.serviceids[0] ?? 0}`);
-    expect(stored?.username).toBe(username);
-    expect(stored?.password_encrypted).toBeTruthy();
-    expect(stored?.password_encrypted).not.toContain(password);
-    expect(Buffer.from(stored?.password_encrypted.replace(/\./g, '') ?? '', 'base64url').toString('latin1')).not.toContain(password);
+    if (t.whmcs) {
+      // WHMCS holds the credentials (the service's custom fields): the checkout's store keeps none of them.
+      expect(stored).toMatchObject({ username: null, password_encrypted: null });
+      expect(t.whmcs.state.services.find((row) => row.id === order.serviceids[0])).toMatchObject({ username, password });
+    } else {
+      expect(stored?.username).toBe(username);
+      expect(stored?.password_encrypted).toBeTruthy();
+      expect(stored?.password_encrypted).not.toContain(password);
+      expect(Buffer.from(stored?.password_encrypted.replace(/\./g, '') ?? '', 'base64url').toString('latin1')).not.toContain(password);
+    }
 
     // Paid is final: the page says so, and no new link is made for the invoice.
     const again = await provider.request({ method: 'GET', url: linkPath(order.link) });
@@ -89,7 +98,9 @@ describe('the money path: order, sandbox page, signed confirmation, credentials'
   });
 
   it('Decline leaves the invoice unpaid; coinbase with the crypto gateway then gives a new link for the same invoice, which pays', async () => {
-    const { browser: shopper, order } = await guestWithOrder(t.app, { currency: 'GBP', amount: 10.99 });
+    // A new guest with no country known is billed in EUR by WHMCS (which takes no other currency from it); the local store takes GBP.
+    const paid = BILLING_UNDER_TEST === 'whmcs' ? { currency: 'EUR' as const, amount: 12.99, shown: '€12.99' } : { currency: 'GBP' as const, amount: 10.99, shown: '£10.99' };
+    const { browser: shopper, order } = await guestWithOrder(t.app, { currency: paid.currency, amount: paid.amount });
     const declined = await payOnSandbox(t.app, order.link, 'decline');
     expect(declined.headers.location).toBe('/checkout/waiting');
     expect((await statusOf(shopper, order.orderid)).body).toMatchObject({ status: 'Pending', invoiceStatus: 'Unpaid' });
@@ -97,13 +108,13 @@ describe('the money path: order, sandbox page, signed confirmation, credentials'
     const [declinedPayment] = await t.db.select().from(payments).where(eq(payments.invoiceId, order.invoiceid));
     expect(declinedPayment?.status).toBe('Declined');
 
-    const change = await shopper.call('coinbase', { body: { invoiceid: order.invoiceid, paymentmethod: 'sandboxcrypto', amount: 10.99, currency: 'GBP' } });
+    const change = await shopper.call('coinbase', { body: { invoiceid: order.invoiceid, paymentmethod: 'sandboxcrypto', amount: paid.amount, currency: paid.currency } });
     expect(change.status, change.text).toBe(200);
     expect(change.body).toEqual({ invoiceid: order.invoiceid, paymentmethod: 'sandboxcrypto', link: expect.stringContaining('/checkout/sandbox/pay/pay_'), deadline: expect.any(String) });
     expect(change.body.link).not.toBe(order.link);
     const page = await new Browser(t.app).request({ method: 'GET', url: linkPath(change.body.link) });
     expect(page.text).toContain('Bitcoin (sandbox)');
-    expect(page.text).toContain('£10.99');
+    expect(page.text).toContain(paid.shown);
 
     await payOnSandbox(t.app, change.body.link);
     expect((await statusOf(shopper, order.orderid)).body).toMatchObject({ status: 'Active', invoiceStatus: 'Paid' });

@@ -107,10 +107,14 @@ describe('a guest identified by e-mail never sees an existing client\'s services
   let demoServiceId: number;
   let demoOrderId: number;
   beforeAll(async () => {
-    const [service] = await t.db.select().from(services).where(eq(services.username, 'TV-10000001'));
-    if (!service) throw new Error('The seed has no demo service');
-    demoServiceId = service.id;
-    demoOrderId = service.orderId;
+    // Read as the demo client reads it (on either backend), not from the store.
+    const demo = await loggedIn(t.app);
+    const [active] = (await demo.call('getActiveProducts')).body.products;
+    if (!active) throw new Error('The seed has no demo service');
+    const service = (await demo.call('getClientProducts', { query: { serviceid: String(active.serviceid) } })).body;
+    expect(service.username).toBe('TV-10000001');
+    demoServiceId = service.serviceid;
+    demoOrderId = service.orderid;
   });
 
   it('a guest giving the demo client\'s e-mail gets 403 on its service and order, and 401 where a login is needed', async () => {

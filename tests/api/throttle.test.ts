@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
-import { like, sql } from 'drizzle-orm';
+import { eq, like, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
 import { clients, rateCounters } from '../../src/server/db/schema';
-import { hashPassword } from '../../src/server/secrets';
-import { Browser, createTwoInstances, DEMO_ACCOUNTS, freshEmail, type Answer, type TestApp } from './helper';
+import { Browser, createTwoInstances, DEMO_ACCOUNTS, freshEmail, newAccount, type Answer, type TestApp } from './helper';
 
 /** The issue: 10 failed sign-ins in 15 minutes lock the account. */
 const FAILURES_ALLOWED = 10;
@@ -21,11 +20,13 @@ const expectLocked = (answer: Answer, windowS = WINDOW_S) => {
   expect(answer.cookies.filter((cookie) => cookie.name === 'tvc_session')).toEqual([]);
 };
 
-/** A client with a password, written straight into the store (how it signed up is not the point here). */
-async function accountWithPassword(t: TestApp, reseller = false): Promise<{ email: string; password: string }> {
-  const email = freshEmail('throttled');
-  const password = `pw-${Math.random().toString(36).slice(2)}`;
-  await t.db.insert(clients).values({ email, passwordHash: await hashPassword(password), reseller, emailVerifiedAt: new Date() });
+/**
+ * A client with a password, signed up through resellerAuth (as a reseller, on either backend) with its address
+ * marked proved in the store, where both backends keep that; not signed in yet, so no attempt is counted.
+ */
+async function accountWithPassword(t: TestApp): Promise<{ email: string; password: string }> {
+  const { email, password, userid } = await newAccount(t.app);
+  await t.db.update(clients).set({ emailVerifiedAt: new Date() }).where(eq(clients.id, userid));
   return { email, password };
 }
 
@@ -65,7 +66,7 @@ describe('failed sign-ins per account, shared by instances on one store', () => 
   });
 
   it('auth and resellerAuth share one budget', async () => {
-    const reseller = await accountWithPassword(t, true);
+    const reseller = await accountWithPassword(t);
     for (let attempt = 0; attempt < FAILURES_ALLOWED; attempt++) {
       const wrong = { email: reseller.email, password: `guess-${attempt}` };
       const answer = attempt % 2 ? await resellerSignIn(second, wrong) : await signIn(t.app, wrong);

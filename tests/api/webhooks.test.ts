@@ -28,7 +28,9 @@ describe('payment webhooks', () => {
     const [row] = await t.db.select().from(services).where(eq(services.orderId, order.orderid));
     const [payment] = await t.db.select().from(payments).where(eq(payments.invoiceId, order.invoiceid));
     const [orderRow] = await rows<{ order: string; invoice: string }>(t.db, sql`select o.status as "order", i.status as invoice from orders o join invoices i on i.order_id = o.id where o.id = ${order.orderid}`);
-    return { order: orderRow?.order, invoice: orderRow?.invoice, payment: payment?.status, service: row?.status, username: row?.username ?? null };
+    // The credentials are where the billing keeps them: the store's service row, or WHMCS's service.
+    const username = t.whmcs ? t.whmcs.state.services.find((service) => service.id === row?.id)?.username || null : row?.username ?? null;
+    return { order: orderRow?.order, invoice: orderRow?.invoice, payment: payment?.status, service: row?.status, username };
   };
   // The it.each tables are built before beforeAll runs; they read the secret when each case runs.
   const SECRET = () => secret;
