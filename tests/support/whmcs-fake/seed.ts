@@ -141,6 +141,9 @@ export function demoSeed(catalogue: Catalogue = loadCatalogueFile(DEMO_CATALOGUE
   const paymentMethods: PaymentMethodRow[] = [
     { module: 'banktransfer', displayname: 'Bank Transfer' },
     ...['sandboxcrypto', 'sandbox'].map((module) => ({ module, displayname: catalogue.gateways.find((gateway) => gateway.module === module)?.displayname ?? module })),
+    // The real providers' modules, active as in an installation that takes Coinbase and a hosted card page.
+    { module: 'coinbase', displayname: 'Crypto (Coinbase)' },
+    { module: 'hostedlink', displayname: 'Card (hosted)' },
   ];
 
   const defaultCurrency = currencies.find((currency) => currency.isDefault)?.id ?? 1;
