@@ -4,21 +4,23 @@ import { expect, guestOrder, newShopper, payOnSandbox, reachSuccess, test, uniqu
 
 const SIGN_IN_LINK = /https?:\/\/[^\s"<>]+\/checkout\/api\/signIn\?token=[A-Za-z0-9_-]{43}/;
 
+/** A guest buys with the sandbox card and reaches the credentials: the service page's path and the username shown. */
+async function buyAndSeeCredentials(page: Page, email: string): Promise<{ serviceUrl: string; username: string }> {
+  await guestOrder(page, { email });
+  await payOnSandbox(page);
+  await reachSuccess(page);
+  const username = (await page.getByText(/^TV-\d{8}$/).textContent()) ?? '';
+  const serviceid = await page.evaluate(() => new URLSearchParams(window.location.search).get('serviceid'));
+  // The waiting page may land on /success without the id; the page reads it from the saved order then.
+  const serviceUrl = serviceid ? `/checkout/success?serviceid=${serviceid}` : '';
+  expect(serviceUrl, 'the success page names its service').not.toBe('');
+  return { serviceUrl, username };
+}
+
 test('a guest on another device asks for a sign-in link, follows it from the mail and sees the credentials', async ({ browser, page }) => {
   const email = uniqueEmail('link');
 
-  let serviceUrl = '';
-  let username = '';
-  await test.step('a guest buys and pays in the first browser', async () => {
-    await guestOrder(page, { email });
-    await payOnSandbox(page);
-    await reachSuccess(page);
-    username = (await page.getByText(/^TV-\d{8}$/).textContent()) ?? '';
-    const serviceid = await page.evaluate(() => new URLSearchParams(window.location.search).get('serviceid'));
-    // The waiting page may land on /success without the id; the page reads it from the saved order then.
-    serviceUrl = serviceid ? `/checkout/success?serviceid=${serviceid}` : '';
-    expect(serviceUrl, 'the success page names its service').not.toBe('');
-  });
+  const { serviceUrl, username } = await test.step('a guest buys and pays in the first browser', () => buyAndSeeCredentials(page, email));
 
   const { context, page: other } = await newShopper(browser);
   await test.step('another browser, without cookies, is asked to log in on that service page', async () => {
@@ -82,17 +84,7 @@ async function linkFromOutbox(page: Page, email: string, subject: string): Promi
 test('a guest buys, signs out, asks for a link on "Please log in.", follows it from the mail and sees the credentials again', async ({ page, request }) => {
   const email = uniqueEmail('back');
 
-  let serviceUrl = '';
-  let username = '';
-  await test.step('a guest buys with the sandbox card and sees the credentials', async () => {
-    await guestOrder(page, { email });
-    await payOnSandbox(page);
-    await reachSuccess(page);
-    username = (await page.getByText(/^TV-\d{8}$/).textContent()) ?? '';
-    const serviceid = await page.evaluate(() => new URLSearchParams(window.location.search).get('serviceid'));
-    serviceUrl = serviceid ? `/checkout/success?serviceid=${serviceid}` : '';
-    expect(serviceUrl, 'the success page names its service').not.toBe('');
-  });
+  const { serviceUrl, username } = await test.step('a guest buys with the sandbox card and sees the credentials', () => buyAndSeeCredentials(page, email));
 
   await test.step('it signs out: the service page then asks it to log in and shows no credentials', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
