@@ -68,6 +68,8 @@ const emailField = () => screen.getByRole('textbox', { name: en.checkout.email, 
 const discountField = () => screen.getByRole('textbox', { name: en.checkout.discount }) as HTMLInputElement;
 /** "Remind me if I don't finish": a plain checkbox (not a switch), described by its hint. */
 const reminderBox = () => screen.getByRole('checkbox', { name: en.checkout.remind, description: en.checkout.remindHint });
+/** Clicks on "Remind me if I don't finish" per walked page: the box starts ticked (issue 12) and each click flips it. */
+const reminderClicks = new WeakMap<CheckoutPage, number>();
 const gatewayName = (module: string) => modelGateways.find((gateway) => gateway.module === module)!.displayname;
 
 async function typeEmail(page: CheckoutPage, email: string): Promise<void> {
@@ -128,6 +130,7 @@ async function perform(event: AnyEventObject, page: CheckoutPage): Promise<void>
     case 'gateway.select':
       return user.click(screen.getByRole('radio', { name: gatewayName(String(event.module)) }));
     case 'remind.toggle':
+      reminderClicks.set(page, (reminderClicks.get(page) ?? 0) + 1);
       return user.click(reminderBox());
     case 'order.submit': {
       // After a price change the shopper confirms the new total; otherwise Validate.
@@ -228,7 +231,7 @@ async function see(value: StateValue, context: CheckoutContext, page: CheckoutPa
     expect(screen.getByRole('button', { name: en.app.tryAgain })).toBeTruthy();
     return;
   }
-  await seeForm(value, context);
+  await seeForm(value, context, page);
 }
 
 /** What the form says for the model's refusals of a submit (the walk answers them as above). */
@@ -238,7 +241,7 @@ const SUBMIT_ERRORS: Record<string, string> = {
 };
 
 /** The order form: every choice as the machine holds it, the total, the messages. */
-async function seeForm(value: StateValue, context: CheckoutContext): Promise<void> {
+async function seeForm(value: StateValue, context: CheckoutContext, page: CheckoutPage): Promise<void> {
   const submitting = top(value) === 'submitting';
   const plans = screen.getByRole('group', { name: en.checkout.plans });
   // Only the first three products are offered.
@@ -253,7 +256,7 @@ async function seeForm(value: StateValue, context: CheckoutContext): Promise<voi
   } else {
     expect([extra, proxy]).toEqual([null, null]);
   }
-  expect(reminderBox()).toHaveProperty('checked', context.remind);
+  expect(reminderBox()).toHaveProperty('checked', (reminderClicks.get(page) ?? 0) % 2 === 0);
   // The discount box.
   const checking = JSON.stringify(value).includes('"promo":"checking"');
   const discount = discountField();
