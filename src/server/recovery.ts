@@ -4,14 +4,15 @@
  * that has nothing saved. Upsell invoices are not orders and get no reminder.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PAYMENT_DEADLINE_MS } from '../domain/constants';
 import type { Locale } from '../domain/locale';
+import { latestPaymentOf } from './billing/local/payment-records';
 import type { BillingPort } from './billing/port';
 import type { Clock } from './clock';
 import type { Database } from './db/connect';
-import { invoices, orders, payments } from './db/schema';
+import { invoices, orders } from './db/schema';
 import { CARD_CSS, escapeHtml, serverPage } from './html-page';
 import { notFound } from './http-error';
 import { storedLocale } from './mail/outbox';
@@ -48,11 +49,7 @@ export function createRecovery(db: Database, secret: string, publicUrl: string, 
   // Keyed and apart from session ids and sign-in links.
   const sign = (orderId: number) => createHmac('sha256', secret).update(`recovery-opt-out:${orderId}`).digest('base64url');
 
-  const latestPayment = async (invoiceId: number) => {
-    const [row] = await db.select({ id: payments.id, gateway: payments.gateway, expiresAt: payments.expiresAt }).from(payments)
-      .where(eq(payments.invoiceId, invoiceId)).orderBy(desc(payments.createdAt), desc(payments.expiresAt)).limit(1);
-    return row ?? null;
-  };
+  const latestPayment = (invoiceId: number) => latestPaymentOf(db, invoiceId);
 
   return {
     latestPayment,

@@ -101,7 +101,8 @@ export interface PaymentRecord {
   /** The invoice this link pays: only an Unpaid one may be paid through it. */
   invoiceStatus: InvoiceStatus;
   invoiceKind: 'order' | 'upsell';
-  /** The invoice's order (null for an upsell invoice). */
+  /** The invoice's order and its status (null for an upsell invoice). */
+  orderId: number | null;
   orderStatus: OrderStatus | null;
 }
 

@@ -16,8 +16,7 @@ export function refuseCurrency(gateway: PaymentGateway, currency: string): void 
 export async function paymentLink(gateway: PaymentGateway, billing: BillingPort, publicUrl: string, paymentId: string, log?: { warn(facts: object, message: string): void }): Promise<string> {
   const payment = await billing.payment(paymentId);
   if (!payment) throw new Error(`Payment ${paymentId} was just created and cannot be read`);
-  const invoice = await billing.invoice(payment.invoiceId);
-  const orderId = invoice?.orderId ?? null;
+  const { orderId } = payment;
   const description = orderId ? `TV Checkout order #${orderId} (invoice #${payment.invoiceId})` : `TV Checkout invoice #${payment.invoiceId}`;
   try {
     const { url } = await gateway.createLink(payment, { returnUrl: `${publicUrl}${payment.returnPath}`, description, orderId });

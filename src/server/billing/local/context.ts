@@ -45,14 +45,14 @@ export async function readOrder(executor: Executor, id: number): Promise<OrderRe
 }
 
 export async function readPayment(executor: Executor, id: string): Promise<PaymentRecord | null> {
-  const [row] = await executor.select({ payment: payments, invoiceKind: invoices.kind, invoiceStatus: invoices.status, orderKind: orders.kind, orderStatus: orders.status })
+  const [row] = await executor.select({ payment: payments, invoiceKind: invoices.kind, invoiceStatus: invoices.status, orderId: invoices.orderId, orderKind: orders.kind, orderStatus: orders.status })
     .from(payments)
     .innerJoin(invoices, eq(invoices.id, payments.invoiceId))
     .leftJoin(orders, eq(orders.id, invoices.orderId))
     .where(eq(payments.id, id));
   if (!row) return null;
   const returnPath = row.orderKind === 'reseller' ? '/checkout/resellers/waiting' : '/checkout/waiting';
-  return { ...row.payment, returnPath, invoiceStatus: row.invoiceStatus, invoiceKind: row.invoiceKind, orderStatus: row.orderStatus ?? null };
+  return { ...row.payment, returnPath, invoiceStatus: row.invoiceStatus, invoiceKind: row.invoiceKind, orderId: row.orderId, orderStatus: row.orderStatus ?? null };
 }
 
 export async function insertPayment(executor: Executor, invoice: { id: number; currency: Currency; amountCents: number }, gateway: string, expiresAt: Date) {

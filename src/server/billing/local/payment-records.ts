@@ -5,6 +5,12 @@ import { closedInvoiceReason } from '../port';
 import type { InvoiceProgress, PaymentEvent, PaymentExceptionReason, SettleResult } from '../port';
 import { readPayment, type Transaction } from './context';
 
+/** The invoice's latest payment link (by creation; of two made at once, the one that lasts longer), if any. */
+export async function latestPaymentOf(db: Database, invoiceId: number): Promise<typeof payments.$inferSelect | null> {
+  const [latest] = await db.select().from(payments).where(eq(payments.invoiceId, invoiceId)).orderBy(desc(payments.createdAt), desc(payments.expiresAt)).limit(1);
+  return latest ?? null;
+}
+
 /**
  * The checkout's own record of an invoice's payments (its latest link, a late payment, what it bills),
  * read from the store: the local billing's rows, or the mirror rows of the invoices it made in WHMCS.
@@ -12,7 +18,7 @@ import { readPayment, type Transaction } from './context';
 export async function readInvoiceProgress(db: Database, invoiceId: number, now: Date): Promise<InvoiceProgress> {
   const [invoice] = await db.select().from(invoices).where(eq(invoices.id, invoiceId));
   if (!invoice) return { payment: null, latePayment: false, lines: [], promocode: null };
-  const [latest] = await db.select().from(payments).where(eq(payments.invoiceId, invoiceId)).orderBy(desc(payments.createdAt), desc(payments.id)).limit(1);
+  const latest = await latestPaymentOf(db, invoiceId);
   const [late] = await db.select({ id: paymentExceptions.id }).from(paymentExceptions)
     .where(and(eq(paymentExceptions.invoiceId, invoiceId), inArray(paymentExceptions.reason, ['link_expired', 'invoice_cancelled', 'invoice_refunded']))).limit(1);
   const payment = latest ? { status: latest.status === 'Open' && latest.expiresAt.getTime() <= now.getTime() ? 'Expired' as const : latest.status, gateway: latest.gateway } : null;

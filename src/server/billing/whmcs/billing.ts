@@ -19,6 +19,8 @@ import type {
 type UpsellAnswer = { invoiceid: number; paymentId: string; amountCents: number; currency: Currency; deadline: string };
 import { collection, requireId, text, toCentsExact, toId, whmcsDate, WhmcsRefusal, type WhmcsAnswer, type WhmcsClient } from './client';
 import { phpSerializeBase64 } from './php-serialize';
+import { cachedRead } from '../local/catalogue';
+import { toClient } from '../local/clients';
 import { insertPayment, readPayment } from '../local/context';
 import { readInvoiceProgress, recordPaymentEvent } from '../local/payment-records';
 
@@ -96,18 +98,7 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
   // ---------------------------------------------------------------------------------------------------
   // Catalogue
 
-  const cached = <T>(read: () => Promise<T>) => {
-    let entry: { loaded: Promise<T>; expires: number } | null = null;
-    return () => {
-      if (!entry || entry.expires <= clock.now().getTime()) {
-        const loaded = read();
-        const current = { loaded, expires: clock.now().getTime() + config.catalogueTtlMs };
-        entry = current;
-        loaded.catch(() => { if (entry === current) entry = null; });
-      }
-      return entry.loaded;
-    };
-  };
+  const cached = <T>(read: () => Promise<T>) => cachedRead({ catalogueTtlMs: config.catalogueTtlMs, clock }, read);
 
   /** The sub-option (tblproductconfigoptionssub id) of each configurable option: UpdateClientProduct names it with a quantity. */
   const subOptionOf = new Map<number, number>();
@@ -189,7 +180,6 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
   // ---------------------------------------------------------------------------------------------------
   // Clients: WHMCS's; the mirror row keeps what the checkout adds (a password set here, the address proved).
 
-  const toClient = (row: typeof clients.$inferSelect): Client => ({ id: row.id, email: row.email, passwordHash: row.passwordHash, reseller: row.reseller, emailVerified: row.emailVerifiedAt !== null });
 
   const mirrorClient = async (id: number, email: string, reseller: boolean | null) => {
     await db.insert(clients).values({ id, email: email.trim().toLowerCase(), reseller: reseller ?? false }).onConflictDoNothing();
