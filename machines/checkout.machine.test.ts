@@ -57,10 +57,11 @@ describe('checkout machine: generated paths', () => {
     expect(paths.length).toBe(checkoutModel.expectedPaths);
   });
 
-  it('walks every transition of the machine', () => {
+  it('walks every transition and guard outcome of the machine, or lists it unreachable with a reason', () => {
     const coverage = transitionCoverage(checkoutModel, paths);
-    expect(coverage.missing).toEqual([]);
-    expect(coverage.walked).toBe(coverage.total);
+    expect(coverage.transitions.missing).toEqual([]);
+    expect(coverage.guardOutcomes.missing).toEqual([]);
+    expect(coverage.transitions.walked + coverage.guardOutcomes.walked + coverage.unreachable.length).toBe(coverage.transitions.total + coverage.guardOutcomes.total);
   });
 
   it.each(paths.map((path) => [formatScenario(checkoutModel, path), path] as const))('%s', (_scenario, path) => {
