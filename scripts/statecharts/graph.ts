@@ -255,16 +255,12 @@ export function generatePaths(model: MachineModel): ModelPath[] {
   const walkedGuards = new Set<string>();
   const take = (root: Root, events: AnyEventObject[], walked: Walked[]) => {
     chosen.push({ root, events });
-    for (const step of walked) {
+    // Every path walks its input's start first.
+    for (const step of [starts.get(root)!, ...walked]) {
       for (const label of step.transitions) walkedTransitions.add(label);
       for (const label of step.guards) walkedGuards.add(label);
     }
   };
-  // Every path walks its input's start.
-  for (const start of starts.values()) {
-    for (const label of start.transitions) walkedTransitions.add(label);
-    for (const label of start.guards) walkedGuards.add(label);
-  }
   const seenValues = new Set<string>();
   const walkedOnTheWay = (node: ExploredNode): Walked[] => walkEvents(model, node.root, node.events).steps;
   for (const node of nodes.values()) {
@@ -272,6 +268,10 @@ export function generatePaths(model: MachineModel): ModelPath[] {
     if (seenValues.has(valueKey)) continue;
     seenValues.add(valueKey);
     if (node.events.length) take(node.root, node.events, walkedOnTheWay(node));
+  }
+  // A start that walks what no path from its input walked yet is a path of its own (no events).
+  for (const [root, start] of starts) {
+    if ([...start.transitions].some((label) => !walkedTransitions.has(label)) || start.guards.some((label) => !walkedGuards.has(label))) take(root, [], []);
   }
   const extend = (walks: (move: Move) => boolean) => {
     for (const node of nodes.values()) {

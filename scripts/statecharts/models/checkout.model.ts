@@ -48,6 +48,8 @@ export const modelPromotionLookup: PromotionLookup = {
 };
 
 export const modelGuest: CheckoutUser = { userid: 'g_Model0Guest0Handle0001', email: 'ann@example.com' };
+/** A signed-in client (a positive user id), as the auth machine hands it over. */
+export const modelClient: CheckoutUser = { userid: 42, email: 'client@example.com' };
 export const modelOrder: CreatedOrder = { orderid: 501, invoiceid: 601, serviceids: [701], fraud: false, link: 'https://pay.example/601' };
 export const modelFraudOrder: CreatedOrder = { orderid: 502, invoiceid: 602, serviceids: [702], fraud: true, link: null };
 
@@ -61,6 +63,10 @@ export const checkoutModelInputs: { name: string; input: CheckoutInput }[] = [
     input: { ...base, query: { email: 'ann@example.com', pid: '2', auto_redirect: 'true', promocode: 'SAVE10', extraconnect: 'true', aff_id: 'partner-1' } },
   },
   { name: 'auto-order link without promo', input: { ...base, query: { email: 'ann@example.com', pid: '2', auto_redirect: 'true' } } },
+  {
+    name: 'signed-in client follows an auto-order link',
+    input: { ...base, user: modelClient, query: { email: 'client@example.com', pid: '2', auto_redirect: 'true', promocode: 'SAVE10', proxyprotect: 'true' } },
+  },
 ];
 
 const never = () => new Promise<never>(() => {});
@@ -99,7 +105,18 @@ const loadingEvents = (context: CheckoutContext, withFailures: boolean): AnyEven
 const isMainLine = (context: CheckoutContext) =>
   context.query.auto_redirect === undefined && context.gateways.length === 2 && context.currency === 'GBP' && !context.fraudCheck;
 
+/**
+ * The signed-in client whose automatic order fell back to the form: the pre-filled code is refused,
+ * the reminder unticked, then the order submitted (and refused, back to the form as it was).
+ */
+function signedInFallbackEvents(snapshot: AnyMachineSnapshot, context: CheckoutContext): AnyEventObject[] {
+  if (snapshot.matches({ ready: { promo: 'checking' } })) return [failed('lookupPromotion', 'Promotion code not found.')];
+  if (context.remind) return [{ type: 'remind.toggle' }];
+  return [{ type: 'order.submit' }];
+}
+
 function readyEvents(snapshot: AnyMachineSnapshot, context: CheckoutContext): AnyEventObject[] {
+  if (context.user?.userid === modelClient.userid) return signedInFallbackEvents(snapshot, context);
   if (!isMainLine(context)) return [];
   const promo = (state: string) => snapshot.matches({ ready: { promo: state } });
   const addonsOff = !context.extraConnection && !context.proxyProtection;
@@ -108,7 +125,10 @@ function readyEvents(snapshot: AnyMachineSnapshot, context: CheckoutContext): An
   // Unticked "Remind me if I don't finish" is only ticked again here; its effect on the order is a unit test.
   if (!context.remind) return [{ type: 'remind.toggle' }];
   const events: AnyEventObject[] = [];
-  if (untouched && context.selectedPid === 1) events.push({ type: 'remind.toggle' });
+  if (untouched && context.selectedPid === 1) {
+    // The current gateway chosen again, and an empty code applied: guards seen false.
+    events.push({ type: 'remind.toggle' }, { type: 'gateway.select', module: 'sandbox' }, { type: 'promo.apply' });
+  }
   // Each part of the form is varied from the untouched form only, so the walk stays small.
   if (context.selectedPid === 1 && context.selectedGateway === 'sandbox' && plainPromo && context.email === '' && context.submitError === null) {
     events.push({ type: 'extraConnection.toggle' }, { type: 'proxyProtection.toggle' });
@@ -131,7 +151,8 @@ function readyEvents(snapshot: AnyMachineSnapshot, context: CheckoutContext): An
     if (context.email === '' || context.emailValid || context.emailError !== null) {
       events.push(...['', 'ann@', 'ann@example.com'].map((email) => ({ type: 'email.change', email })));
     }
-    if (context.emailValid || context.user !== null) events.push({ type: 'order.submit' });
+    // A submit with an invalid e-mail is refused by both submit guards.
+    if (context.emailValid || context.user !== null || context.email === 'ann@') events.push({ type: 'order.submit' });
   }
   return events;
 }
@@ -211,6 +232,10 @@ export const checkoutModel: MachineModel = {
   inputs: checkoutModelInputs,
   events,
   describeEvent,
-  expectedPaths: 39,
+  expectedPaths: 44,
   docs: checkoutMachineDocs,
+  unreachable: {
+    'checkout.ready.promo.rejected → checkout.ready.promo.checking on promo.apply [hasPromoCode]: false':
+      'In rejected the code is the refused one and never empty: typing (promo.change) leaves rejected for idle.',
+  },
 };

@@ -138,6 +138,6 @@ export const resellerModel: MachineModel = {
   input: resellerModelInput,
   events,
   describeEvent,
-  expectedPaths: 14,
+  expectedPaths: 16,
   docs: resellerMachineDocs,
 };

@@ -85,6 +85,6 @@ export const upsellModel: MachineModel = {
   input: upsellModelInput,
   events,
   describeEvent,
-  expectedPaths: 7,
+  expectedPaths: 10,
   docs: upsellMachineDocs,
 };
