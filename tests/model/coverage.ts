@@ -12,6 +12,8 @@ export interface ViewCoverageRow {
   guardOutcomes: { walked: number; total: number };
   /** How many transitions and guard outcomes the model lists unreachable (with reasons). */
   unreachable: number;
+  /** Guard outcomes (or transitions) walked only by inputs no view offers, sent to the app's actor. */
+  offView: number;
   paths: number;
   expectedPaths: number;
   /** Transitions covered only by events sent to the actor directly (no view sends them). */
@@ -36,11 +38,12 @@ const percent = (walked: number, total: number) => `${walked}/${total} (${total 
 /** `machine | transitions | guard outcomes walked through the views N/M | unreachable | paths`, then the notes and reported defects. */
 export function formatCoverageTable(rows: ViewCoverageRow[]): string {
   const table = [
-    ['machine', 'transitions walked through the views N/M', 'guard outcomes N/M', 'unreachable', 'paths'],
+    ['machine', 'transitions walked through the views N/M', 'guard outcomes N/M', 'sent to the actor (no view offers the input)', 'unreachable', 'paths'],
     ...rows.map((row) => [
       row.machine,
       `${percent(row.walked, row.total)}${row.direct.length ? ` + sent to the actor: no UI for ${row.direct.map((entry) => entry.event).join(', ')}` : ''}`,
       percent(row.guardOutcomes.walked, row.guardOutcomes.total),
+      String(row.offView),
       String(row.unreachable),
       row.paths === row.expectedPaths ? String(row.paths) : `${row.paths} (model expects ${row.expectedPaths})`,
     ]),

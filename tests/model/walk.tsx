@@ -26,7 +26,9 @@ export interface WalkedStep {
   guards: string[];
 }
 
-const serialized = (snapshot: AnyMachineSnapshot) => JSON.stringify({ value: snapshot.value, context: snapshot.context });
+/** Value and context, without the context fields a step draws afresh each time (as listed by the walk). */
+const serializedWithout = (unrepeatable: string[]) => (snapshot: AnyMachineSnapshot) =>
+  JSON.stringify({ value: snapshot.value, context: { ...(snapshot.context as Record<string, unknown>), ...Object.fromEntries(unrepeatable.map((key) => [key, '(drawn afresh)'])) } });
 
 /**
  * Watches the app's actors through `inspect` and keeps the steps of the first actor of the machine
@@ -35,7 +37,8 @@ const serialized = (snapshot: AnyMachineSnapshot) => JSON.stringify({ value: sna
  * on the actor's input), which must land on the actor's own snapshot: that gives the transitions
  * and guard outcomes of the step.
  */
-export function createRecorder(machineId: string) {
+export function createRecorder(machineId: string, unrepeatable: string[] = []) {
+  const serialized = serializedWithout(unrepeatable);
   const steps: WalkedStep[] = [];
   const errors: string[] = [];
   let initial: WalkedStep | undefined;
@@ -128,6 +131,17 @@ export interface ViewWalk<P extends Page = Page> {
   arrange?: (path: ModelPath, page: P) => PathStep[];
   /** Events no view sends: they are sent to the app's actor directly, and reported as defects. */
   noUi?: Record<string, string>;
+  /**
+   * A step whose input no view offers (e.g. a gateway not in the list, a copy button the page does
+   * not show): the reason, else null. It is sent to the app's actor directly (the guard that refuses
+   * it is walked on the app's own actor) and listed with the table, apart from the defects of `noUi`.
+   */
+  offView?: (step: PathStep) => string | null;
+  /**
+   * Context fields a step draws afresh (e.g. a random Idempotency-Key), with why: re-deriving the
+   * actor's step with `takeStep` compares everything else.
+   */
+  unrepeatable?: Record<string, string>;
 }
 
 /**
@@ -146,6 +160,7 @@ export function describeViewWalk<P extends Page>(walk: ViewWalk<P>): void {
   const unreachable = model.unreachable ?? {};
   const throughViews = new Set<string>();
   const direct = new Map<string, string>();
+  const offView = new Set<string>();
   const notes = new Map<string, number>();
 
   describe(`${model.name} machine: every path through the views`, () => {
@@ -159,7 +174,7 @@ export function describeViewWalk<P extends Page>(walk: ViewWalk<P>): void {
     });
 
     it.each(paths.map((path) => [formatScenario(model, path), path] as const))('%s', async (_scenario, path) => {
-      const recorder = createRecorder(model.name);
+      const recorder = createRecorder(model.name, Object.keys(walk.unrepeatable ?? {}));
       const allowed: Allowance[] = [];
       const base = async ({ api: apiOptions, ...options }: Omit<RenderAppOptions, 'fetch' | 'inspect'> & { api?: ControlledApiOptions }): Promise<Page> => {
         const api = controlledApi(apiOptions);
@@ -178,9 +193,16 @@ export function describeViewWalk<P extends Page>(walk: ViewWalk<P>): void {
       try {
         const steps = walk.arrange?.(path, page) ?? path.steps;
         const directSteps = new Set<number>();
+        const offViewSteps = new Set<number>();
         for (const [index, step] of steps.entries()) {
           const noUi = walk.noUi?.[step.event.type];
-          if (noUi) {
+          const offView = walk.offView?.(step);
+          if (offView) {
+            // No view offers this input: the refusing guard is walked on the app's own actor.
+            offViewSteps.add(index);
+            page.note(`sent to the actor, no view offers it: ${offView}`);
+            recorder.send(step.event);
+          } else if (noUi) {
             // No view sends this event (a reported defect): it goes to the app's own actor.
             directSteps.add(index);
             recorder.send(step.event);
@@ -214,6 +236,7 @@ export function describeViewWalk<P extends Page>(walk: ViewWalk<P>): void {
         steps.forEach((step, index) => {
           for (const label of [...step.transitions, ...step.guards]) {
             if (directSteps.has(index)) direct.set(label, step.event.type);
+            else if (offViewSteps.has(index)) offView.add(label);
             else throughViews.add(label);
           }
         });
@@ -233,14 +256,16 @@ export function describeViewWalk<P extends Page>(walk: ViewWalk<P>): void {
         paths: paths.length,
         expectedPaths: model.expectedPaths,
         direct: [...new Set(directOnly.map(([, event]) => event))].map((event) => ({ event, reason: walk.noUi?.[event] ?? '' })),
-        missing: [...allTransitions, ...allOutcomes].filter((label) => !throughViews.has(label) && !direct.has(label) && !(label in unreachable)),
+        offView: [...allTransitions, ...allOutcomes].filter((label) => offView.has(label) && !throughViews.has(label)).length,
+        missing: [...allTransitions, ...allOutcomes].filter((label) => !throughViews.has(label) && !direct.has(label) && !offView.has(label) && !(label in unreachable)),
         notes: [...notes].map(([reason, count]) => `${reason} (${count}×)`),
       };
       reportCoverage(row);
       expect(row.missing).toEqual([]);
       // Every transition and guard outcome is walked through the views, but those of events no view
-      // sends (reported defects) and those the model lists unreachable.
-      expect(row.walked + row.guardOutcomes.walked + directOnly.length + row.unreachable).toBe(row.total + row.guardOutcomes.total);
+      // sends (reported defects), of inputs no view offers (sent to the actor) and those the model
+      // lists unreachable.
+      expect(row.walked + row.guardOutcomes.walked + directOnly.length + row.offView + row.unreachable).toBe(row.total + row.guardOutcomes.total);
       expect(row.direct.map((entry) => entry.event).sort()).toEqual(Object.keys(walk.noUi ?? {}).sort());
     });
   });
@@ -300,4 +325,16 @@ export async function enter(page: Page, field: HTMLElement, value: string): Prom
   await page.user.keyboard('{Control>}a{/Control}');
   if (value === '') await page.user.keyboard('{Delete}');
   else await page.user.paste(value);
+}
+
+/**
+ * `offView` for inputs a guard refuses and no view offers: a step of one of these event types that
+ * takes no transition and only sees guards false gets the event type's reason.
+ */
+export function refusedInputs(reasons: Record<string, string>): (step: PathStep) => string | null {
+  return (step) => {
+    const reason = reasons[step.event.type];
+    if (!reason || step.transitions.length || !step.guards.length || !step.guards.every((guard) => guard.endsWith(': false'))) return null;
+    return `${step.event.type}: ${reason}`;
+  };
 }
