@@ -7,7 +7,7 @@ import type { AuthContext, AuthInput, AuthResult } from '../../machines/auth.mac
 import { authModel } from '../../scripts/statecharts/models/auth.model';
 import { apiError } from '../support/fake-api';
 import { en, fill } from './texts';
-import { describeViewWalk, shown, type Page } from './walk';
+import { describeViewWalk, refusedInputs, shown, type Page } from './walk';
 
 const anonymous = { loggedIn: false, guest: false, userid: null, email: null };
 
@@ -164,6 +164,10 @@ describeViewWalk<AuthPage>({
     });
     return { ...page, input };
   },
+  offView: refusedInputs({
+    'auth.signOut': 'Sign Out is shown only to a user with both a user id and an e-mail',
+    'auth.login': 'the login button stays disabled until the e-mail is valid and a password is typed',
+  }),
   perform: (step, page) => perform(step.event, page),
   see: (state, page) => see(state.value, state.context as AuthContext, page),
   project: (_value, context) => {

@@ -8,7 +8,7 @@ import { COPIED_HINT_MS, MIN_LOADING_MS } from '../../src/domain/constants';
 import { apiError } from '../support/fake-api';
 import { en } from './texts';
 import { advance } from './settle';
-import { describeViewWalk, enter, shown, type Page } from './walk';
+import { describeViewWalk, enter, refusedInputs, shown, type Page } from './walk';
 
 const session = { loggedIn: true, guest: false, userid: 42, email: 'client@example.com' };
 
@@ -103,6 +103,13 @@ describeViewWalk({
       minLoadingMs: MIN_LOADING_MS,
       api: { answers: { session }, hold: { getClientProducts: Infinity, updateMacAddress: Infinity } },
     }),
+  offView: refusedInputs({
+    'copy.username': 'a copy button is shown only for a field the service has',
+    'copy.password': 'a copy button is shown only for a field the service has',
+    'copy.host': 'a copy button is shown only for a field the service has',
+    'copy.playlist': 'a copy button is shown only for a field the service has',
+    'playlist.download': 'the download link is shown only when the service has a playlist',
+  }),
   perform: (step, page) => perform(step.event, page),
   see: (state, page, step) => see(state.value, state.context as ServiceContext, page, step.event),
   project: (_value, context) => {

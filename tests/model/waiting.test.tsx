@@ -13,7 +13,7 @@ import { apiError } from '../support/fake-api';
 import { contractGateways } from './api';
 import { advance, flush } from './settle';
 import { en, fill } from './texts';
-import { describeViewWalk, shown, type Page, type WalkedStep } from './walk';
+import { describeViewWalk, refusedInputs, shown, type Page, type WalkedStep } from './walk';
 
 const TICK = `xstate.after.${COUNTDOWN_TICK_MS}.waitingCountdown`;
 const POLL = 'xstate.after.pollDelay.waitingPoll';
@@ -290,6 +290,12 @@ describeViewWalk<WaitingPage>({
     });
     return { ...page, clock, told: { answered: false, payment: null, gateway: null, error: null } };
   },
+  offView: refusedInputs({
+    'payment.renew': 'the new-link button is shown only while a new link may be made',
+    'gateway.change': 'the change-gateway button is shown only while the gateway may change',
+    'order.cancel': 'the cancel button is hidden while a payment is being confirmed',
+    'gateway.select': 'the gateway list offers only the gateways other than the current one',
+  }),
   perform: (step, page, index, steps) => perform(step.event, page, contextBefore(index, steps)),
   see: (state, page) => see(state.value, state.context as WaitingContext, page),
   project: (_value, context) => {
