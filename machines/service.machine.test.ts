@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import { formatScenario, generatePaths, replayPath, transitionCoverage } from '../scripts/statecharts/graph';
-import { serviceModel, serviceModelInput, serviceModelPasswordOnly, serviceModelProduct, serviceModelUsernameOnly } from '../scripts/statecharts/models/service.model';
+import { serviceModel, serviceModelInput, serviceModelNoHost, serviceModelPending, serviceModelProduct } from '../scripts/statecharts/models/service.model';
 import { COPIED_HINT_MS } from '../src/domain/constants';
 import { isMacAddress } from '../src/domain/device';
 import { MESSAGE_TEXTS } from '../src/domain/messages';
@@ -36,7 +36,7 @@ describe('service machine: generated paths', () => {
         const context = snapshot.context as ServiceContext;
         if (snapshot.matches('ready')) {
           // One of the model's three services (a saved device address changes only macAddress).
-          expect([serviceModelProduct, serviceModelUsernameOnly, serviceModelPasswordOnly]).toContainEqual({ ...context.product, macAddress: serviceModelProduct.macAddress });
+          expect([serviceModelProduct, serviceModelNoHost, serviceModelPending]).toContainEqual({ ...context.product, macAddress: serviceModelProduct.macAddress });
         }
         if (snapshot.matches({ ready: { copy: 'copied' } })) {
           expect(context.copyHint).toBe('copy.done');

@@ -32,10 +32,11 @@ export const serviceModelProduct: ClientProduct = {
   reseller: null,
 };
 
-/** Provisioned in part (the credentials arrive field by field): only the username, or only the password. */
-export const serviceModelUsernameOnly: ClientProduct = { ...serviceModelProduct, password: '', serverhostname: '', playlistUrl: null };
-export const serviceModelPasswordOnly: ClientProduct = { ...serviceModelProduct, username: '', serverhostname: '', playlistUrl: null };
-const partial = [serviceModelUsernameOnly, serviceModelPasswordOnly];
+/** Provisioned without a server host or playlist yet (the contract allows an empty host and no playlist). */
+export const serviceModelNoHost: ClientProduct = { ...serviceModelProduct, serverhostname: '', playlistUrl: null };
+/** Not provisioned yet: no credentials (null until provisioning), no host, no playlist. */
+export const serviceModelPending: ClientProduct = { ...serviceModelProduct, username: null, password: null, serverhostname: '', playlistUrl: null };
+const partial = [serviceModelNoHost, serviceModelPending];
 
 const HINT_TIMER = `xstate.after.${COPIED_HINT_MS}.serviceCopied`;
 const never = () => new Promise<never>(() => {});
@@ -54,7 +55,7 @@ function events(snapshot: AnyMachineSnapshot): Array<EventObject & Record<string
   const hintHidden = context.copied === null;
   const copies = [{ type: 'copy.username' }, { type: 'copy.password' }, { type: 'copy.host' }, { type: 'copy.playlist' }, { type: HINT_TIMER }];
   // A service provisioned in part: only its copy buttons and the playlist are tried (empty fields copy nothing).
-  if (context.product && partial.some((product) => product.username === context.product!.username && product.password === context.product!.password)) {
+  if (context.product && context.product.serverhostname === '') {
     return [...copies, { type: 'playlist.download' }];
   }
   return [
@@ -78,7 +79,7 @@ function describeEvent(event: EventObject): string {
   switch (event.type) {
     case 'xstate.done.actor.loadClientProduct': {
       const product = (event as EventObject & { output?: ClientProduct }).output;
-      return product?.password === '' ? 'service loads with only a username' : product?.username === '' ? 'service loads with only a password' : 'service loads';
+      return product?.username === null ? 'service loads not provisioned yet' : product?.serverhostname === '' ? 'service loads without host and playlist' : 'service loads';
     }
     case 'xstate.error.actor.loadClientProduct': return 'service fails to load';
     case 'service.retry': return 'retry loading';
@@ -103,9 +104,13 @@ export const serviceModel: MachineModel = {
   input: serviceModelInput,
   events,
   describeEvent,
-  expectedPaths: 22,
+  expectedPaths: 21,
   docs: serviceMachineDocs,
   unreachable: {
+    'serviceCopied → serviceCopied on copy.username [hasText]: false':
+      'A copy succeeded only on a provisioned service, which has its username (credentials are null only until provisioning, both together).',
+    'serviceCopied → serviceCopied on copy.password [hasText]: false':
+      'A copy succeeded only on a provisioned service, which has its password (credentials are null only until provisioning, both together).',
     'service.ready.device.failed → serviceDeviceSaving on device.save [validDevice]: false':
       'A failed save keeps the address it sent, which passed validDevice to be sent; typing (device.change) leaves failed for editing.',
   },
