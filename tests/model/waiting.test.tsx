@@ -5,7 +5,7 @@
 import { screen, within } from '@testing-library/react';
 import { expect, vi } from 'vitest';
 import type { AnyEventObject, StateValue } from 'xstate';
-import { COUNTDOWN_TICK_MS, type CreatePaymentLinkOutput, type OrderStatusResult, type WaitingContext } from '../../machines/waiting.machine';
+import { COUNTDOWN_TICK_MS, type CreatePaymentLinkOutput, type OrderStatusResult, type WaitingContext, type WaitingInput } from '../../machines/waiting.machine';
 import type { PathStep } from '../../scripts/statecharts/graph';
 import { waitingModel, waitingModelInput } from '../../scripts/statecharts/models/waiting.model';
 import { PAYMENT_DEADLINE_MS } from '../../src/domain/constants';
@@ -269,12 +269,14 @@ async function see(value: StateValue, context: WaitingContext, page: WaitingPage
 
 describeViewWalk<WaitingPage>({
   model: waitingModel,
-  open: async (_path, base) => {
-    const clock = { now: START };
+  open: async (path, base) => {
+    // The path's input: the resumed order, a fraud-flagged one (no link), or one past its deadline.
+    const input = path.input as WaitingInput;
+    const clock = { now: input.now };
     const payment = {
       flow: 'order',
-      order,
-      link: waitingModelInput.paymentLink,
+      order: input.order,
+      link: input.paymentLink,
       gateway: waitingModelInput.selectedGateway,
       lastDate: waitingModelInput.lastDate,
       duration: waitingModelInput.duration,
