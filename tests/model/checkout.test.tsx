@@ -16,7 +16,7 @@ import { apiError } from '../support/fake-api';
 import { contractGateways, contractPricing } from './api';
 import { advance } from './settle';
 import { cycleText, en, fill, money } from './texts';
-import { describeViewWalk, enter, shown, type Page, type WalkedStep } from './walk';
+import { describeViewWalk, enter, refusedInputs, shown, type Page, type WalkedStep } from './walk';
 
 const anonymous = { loggedIn: false, guest: false, userid: null, email: null };
 
@@ -218,7 +218,8 @@ async function see(value: StateValue, context: CheckoutContext, page: CheckoutPa
     expect(location().search).toEqual(expect.objectContaining({ email: context.query.email, pid: context.query.pid }));
     expect(location().search).not.toHaveProperty('auto_redirect');
     await advance(MIN_LOADING_MS);
-    await shown(() => emailField().value === context.query.email, 'the e-mail of the link in the form');
+    if (isClient(context)) await shown(() => screen.getByText(fill(en.checkout.orderingAs, { email: context.user!.email })), 'the order placed for the signed-in client');
+    else await shown(() => emailField().value === context.query.email, 'the e-mail of the link in the form');
     expect(planRadio(Number(context.query.pid))).toHaveProperty('checked', true);
     return;
   }
@@ -233,6 +234,9 @@ async function see(value: StateValue, context: CheckoutContext, page: CheckoutPa
   }
   await seeForm(value, context, page);
 }
+
+/** A signed-in client (a numeric user id), as opposed to a guest identified by e-mail. */
+const isClient = (context: CheckoutContext) => context.user !== null && typeof context.user.userid === 'number';
 
 /** What the form says for the model's refusals of a submit (the walk answers them as above). */
 const SUBMIT_ERRORS: Record<string, string> = {
@@ -270,12 +274,20 @@ async function seeForm(value: StateValue, context: CheckoutContext, page: Checko
   if (context.promoError === null) expect(promoError).toBeNull();
   else if ('key' in context.promoError) expect(promoError).toBe(en.messages.promo.notApplicable);
   else expect(promoError).toBe(en.messages.api.promotion_not_found);
-  // The e-mail: its error shows once the field was left, never for an empty or good address.
-  const email = emailField();
-  expect(email.value).toBe(context.email);
-  const emailError = within(email.closest('.field') as HTMLElement).queryByRole('alert');
-  if (context.emailError === null) expect(emailError).toBeNull();
-  else if (document.activeElement !== email) expect(emailError?.textContent).toBe(en.messages.email.invalid);
+  let form: HTMLFormElement;
+  if (isClient(context)) {
+    // A signed-in client is not asked for an e-mail: the order is placed for the client's address.
+    form = screen.getByText(fill(en.checkout.orderingAs, { email: context.user!.email })).closest('form')!;
+    expect(screen.queryByRole('textbox', { name: en.checkout.email })).toBeNull();
+  } else {
+    // The e-mail: its error shows once the field was left, never for an empty or good address.
+    const email = emailField();
+    expect(email.value).toBe(context.email);
+    const emailError = within(email.closest('.field') as HTMLElement).queryByRole('alert');
+    if (context.emailError === null) expect(emailError).toBeNull();
+    else if (document.activeElement !== email) expect(emailError?.textContent).toBe(en.messages.email.invalid);
+    form = email.closest('form')!;
+  }
   expect(screen.getByRole('radio', { name: gatewayName(context.selectedGateway!) })).toHaveProperty('checked', true);
   // The total follows every choice.
   const summary = screen.getByRole('region', { name: en.checkout.summary });
@@ -283,7 +295,6 @@ async function seeForm(value: StateValue, context: CheckoutContext, page: Checko
   expect(within(summary).getByText(cycleText(product.billingcycle))).toBeTruthy();
   if (context.quote!.discount > 0) expect(within(summary).getByText(money(-context.quote!.discount, context.currency))).toBeTruthy();
   // A refused order: the message (a price change offers the new total).
-  const form = email.closest('form')!;
   const formAlerts = within(form).queryAllByRole('alert').filter((alert) => !alert.closest('.field'));
   if (context.submitError === null) expect(formAlerts).toEqual([]);
   else if (context.submitError === 'Price changed') await shown(() => within(form).getByRole('button', { name: /^Confirm / }), 'the new total to confirm');
@@ -332,7 +343,9 @@ function project(value: StateValue, raw: unknown): unknown {
 describeViewWalk<CheckoutPage>({
   model: checkoutModel,
   open: async (path, base) => {
-    const { query = {} } = path.input as CheckoutInput;
+    const { query = {}, user } = path.input as CheckoutInput;
+    // A signed-in client following a deep link: the session is the client's, nobody is identified.
+    const session = user ? { loggedIn: true, guest: false, userid: user.userid, email: user.email } : anonymous;
     const route = query.auto_redirect === 'true' ? '/creatingOrder' : '/';
     const search = new URLSearchParams(Object.entries(query)).toString();
     const page = await base({
@@ -341,22 +354,28 @@ describeViewWalk<CheckoutPage>({
       minLoadingMs: MIN_LOADING_MS,
       api: {
         answers: {
-          session: anonymous,
+          session,
           currency: currencyAnswer(path),
           getProducts: productList(modelProducts),
           getGateway: gatewayList({ gateways: modelGateways, defaultGateway: 'sandbox' }),
         },
         // A link's e-mail logs its guest in first; that fails here, so the checkout identifies the guest itself (the model's input has no user).
-        first: route === '/creatingOrder' ? { authMiddleware: [badGateway()] } : {},
+        first: route === '/creatingOrder' && !user ? { authMiddleware: [badGateway()] } : {},
         // The walked actor's own calls; later forms (after a fallback, on the waiting page) load at once.
         hold: { getProducts: 1, getGateway: 1, checkFraud: 1, getPromotion: Infinity, authMiddleware: Infinity, getProduct: Infinity, order: Infinity },
       },
     });
-    if (route === '/creatingOrder') page.note("auto-order link: the automatic login of the link's e-mail fails first, so the checkout identifies the guest itself (the model's input has no user)");
+    if (route === '/creatingOrder' && !user) page.note("auto-order link: the automatic login of the link's e-mail fails first, so the checkout identifies the guest itself (the model's input has no user)");
     return { ...page, route };
   },
   // The currency is known before the form exists: its answer is the first of the four loads.
   arrange: (path) => [...path.steps.filter((step) => isCurrencyResult(step.event)), ...path.steps.filter((step) => !isCurrencyResult(step.event))],
+  offView: refusedInputs({
+    'gateway.select': 'choosing the gateway already chosen sends nothing (a checked radio)',
+    'plan.select': 'choosing the plan already chosen sends nothing (a checked radio)',
+    'promo.apply': 'the Apply button is disabled while the code is empty',
+  }),
+  unrepeatable: { idempotencyKey: 'a fresh random Idempotency-Key per submission (the app draws it, the model uses a fixed one)' },
   perform: (step, page) => perform(step.event, page),
   see: (state, page) => see(state.value, state.context as CheckoutContext, page),
   project,

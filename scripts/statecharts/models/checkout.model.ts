@@ -55,7 +55,7 @@ export const modelFraudOrder: CreatedOrder = { orderid: 502, invoiceid: 602, ser
 
 const base = { now: () => CHECKOUT_MODEL_NOW, createIdempotencyKey: () => 'key-1' };
 
-/** A plain visit, a link with an automatic order (with and without promo code). */
+/** A plain visit, a link with an automatic order (with and without promo code), and both as a signed-in client. */
 export const checkoutModelInputs: { name: string; input: CheckoutInput }[] = [
   { name: 'visit', input: { ...base, query: { aff_id: 'partner-1' } } },
   {
@@ -63,10 +63,8 @@ export const checkoutModelInputs: { name: string; input: CheckoutInput }[] = [
     input: { ...base, query: { email: 'ann@example.com', pid: '2', auto_redirect: 'true', promocode: 'SAVE10', extraconnect: 'true', aff_id: 'partner-1' } },
   },
   { name: 'auto-order link without promo', input: { ...base, query: { email: 'ann@example.com', pid: '2', auto_redirect: 'true' } } },
-  {
-    name: 'signed-in client follows an auto-order link',
-    input: { ...base, user: modelClient, query: { email: 'client@example.com', pid: '2', auto_redirect: 'true', promocode: 'SAVE10', proxyprotect: 'true' } },
-  },
+  { name: 'signed-in client follows an auto-order link', input: { ...base, user: modelClient, query: { email: 'client@example.com', pid: '2', auto_redirect: 'true' } } },
+  { name: 'signed-in client visit', input: { ...base, user: modelClient, query: { aff_id: 'partner-1' } } },
 ];
 
 const never = () => new Promise<never>(() => {});
@@ -106,18 +104,23 @@ const isMainLine = (context: CheckoutContext) =>
   context.query.auto_redirect === undefined && context.gateways.length === 2 && context.currency === 'GBP' && !context.fraudCheck;
 
 /**
- * The signed-in client whose automatic order fell back to the form: the pre-filled code is refused,
- * the reminder unticked, then the order submitted (and refused, back to the form as it was).
+ * The signed-in client's form, one change at a time: a code refused, proxy protection chosen, the
+ * reminder unticked, then the order submitted; a refused order shows the form again as it was
+ * (the eventless restores of the add-on, the refused code and the unticked reminder).
  */
-function signedInFallbackEvents(snapshot: AnyMachineSnapshot, context: CheckoutContext): AnyEventObject[] {
-  if (snapshot.matches({ ready: { promo: 'checking' } })) return [failed('lookupPromotion', 'Promotion code not found.')];
+function signedInFormEvents(snapshot: AnyMachineSnapshot, context: CheckoutContext): AnyEventObject[] {
+  const promo = (state: string) => snapshot.matches({ ready: { promo: state } });
+  if (context.submitError !== null) return [];
+  if (promo('idle')) return [context.promoCode === '' ? { type: 'promo.change', code: 'SAVE10' } : { type: 'promo.apply' }];
+  if (promo('checking')) return [failed('lookupPromotion', 'Promotion code not found.')];
+  if (!context.proxyProtection) return [{ type: 'proxyProtection.toggle' }];
   if (context.remind) return [{ type: 'remind.toggle' }];
   return [{ type: 'order.submit' }];
 }
 
 function readyEvents(snapshot: AnyMachineSnapshot, context: CheckoutContext): AnyEventObject[] {
-  if (context.user?.userid === modelClient.userid) return signedInFallbackEvents(snapshot, context);
   if (!isMainLine(context)) return [];
+  if (context.user?.userid === modelClient.userid) return signedInFormEvents(snapshot, context);
   const promo = (state: string) => snapshot.matches({ ready: { promo: state } });
   const addonsOff = !context.extraConnection && !context.proxyProtection;
   const plainPromo = promo('idle') && context.promoCode === '';
@@ -232,7 +235,7 @@ export const checkoutModel: MachineModel = {
   inputs: checkoutModelInputs,
   events,
   describeEvent,
-  expectedPaths: 44,
+  expectedPaths: 46,
   docs: checkoutMachineDocs,
   unreachable: {
     'checkout.ready.promo.rejected → checkout.ready.promo.checking on promo.apply [hasPromoCode]: false':
