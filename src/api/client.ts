@@ -84,5 +84,19 @@ export type ActiveProduct = Schemas['ActiveProduct'];
 export type Session = Schemas['Session'];
 /** The visitor's country and currency. */
 export type VisitorCurrency = Schemas['VisitorCurrency'];
+/** What an order or invoice bills, for the receipt block. */
+export type Receipt = Schemas['Receipt'];
+/** The latest payment link's state (null before one was made). */
+export type PaymentProgress = Schemas['PaymentProgress'];
+/** An order whose status changed (cancelOrder's answer). */
+export type OrderStatusChange = Schemas['OrderStatusChange'];
+/** A signed-in client (login, sign-up). */
+export type AuthResponse = Schemas['AuthResponse'];
+/** A guest identified by e-mail for ordering. */
+export type GuestAuthResponse = Schemas['GuestAuthResponse'];
+/** A reseller's sign-in or sign-up. */
+export type ResellerAuthResponse = Schemas['ResellerAuthResponse'];
+/** The device address saved on a service. */
+export type UpdateMacAddressResponse = Schemas['UpdateMacAddressResponse'];
 /** A payment notification sent by a gateway. */
 export type WebhookEvent = Schemas['WebhookEvent'];
