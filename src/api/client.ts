@@ -80,6 +80,8 @@ export type ClientProduct = Schemas['ClientProduct'];
 export type ResellerService = Schemas['ResellerService'];
 /** An active service offered extra connections. */
 export type ActiveProduct = Schemas['ActiveProduct'];
+/** The client's active services offered extra connections. */
+export type ActiveProductList = Schemas['ActiveProductList'];
 /** The visitor's session. */
 export type Session = Schemas['Session'];
 /** The visitor's country and currency. */
