@@ -96,6 +96,8 @@ export type OrderStatusChange = Schemas['OrderStatusChange'];
 export type AuthResponse = Schemas['AuthResponse'];
 /** A guest identified by e-mail for ordering. */
 export type GuestAuthResponse = Schemas['GuestAuthResponse'];
+/** The body of a reseller's sign-in or sign-up. */
+export type ResellerAuthRequest = Schemas['ResellerAuthRequest'];
 /** A reseller's sign-in or sign-up. */
 export type ResellerAuthResponse = Schemas['ResellerAuthResponse'];
 /** The device address saved on a service. */
