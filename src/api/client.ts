@@ -100,6 +100,8 @@ export type GuestAuthResponse = Schemas['GuestAuthResponse'];
 export type ResellerAuthRequest = Schemas['ResellerAuthRequest'];
 /** A reseller's sign-in or sign-up. */
 export type ResellerAuthResponse = Schemas['ResellerAuthResponse'];
+/** The body saving a service's device address. */
+export type UpdateMacAddressRequest = Schemas['UpdateMacAddressRequest'];
 /** The device address saved on a service. */
 export type UpdateMacAddressResponse = Schemas['UpdateMacAddressResponse'];
 /** A payment notification sent by a gateway. */
