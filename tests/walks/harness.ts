@@ -107,6 +107,8 @@ export interface Step<TWorld> {
   after: AnyMachineSnapshot;
   world: TWorld;
   server: WalkServer;
+  /** The walk's clock after the step (the real time, which the machine reads only now and then). */
+  now: number;
 }
 
 /** A sentence a product owner reads, and the check that it holds after a step (null, or what broke it). */
@@ -137,7 +139,7 @@ async function runStep<TWorld>(walk: Walk<TWorld>, kind: Step<TWorld>['kind'], l
   await settle();
   const after = walk.actor.getSnapshot() as AnyMachineSnapshot;
   walk.steps.push(label);
-  const step: Step<TWorld> = { index: walk.server.step, label, kind, before, after, world: walk.world, server: walk.server };
+  const step: Step<TWorld> = { index: walk.server.step, label, kind, before, after, world: walk.world, server: walk.server, now: walk.clock.now };
   walk.observe(step);
   const broken = walk.invariant.broken(step);
   if (broken) {
