@@ -30,7 +30,9 @@ for (const spec of walkSpecs.filter((candidate) => !values.machine || candidate.
     console.log(`${result.failed ? 'BROKEN' : 'ok    '}  ${spec.machine}: ${invariant.sentence}  (${result.numRuns} runs, ${seconds} s)`);
     if (result.failed) {
       broken += 1;
-      console.log(`${fc.defaultReportMessage(result)}\n`);
+      // fast-check's report gives the seed, the path to replay and the shrunk walk; the error gives the promise and its exact steps.
+      const error = result.errorInstance instanceof Error ? result.errorInstance.message : String(result.errorInstance);
+      console.log(`${fc.defaultReportMessage(result)}\n${error}\n`);
     }
   }
 }

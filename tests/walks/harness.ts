@@ -50,8 +50,10 @@ export interface ServerCall {
   input: unknown;
   /** The walk step during which the call started (0: on start). */
   step: number;
-  /** Settled by the walk, or stopped because the machine left the state that invoked it. */
+  /** Neither answered nor stopped (the machine left the state that invoked it). */
   open: boolean;
+  /** Answered by the server; a stopped call is not: its request may still be on the server. */
+  answered: boolean;
   resolve: (output: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -69,7 +71,7 @@ export class WalkServer {
     return fromPromise<TOutput, TInput>(
       ({ input, signal }) =>
         new Promise<TOutput>((resolve, reject) => {
-          const call: ServerCall = { actor: name, input, step: this.step, open: true, resolve: resolve as (output: unknown) => void, reject };
+          const call: ServerCall = { actor: name, input, step: this.step, open: true, answered: false, resolve: resolve as (output: unknown) => void, reject };
           this.calls.push(call);
           signal.addEventListener('abort', () => {
             call.open = false;
@@ -90,6 +92,7 @@ export class WalkServer {
 
   answer(call: ServerCall, answer: Answer): void {
     call.open = false;
+    call.answered = true;
     if ('output' in answer) call.resolve(answer.output);
     else call.reject(answer.error);
   }
