@@ -6,7 +6,7 @@
  * the machine's quote.
  */
 import fc from 'fast-check';
-import { createActor, type AnyMachineSnapshot } from 'xstate';
+import { createActor, type AnyActorRef, type AnyMachineSnapshot } from 'xstate';
 import {
   checkoutMachine,
   type CheckoutContext,
@@ -15,8 +15,9 @@ import {
   type CheckoutProduct,
   type CheckoutUser,
   type CreatedOrder,
-  type OrderRequest,
+  type CreateOrderRequest,
 } from '../../machines/checkout.machine';
+import { placeOrderMachine, type PlaceOrderContext } from '../../machines/place-order.machine';
 import { ApiFailure } from '../../src/app/api';
 import type { Promotion, PromotionLookup } from '../../src/domain/promotion';
 import { timeCommand, userCommand, type AnswerPlan, type AnswerPlans, type Invariant, type Step, type WalkServer, type WalkClock, type WalkSpec, type WalkCommand } from './harness';
@@ -38,14 +39,24 @@ export interface CheckoutWorld {
   gateways: CheckoutGateway[];
   /** The server's lookup answer per code. */
   lookups: Map<string, PromotionLookup>;
-  /** The total the form showed after the last step that showed one (null before the form). */
+  /** The total on screen before the last step that showed one (the form's, or a new total from the server; null before any). */
   lastShownTotal: number | null;
+  /** The form was shown (a deep link that orders at once never shows it). */
+  formShown: boolean;
+  /** The step in which the shopper confirmed a new total from the server. */
+  confirmedAtStep: number | null;
   /** Orders the server created, by Idempotency-Key. */
   createdLinks: string[];
   redirects: string[];
 }
 
 type Command = WalkCommand<CheckoutWorld>;
+
+/** The placeOrder child the views talk to while an order is placed. */
+const placing = (snapshot: AnyMachineSnapshot) => snapshot.children.placeOrder as AnyActorRef | undefined;
+
+/** The plan an order is for (the contract allows a list, for a reseller's order; the checkout orders one). */
+const pidOf = (request: CreateOrderRequest) => (Array.isArray(request.pid) ? Number.NaN : request.pid);
 
 const option = (id: number, name: string, eur: Record<string, number>, gbp: Record<string, number>) => ({ id, name, pricing: { EUR: eur, GBP: gbp } });
 const extra = option(2, 'Extra connection', { monthly: 4, semiannually: 20, annually: 36 }, { monthly: 3.5, semiannually: 17, annually: 31 });
@@ -141,6 +152,8 @@ const commands: fc.Arbitrary<Command>[] = [
   fc.constant(userCommand<CheckoutWorld>({ type: 'remind.toggle' }, 'shopper toggles the reminder')),
   fc.constant(userCommand<CheckoutWorld>({ type: 'order.submit' }, 'shopper submits')),
   fc.constant(userCommand<CheckoutWorld>({ type: 'order.submit' }, 'shopper submits')),
+  fc.constant(userCommand<CheckoutWorld>({ type: 'price.confirm' }, 'shopper confirms the new total', placing)),
+  fc.constant(userCommand<CheckoutWorld>({ type: 'price.cancel' }, 'shopper refuses the new total', placing)),
   fc.constant(timeCommand<CheckoutWorld>()),
 ];
 
@@ -220,7 +233,7 @@ const answers: AnswerPlans<CheckoutWorld> = {
     {
       weight: 4,
       arbitrary: fc.constantFrom('link', 'fraud').map((kind) =>
-        plan(kind === 'link' ? 'order created with a payment link' : 'fraud-flagged order created without link', (_input: OrderRequest, walk) => {
+        plan(kind === 'link' ? 'order created with a payment link' : 'fraud-flagged order created without link', (_input: CreateOrderRequest, walk) => {
           const orderid = 500 + walk.world.createdLinks.length;
           const link = kind === 'link' ? `https://pay.example/${orderid}` : null;
           if (link) walk.world.createdLinks.push(link);
@@ -231,7 +244,7 @@ const answers: AnswerPlans<CheckoutWorld> = {
     {
       weight: 2,
       arbitrary: fc.constantFrom(1.5, -2, 1000).map((delta) =>
-        plan(`409 price changed by ${delta}`, (input: OrderRequest) => ({ error: priceChanged(Math.max(0, Math.round((input.amount + delta) * 100) / 100), input.currency) })),
+        plan(`409 price changed by ${delta}`, (input: CreateOrderRequest) => ({ error: priceChanged(Math.max(0, Math.round((input.amount + delta) * 100) / 100), input.currency) })),
       ),
     },
     {
@@ -276,9 +289,9 @@ function checkoutUnderWalk(server: WalkServer, world: CheckoutWorld) {
       loadCurrency: server.actor('loadCurrency'),
       checkFraud: server.actor('checkFraud'),
       lookupPromotion: server.actor('lookupPromotion'),
-      identifyGuest: server.actor('identifyGuest'),
       loadProduct: server.actor('loadProduct'),
-      createOrder: server.actor('createOrder'),
+      // The form and the deep link place their order through the placeOrder child.
+      placeOrder: placeOrderMachine.provide({ actors: { identifyGuest: server.actor('identifyGuest'), createOrder: server.actor('createOrder') } }),
     },
     actions: {
       clearClientProduct: () => {},
@@ -290,10 +303,12 @@ function checkoutUnderWalk(server: WalkServer, world: CheckoutWorld) {
   });
 }
 
-/** The total the form shows in this snapshot (null when no form with a total is on screen). */
+/** The total on screen: the form's, or the server's new total while a price change waits (null when none is shown). */
 export function shownTotal(snapshot: AnyMachineSnapshot): number | null {
   const context = snapshot.context as CheckoutContext;
-  return snapshot.matches('ready') ? (context.quote?.total ?? null) : null;
+  if (snapshot.matches('ready')) return context.quote?.total ?? null;
+  const child = placing(snapshot)?.getSnapshot() as AnyMachineSnapshot | undefined;
+  return child?.matches('priceChanged') ? ((child.context as PlaceOrderContext).priceChange?.amount ?? null) : null;
 }
 
 
@@ -313,10 +328,10 @@ function promotionAccepted(lookup: PromotionLookup | undefined, pid: number): Pr
 }
 
 /** What the order must cost, from the server's own catalogue answer: plan + chosen options − accepted promotion. */
-function expectedAmountCents(world: CheckoutWorld, request: OrderRequest): number | null {
-  const fromLink = world.lastShownTotal === null;
-  const product = fromLink ? world.linkedProduct : world.catalogue.get(request.pid);
-  if (!product || product.pid !== request.pid) return null;
+function expectedAmountCents(world: CheckoutWorld, request: CreateOrderRequest): number | null {
+  const fromLink = !world.formShown;
+  const product = fromLink ? world.linkedProduct : world.catalogue.get(pidOf(request));
+  if (!product || product.pid !== pidOf(request)) return null;
   const key = cycleKey(product.billingcycle);
   const priceOf = (pricing: CheckoutProduct['pricing']) => (pricing[request.currency] as Record<string, number> | undefined)?.[key];
   const price = priceOf(product.pricing);
@@ -326,8 +341,8 @@ function expectedAmountCents(world: CheckoutWorld, request: OrderRequest): numbe
     const value = found ? priceOf(found.pricing) : undefined;
     return typeof value === 'number' && value >= 0 ? cents(value) : 0;
   };
-  const subtotal = cents(price) + optionCents(2, request.configoptions['2']) + optionCents(4, request.configoptions['4']);
-  const promotion = request.promocode ? promotionAccepted(world.lookups.get(request.promocode), request.pid) : null;
+  const subtotal = cents(price) + optionCents(2, request.configoptions?.['2']) + optionCents(4, request.configoptions?.['4']);
+  const promotion = request.promocode ? promotionAccepted(world.lookups.get(request.promocode), pidOf(request)) : null;
   if (!promotion) return subtotal;
   const off = promotion.type === 'Percentage' ? Math.round((subtotal * promotion.value) / 100 + 1e-6) : cents(promotion.amounts![request.currency]);
   // A discount never takes more than the amount (a 150 % or a 15-euro code on a 12.99 plan makes it free).
@@ -335,7 +350,7 @@ function expectedAmountCents(world: CheckoutWorld, request: OrderRequest): numbe
 }
 
 /** The order requests sent during this step. */
-const startedNow = (step: Step<CheckoutWorld>) => step.server.startedAt('createOrder', step.index).map((call) => call.input as OrderRequest);
+const startedNow = (step: Step<CheckoutWorld>) => step.server.startedAt('createOrder', step.index).map((call) => call.input as CreateOrderRequest);
 const money = (value: number) => value.toFixed(2);
 
 /** The promises a product owner reads; each is its own property. */
@@ -361,8 +376,10 @@ const invariants: Invariant<CheckoutWorld>[] = [
     },
   },
   {
-    sentence: 'an order costs the catalogue price of what was chosen, less only a promotion that applies',
+    sentence: 'an order costs the catalogue price of what was chosen, less only a promotion that applies, or the new total the shopper confirmed',
     broken: (step) => {
+      // An order sent by confirming the server's new total is held to that total by "the amount sent is the amount shown".
+      if (step.world.confirmedAtStep === step.index) return null;
       for (const request of startedNow(step)) {
         const expected = expectedAmountCents(step.world, request);
         if (expected === null) return `plan ${request.pid} has no price in ${request.currency} in the catalogue, yet an order for ${money(request.amount)} was sent`;
@@ -379,7 +396,7 @@ const invariants: Invariant<CheckoutWorld>[] = [
         return `the form shows a discount of ${money(context.quote.discount)} while the promo is ${context.promoError ? 'refused' : 'not applied'}`;
       }
       for (const request of startedNow(step)) {
-        if (request.promocode && !promotionAccepted(step.world.lookups.get(request.promocode), request.pid)) return `the order for plan ${request.pid} carries promo ${request.promocode}, which does not apply to it`;
+        if (request.promocode && !promotionAccepted(step.world.lookups.get(request.promocode), pidOf(request))) return `the order for plan ${request.pid} carries promo ${request.promocode}, which does not apply to it`;
       }
       return null;
     },
@@ -388,7 +405,7 @@ const invariants: Invariant<CheckoutWorld>[] = [
     sentence: 'one order per Idempotency-Key',
     broken: (step) => {
       const seen = new Map<string, string>();
-      for (const request of step.server.calls.filter((call) => call.actor === 'createOrder').map((call) => call.input as OrderRequest)) {
+      for (const request of step.server.calls.filter((call) => call.actor === 'createOrder').map((call) => call.input as CreateOrderRequest)) {
         if (!request.idempotencyKey) return 'an order was sent without an Idempotency-Key';
         const { idempotencyKey, ...body } = request;
         const text = JSON.stringify(body);
@@ -404,12 +421,12 @@ const invariants: Invariant<CheckoutWorld>[] = [
     broken: (step) => {
       const orders = step.server.calls.filter((call) => call.actor === 'createOrder');
       for (const call of orders.filter((candidate) => candidate.step === step.index)) {
-        const request = call.input as OrderRequest;
+        const request = call.input as CreateOrderRequest;
         // A request the machine stopped waiting for may still reach the server; only the same key and body is the same order.
         const unanswered = orders.find((earlier) => earlier !== call && earlier.step <= call.step && !earlier.answered && JSON.stringify(earlier.input) !== JSON.stringify(request));
-        if (unanswered) return `a second order (key ${request.idempotencyKey}) was sent while order key ${(unanswered.input as OrderRequest).idempotencyKey} had no answer yet`;
+        if (unanswered) return `a second order (key ${request.idempotencyKey}) was sent while order key ${(unanswered.input as CreateOrderRequest).idempotencyKey} had no answer yet`;
       }
-      if (step.kind === 'user' && startedNow(step).length > 0 && !step.before.matches('ready')) return `a submit outside the form sent an order (state ${JSON.stringify(step.before.value)})`;
+      if (step.label === 'shopper submits' && startedNow(step).length > 0 && !step.before.matches('ready')) return `a submit outside the form sent an order (state ${JSON.stringify(step.before.value)})`;
       return null;
     },
   },
@@ -417,9 +434,9 @@ const invariants: Invariant<CheckoutWorld>[] = [
     sentence: 'only a plan on offer is ordered',
     broken: (step) => {
       for (const request of startedNow(step)) {
-        const deepLink = step.world.lastShownTotal === null;
+        const deepLink = !step.world.formShown;
         if (deepLink && String(request.pid) !== step.world.query?.pid) return `the link asked for plan ${step.world.query?.pid ?? '?'} but plan ${request.pid} was ordered`;
-        if (!deepLink && !step.world.offeredPids.includes(request.pid)) return `plan ${request.pid} was ordered, the form offers ${step.world.offeredPids.join(', ')}`;
+        if (!deepLink && !step.world.offeredPids.includes(pidOf(request))) return `plan ${request.pid} was ordered, the form offers ${step.world.offeredPids.join(', ')}`;
       }
       return null;
     },
@@ -464,6 +481,8 @@ export const checkoutWalks: WalkSpec<CheckoutWorld, CheckoutStart> = {
       gateways: [],
       lookups: new Map(),
       lastShownTotal: null,
+      formShown: false,
+      confirmedAtStep: null,
       createdLinks: [],
       redirects: [],
     };
@@ -478,6 +497,8 @@ export const checkoutWalks: WalkSpec<CheckoutWorld, CheckoutStart> = {
         // What the shopper saw when acting: the form's total just before this step.
         const shown = shownTotal(step.before);
         if (shown !== null) step.world.lastShownTotal = shown;
+        if (step.before.matches('ready')) step.world.formShown = true;
+        if (step.label === 'shopper confirms the new total') step.world.confirmedAtStep = step.index;
       },
     };
   },

@@ -7,7 +7,7 @@
  * prints fast-check's seed and path.
  */
 import fc from 'fast-check';
-import { createActor, fromPromise, type ActorOptions, type AnyActorLogic, type AnyMachineSnapshot, type EventObject, type PromiseActorLogic } from 'xstate';
+import { createActor, fromPromise, type ActorOptions, type AnyActorLogic, type AnyActorRef, type AnyMachineSnapshot, type EventObject, type PromiseActorLogic } from 'xstate';
 
 type Clock = NonNullable<ActorOptions<AnyActorLogic>['clock']>;
 
@@ -152,11 +152,18 @@ async function runStep<TWorld>(walk: Walk<TWorld>, kind: Step<TWorld>['kind'], l
 
 const isRunning = (walk: Walk<unknown>) => walk.actor.getSnapshot().status === 'active';
 
-/** The shopper sends an event (also one the current state ignores: a click is never refused by the walk). */
-export function userCommand<TWorld>(event: EventObject & Record<string, unknown>, label: string): WalkCommand<TWorld> {
+/**
+ * The shopper sends an event (also one the current state ignores: a click is never refused by the walk),
+ * to the machine or, with `to`, to the child the view talks to (a placeOrder's price confirmation).
+ */
+export function userCommand<TWorld>(event: EventObject & Record<string, unknown>, label: string, to?: (snapshot: AnyMachineSnapshot) => AnyActorRef | undefined): WalkCommand<TWorld> {
   return {
     check: (walk) => isRunning(walk as Walk<unknown>),
-    run: (walk) => runStep(walk, 'user', label, () => walk.actor.send(event)),
+    run: (walk) =>
+      runStep(walk, 'user', label, () => {
+        const target = to ? to(walk.actor.getSnapshot() as AnyMachineSnapshot) : walk.actor;
+        target?.send(event);
+      }),
     toString: () => label,
   };
 }

@@ -71,7 +71,7 @@ const commands: fc.Arbitrary<Command>[] = [
   fc.constant(timeCommand<WaitingWorld>()),
 ];
 
-const receipt = { lines: [{ pid: 1, name: '1 Month', billingcycle: 'Monthly', extraConnections: 0, proxyProtection: false }], promocode: null, amount: 12.99, currency: 'EUR' };
+const receipt: OrderStatusResult['receipt'] = { lines: [{ pid: 1, name: '1 Month', billingcycle: 'Monthly', extraConnections: 0, proxyProtection: false }], promocode: null, amount: 12.99, currency: 'EUR' };
 
 const statusPlan = fc
   .record({
@@ -84,7 +84,8 @@ const statusPlan = fc
   .map((answer): Plan => ({
     label: `order ${answer.status}, payment ${answer.payment}${answer.latePayment ? ', a late payment' : ''}${answer.fraud ? ', fraud flag' : ''}`,
     answer: (_input, walk) => {
-      const output: OrderStatusResult = { orderid: 101, serviceids: [301], receipt, ...answer };
+      // 'Unknown' is outside the contract on purpose: a server answering it must not open the success page.
+      const output: OrderStatusResult = { orderid: 101, serviceids: [301], receipt, ...answer, status: answer.status as OrderStatusResult['status'] };
       walk.world.lastStatus = output;
       return { output };
     },
