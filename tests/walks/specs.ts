@@ -1,5 +1,6 @@
-/** Every machine under random walks; add a machine here with its spec (see checkout.walk.ts). */
+/** Every machine under random walks; a machine joins with one spec (start, commands, answers, invariants; see place-order.walk.ts). */
 import { checkoutWalks } from './checkout.walk';
+import { placeOrderWalks } from './place-order.walk';
 import { waitingWalks } from './waiting.walk';
 import type { WalkSpec } from './harness';
 
@@ -7,4 +8,4 @@ import type { WalkSpec } from './harness';
 export const WALK_SEED = 13;
 export const WALK_RUNS = 200;
 
-export const walkSpecs: WalkSpec<never, never>[] = [checkoutWalks, waitingWalks] as unknown as WalkSpec<never, never>[];
+export const walkSpecs: WalkSpec<never, never>[] = [checkoutWalks, placeOrderWalks, waitingWalks] as unknown as WalkSpec<never, never>[];
