@@ -184,8 +184,8 @@ export type AnswerPlans<TWorld> = Record<string, fc.Arbitrary<AnswerPlan<TWorld>
 export function serverAnswers<TWorld>(plans: AnswerPlans<TWorld>): fc.Arbitrary<WalkCommand<TWorld>> {
   const actors = Object.keys(plans);
   return fc.record({ pick: fc.nat({ max: 7 }), plan: fc.record(plans) }).map(({ pick, plan }) => {
-    // The label names the call it answered last; the failure message lists the exact steps of the failing run.
-    let last = `the server answers waiting call ${pick}`;
+    // Which call it answers depends on the calls waiting then: the failure message lists the exact steps of the failing run.
+    const label = `the server answers waiting call #${pick}`;
     const open = (walk: Walk<TWorld>) => walk.server.calls.filter((call) => call.open && actors.includes(call.actor));
     return {
       check: (walk) => open(walk).length > 0,
@@ -193,10 +193,9 @@ export function serverAnswers<TWorld>(plans: AnswerPlans<TWorld>): fc.Arbitrary<
         const calls = open(walk);
         const call = calls[pick % calls.length]!;
         const chosen = plan[call.actor]!;
-        last = `${call.actor}: ${chosen.label}`;
-        return runStep(walk, 'answer', last, () => walk.server.answer(call, chosen.answer(call.input as never, walk)));
+        return runStep(walk, 'answer', `${call.actor}: ${chosen.label}`, () => walk.server.answer(call, chosen.answer(call.input as never, walk)));
       },
-      toString: () => last,
+      toString: () => label,
     };
   });
 }
