@@ -423,10 +423,10 @@ export const checkoutMachine = setup({
           id: 'loadGateways',
           src: 'loadGateways',
           onDone: {
-            description: 'Keep the gateways and select the default one (or the first that takes the currency).',
+            description: 'Keep the gateways and select the default one (or the first that takes the currency; none when none does).',
             actions: assign(({ context, event }) => {
               const { gateways, defaultGateway } = event.output;
-              const selectedGateway = gatewayFor(gateways, defaultGateway, context.currency) ?? gateways[0]?.module ?? null;
+              const selectedGateway = gatewayFor(gateways, defaultGateway, context.currency);
               return { gateways, selectedGateway, loaded: { ...context.loaded, gateways: true } };
             }),
           },
