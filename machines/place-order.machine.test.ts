@@ -210,6 +210,10 @@ describe('placeOrder guards', () => {
     expect(isPriceChangeError(Object.assign(new Error('api.price_changed'), { serverPrice: undefined }))).toBe(false);
     expect(isPriceChangeError(Object.assign(new Error('x'), { serverPrice: { amount: '14.5', currency: 'EUR' } }))).toBe(false);
     expect(isPriceChangeError(new Error('api.price_changed'))).toBe(false);
+    // A total below zero or not a number is not one the shopper can be asked to confirm: the order fails with its message.
+    expect(isPriceChangeError(Object.assign(new Error('x'), { serverPrice: { amount: -987.01, currency: 'EUR' } }))).toBe(false);
+    expect(isPriceChangeError(Object.assign(new Error('x'), { serverPrice: { amount: Number.NaN, currency: 'EUR' } }))).toBe(false);
+    expect(isPriceChangeError(Object.assign(new Error('x'), { serverPrice: { amount: 0, currency: 'EUR' } }))).toBe(true);
     expect(isPriceChangeError(null)).toBe(false);
   });
 });

@@ -95,11 +95,13 @@ export type PlaceOrderOutput =
 
 type GuardArgs = { context: PlaceOrderContext; event: unknown };
 
-/** True when a rejection of createOrder is a 409 price_changed carrying the server's total. */
+/** True when a rejection of createOrder is a 409 price_changed carrying a total the contract allows (Money: 0 or more). */
 export function isPriceChangeError(error: unknown): error is PriceChangeError {
   if (typeof error !== 'object' || error === null || !('serverPrice' in error)) return false;
   const price = (error as { serverPrice: unknown }).serverPrice;
-  return typeof price === 'object' && price !== null && typeof (price as ServerPrice).amount === 'number' && typeof (price as ServerPrice).currency === 'string';
+  if (typeof price !== 'object' || price === null) return false;
+  const { amount, currency } = price as ServerPrice;
+  return typeof amount === 'number' && Number.isFinite(amount) && amount >= 0 && typeof currency === 'string';
 }
 
 function errorMessage(error: unknown): string {
