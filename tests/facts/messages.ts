@@ -64,4 +64,8 @@ export const PAYMENT_LINKS = {
   upsell: 'https://pay.example/card/501',
   /** Reseller: createOrder's link for order 601 / invoice 701. */
   reseller: 'https://pay.example/card/701',
+  /** Waiting: the link of invoice 201 the page resumes with, and the new links createPaymentLink gives (same card gateway, crypto). */
+  waiting: 'https://pay.example/card/201',
+  waitingRenewed: 'https://pay.example/card/201-renewed',
+  waitingCrypto: 'https://pay.example/crypto/201',
 } as const;
