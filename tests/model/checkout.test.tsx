@@ -285,6 +285,10 @@ async function seeForm(value: StateValue, context: CheckoutContext, page: Checko
   expect(planRadio(context.selectedPid!)).toHaveProperty('checked', true);
   const plan = checkedPlan();
   const { currency } = page;
+  // The three seeded plans, each card with its price and cycle in the visitor's currency.
+  const cards = [...plans.querySelectorAll('.plan')].map((card) => [card.querySelector('.plan-name')!.textContent, card.querySelector('.plan-price')!.textContent]);
+  const priceOf = (candidate: (typeof SEEDED_PLANS)[number]) => candidate.pricing[currency][candidate.billingcycle === 'Semi-Annually' ? 'semiannually' : 'monthly']!;
+  expect(cards).toEqual(SEEDED_PLANS.map((candidate) => [candidate.name, `${money(priceOf(candidate), currency)} ${candidate.cycleText}`]));
   const extra = screen.getByRole('switch', { name: new RegExp(`^${en.checkout.extraConnection}`) }) as HTMLInputElement;
   const proxy = screen.getByRole('switch', { name: new RegExp(`^${en.checkout.proxyProtection}`) }) as HTMLInputElement;
   expect(extra).toHaveProperty('checked', context.extraConnection);
