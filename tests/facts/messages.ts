@@ -41,6 +41,10 @@ export const APP_MESSAGES = {
   orderCancelled: 'Your order was cancelled.',
 } as const;
 
+/** The checkout's offer after the server answered 409 price_changed with its own total (amounts as the page writes them). */
+export const priceChangedOffer = (amount: string, previous: string) => `The price has changed: the total is now ${amount} instead of ${previous}.`;
+export const confirmPrice = (amount: string) => `Confirm ${amount} and pay`;
+
 /** The discount box's notice once a code is applied. */
 export const discountApplied = (code: string) => `Code ${code} applied.`;
 

@@ -13,7 +13,7 @@ import { CHECKOUT_MODEL_NOW, checkoutModel, modelFraudOrder, modelGateways, mode
 import { MIN_LOADING_MS, PAYMENT_DEADLINE_MS } from '../../src/domain/constants';
 import type { PromotionLookup } from '../../src/domain/promotion';
 import { SEEDED_OPTIONS, SEEDED_PLANS, SEEDED_PROMOTIONS, type FactCurrency } from '../facts/catalogue';
-import { APP_MESSAGES, PAYMENT_LINKS, SPEC_MESSAGES, discountApplied } from '../facts/messages';
+import { APP_MESSAGES, PAYMENT_LINKS, SPEC_MESSAGES, confirmPrice, discountApplied, priceChangedOffer } from '../facts/messages';
 import { PROMO_REFUSALS, checkoutFact, type CheckoutChoices } from '../facts/prices';
 import { apiError } from '../support/fake-api';
 import { contractGateways, contractPricing } from './api';
@@ -260,6 +260,13 @@ function checkedPlan() {
   return plan!;
 }
 
+/** The amount of the last order the page sent. */
+async function lastOrderAmount(page: CheckoutPage): Promise<number> {
+  const order = page.api.calls.filter((request) => new URL(request.url).pathname === '/checkout/api/order').at(-1);
+  expect(order, 'an order request').toBeDefined();
+  return ((await order!.clone().json()) as { amount: number }).amount;
+}
+
 /** The first order the page sent asks the table's amount for what it orders (a later one may carry a price change's amount). */
 async function seeOrderRequest(page: CheckoutPage): Promise<void> {
   const order = page.api.calls.find((request) => new URL(request.url).pathname === '/checkout/api/order');
@@ -337,7 +344,12 @@ async function seeForm(value: StateValue, context: CheckoutContext, page: Checko
   const form = email.closest('form')!;
   const formAlerts = within(form).queryAllByRole('alert').filter((alert) => !alert.closest('.field'));
   if (context.submitError === null) expect(formAlerts).toEqual([]);
-  else if (context.submitError === 'Price changed') await shown(() => within(form).getByRole('button', { name: /^Confirm / }), 'the new total to confirm');
+  else if (context.submitError === 'Price changed') {
+    // The walk's 409 answers the amount sent plus 1: the page offers exactly that total, in place of the one sent.
+    const sent = await lastOrderAmount(page);
+    await shown(() => within(form).getByRole('button', { name: confirmPrice(money(sent + 1, page.currency)) }), 'the new total to confirm');
+    expect(within(form).getByText(priceChangedOffer(money(sent + 1, page.currency), money(sent, page.currency)))).toBeTruthy();
+  }
   else expect(formAlerts.map((alert) => alert.textContent)).toEqual([SUBMIT_ERRORS[context.submitError]]);
   const submit = screen.getByRole('button', { name: submitting ? en.checkout.submitting : en.checkout.submit });
   expect(submit.getAttribute('aria-disabled')).toBe(submitting ? 'true' : null);
