@@ -20,10 +20,13 @@ describe('auth machine: generated paths', () => {
     expect(paths.length).toBe(authModel.expectedPaths);
   });
 
-  it('walks every transition of the machine', () => {
+  it('walks every transition and guard outcome of the machine, or lists it unreachable with a reason', () => {
     const coverage = transitionCoverage(authModel, paths);
-    expect(coverage.missing).toEqual([]);
-    expect(coverage.walked).toBe(coverage.total);
+    expect(coverage.transitions.missing).toEqual([]);
+    expect(coverage.guardOutcomes.missing).toEqual([]);
+    expect(coverage.transitions.walked + coverage.guardOutcomes.walked + coverage.unreachable.length).toBe(coverage.transitions.total + coverage.guardOutcomes.total);
+    // Counted in the machine file: every on/always/after/onDone/onError entry, each guarded branch; two outcomes per guard.
+    expect([coverage.transitions.total, coverage.guardOutcomes.total]).toEqual([19, 16]);
   });
 
   it.each(paths.map((path) => [formatScenario(authModel, path), path] as const))('%s', (_scenario, path) => {

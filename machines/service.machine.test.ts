@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import { formatScenario, generatePaths, replayPath, transitionCoverage } from '../scripts/statecharts/graph';
-import { serviceModel, serviceModelInput, serviceModelProduct } from '../scripts/statecharts/models/service.model';
+import { serviceModel, serviceModelInput, serviceModelNoHost, serviceModelPending, serviceModelProduct } from '../scripts/statecharts/models/service.model';
 import { COPIED_HINT_MS } from '../src/domain/constants';
 import { isMacAddress } from '../src/domain/device';
 import { MESSAGE_TEXTS } from '../src/domain/messages';
@@ -21,10 +21,13 @@ const paths = generatePaths(serviceModel);
 describe('service machine: generated paths', () => {
   it('generates the expected number of paths', () => expect(paths).toHaveLength(serviceModel.expectedPaths));
 
-  it('walks every transition', () => {
+  it('walks every transition and guard outcome of the machine, or lists it unreachable with a reason', () => {
     const coverage = transitionCoverage(serviceModel, paths);
-    expect(coverage.missing).toEqual([]);
-    expect(coverage.walked).toBe(coverage.total);
+    expect(coverage.transitions.missing).toEqual([]);
+    expect(coverage.guardOutcomes.missing).toEqual([]);
+    expect(coverage.transitions.walked + coverage.guardOutcomes.walked + coverage.unreachable.length).toBe(coverage.transitions.total + coverage.guardOutcomes.total);
+    // Counted in the machine file: every on/always/after/onDone/onError entry, each guarded branch; two outcomes per guard.
+    expect([coverage.transitions.total, coverage.guardOutcomes.total]).toEqual([22, 22]);
   });
 
   for (const path of paths) {
@@ -32,11 +35,15 @@ describe('service machine: generated paths', () => {
       replayPath(serviceModel, path, (snapshot) => {
         const context = snapshot.context as ServiceContext;
         if (snapshot.matches('ready')) {
-          expect(context.product).toEqual(expect.objectContaining({ username: 'TV-12345678', serverhostname: 'tv.example.net' }));
+          // One of the model's three services (a saved device address changes only macAddress).
+          expect([serviceModelProduct, serviceModelNoHost, serviceModelPending]).toContainEqual({ ...context.product, macAddress: serviceModelProduct.macAddress });
         }
         if (snapshot.matches({ ready: { copy: 'copied' } })) {
           expect(context.copyHint).toBe('copy.done');
           expect(context.copied).not.toBeNull();
+          // Nothing empty is ever copied: the hint shows only for a field the service has.
+          expect(copyText(context.product, context.copied!)).not.toBeNull();
+          expect(copyText(context.product, context.copied!)).not.toBe('');
         } else {
           expect(context).toMatchObject({ copied: null, copyHint: null });
         }

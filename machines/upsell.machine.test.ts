@@ -20,10 +20,13 @@ const paths = generatePaths(upsellModel);
 describe('upsell machine: generated paths', () => {
   it('generates the expected number of paths', () => expect(paths).toHaveLength(upsellModel.expectedPaths));
 
-  it('walks every transition', () => {
+  it('walks every transition and guard outcome of the machine, or lists it unreachable with a reason', () => {
     const coverage = transitionCoverage(upsellModel, paths);
-    expect(coverage.missing).toEqual([]);
-    expect(coverage.walked).toBe(coverage.total);
+    expect(coverage.transitions.missing).toEqual([]);
+    expect(coverage.guardOutcomes.missing).toEqual([]);
+    expect(coverage.transitions.walked + coverage.guardOutcomes.walked + coverage.unreachable.length).toBe(coverage.transitions.total + coverage.guardOutcomes.total);
+    // Counted in the machine file: every on/always/after/onDone/onError entry, each guarded branch; two outcomes per guard.
+    expect([coverage.transitions.total, coverage.guardOutcomes.total]).toEqual([10, 10]);
   });
 
   for (const path of paths) {

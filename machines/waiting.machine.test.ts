@@ -22,10 +22,13 @@ const paths = generatePaths(waitingModel);
 describe('waiting machine: generated paths', () => {
   it('generates the expected number of paths', () => expect(paths).toHaveLength(waitingModel.expectedPaths));
 
-  it('walks every transition', () => {
+  it('walks every transition and guard outcome of the machine, or lists it unreachable with a reason', () => {
     const coverage = transitionCoverage(waitingModel, paths);
-    expect(coverage.missing).toEqual([]);
-    expect(coverage.walked).toBe(coverage.total);
+    expect(coverage.transitions.missing).toEqual([]);
+    expect(coverage.guardOutcomes.missing).toEqual([]);
+    expect(coverage.transitions.walked + coverage.guardOutcomes.walked + coverage.unreachable.length).toBe(coverage.transitions.total + coverage.guardOutcomes.total);
+    // Counted in the machine file: every on/always/after/onDone/onError entry, each guarded branch; two outcomes per guard.
+    expect([coverage.transitions.total, coverage.guardOutcomes.total]).toEqual([29, 38]);
   });
 
   for (const path of paths) {
@@ -254,7 +257,7 @@ describe('waiting machine: with timers and the app actors', () => {
     await vi.waitFor(() => expect(actor.getSnapshot().matches({ watching: { payment: 'declined' } })).toBe(true));
     actor.send({ type: 'payment.renew' });
     await vi.waitFor(() => expect(opened).toEqual(['https://pay.example/again']));
-    expect(asked).toEqual([{ invoiceid: 201, gateway: { module: 'sandbox_card', displayname: 'Card', type: 'CreditCard' } }]);
+    expect(asked).toEqual([{ invoiceid: 201, gateway: { module: 'sandbox_card', type: 'CreditCard' } }]);
     expect(actor.getSnapshot().context).toMatchObject({ selectedGateway: 'sandbox_card', paymentLink: 'https://pay.example/again', payment: 'Open' });
     actor.stop();
   });
@@ -276,7 +279,7 @@ describe('waiting machine: with timers and the app actors', () => {
     actor.send({ type: 'gateway.change' });
     actor.send({ type: 'gateway.select', gateway: 'sandbox_crypto' });
     await vi.waitFor(() => expect(opened).toEqual(['https://pay.example/new']));
-    expect(asked).toEqual([{ invoiceid: 201, gateway: { module: 'sandbox_crypto', displayname: 'Crypto', type: 'Bitcoin' } }]);
+    expect(asked).toEqual([{ invoiceid: 201, gateway: { module: 'sandbox_crypto', type: 'Bitcoin' } }]);
     const { context: after } = actor.getSnapshot();
     expect(after.selectedGateway).toBe('sandbox_crypto');
     expect(after.duration).toBe(PAYMENT_DEADLINE_MS);

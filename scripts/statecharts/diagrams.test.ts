@@ -3,13 +3,15 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { assign, setup } from 'xstate';
 import { diagramFilePath, eventLabel, renderDiagramFile, renderMermaid, undocumented } from './diagrams';
-import type { MachineModel } from './graph';
+import { machineTransitions, type MachineModel } from './graph';
 import { allModels } from './models/index';
 
 describe('committed diagrams', () => {
   it('has a model for every machine file', () => {
     const machinesDir = fileURLToPath(new URL('../../machines', import.meta.url));
-    const machineNames = readdirSync(machinesDir).filter((file) => file.endsWith('.machine.ts')).map((file) => file.replace('.machine.ts', ''));
+    const machineNames = readdirSync(machinesDir).filter((file) => file.endsWith('.machine.ts')).map((file) => file.replace('.machine.ts', ''))
+      // A kebab-case file names its machine in camelCase (place-order.machine.ts: placeOrder).
+      .map((name) => name.replace(/-(\w)/g, (_match, letter: string) => letter.toUpperCase()));
     expect(allModels.map((model) => model.name).sort()).toEqual(machineNames.sort());
   });
 
@@ -17,6 +19,12 @@ describe('committed diagrams', () => {
     const file = diagramFilePath(model);
     expect(existsSync(file), `${file} is missing`).toBe(true);
     expect(readFileSync(file, 'utf8')).toBe(renderDiagramFile(model));
+  });
+
+  it.each(allModels.map((model) => [model.name, model] as const))('%s lists in its Transitions table every transition the path engine counts (always included)', (_name, model) => {
+    const section = renderDiagramFile(model).split('\n## Transitions\n')[1]!.split('\n## ')[0]!;
+    const rows = section.split('\n').filter((line) => line.startsWith('| `'));
+    expect(rows).toHaveLength(machineTransitions(model.machine).length);
   });
 
   it.each(allModels.map((model) => [model.name, model] as const))('%s describes every state, transition, guard, actor, action and delay', (_name, model) => {

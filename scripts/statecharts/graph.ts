@@ -1,22 +1,14 @@
 /**
- * The shared statechart graph engine: walks the real machines with an explicit event list per
- * snapshot (user events, actor results, timers), generates paths that walk every transition,
- * measures transition coverage and replays paths on real actors.
+ * The shared statechart graph engine: explores the real machines with xstate/graph
+ * (`getAdjacencyMap`, `getShortestPaths`) and an explicit event list per snapshot (user events,
+ * actor results, timers), chooses paths that walk every transition and guard outcome, counts
+ * transitions, guard outcomes and transition pairs, and replays paths on real actors.
  */
-import {
-  createActor,
-  createEmptyActor,
-  type ActorScope,
-  type AnyActorScope,
-  type AnyEventObject,
-  type AnyMachineSnapshot,
-  type AnyStateMachine,
-  type AnyTransitionDefinition,
-  type EventObject,
-  type InspectionEvent,
-  type StateValue,
-} from 'xstate';
-import { toDirectedGraph, type DirectedGraphEdge, type DirectedGraphNode } from 'xstate/graph';
+import { createActor, type AnyEventObject, type AnyMachineSnapshot, type AnyStateMachine, type StateValue } from 'xstate';
+import { getAdjacencyMap, getShortestPaths } from 'xstate/graph';
+import { machineGuardOutcomes, machineTransitions, takeInitialStep, takeStep, type StepResult } from './transitions';
+
+export { guardOutcomeLabel, machineGuardOutcomes, machineTransitions, takeInitialStep, takeStep, type MachineTransition, type StepResult } from './transitions';
 
 /** One documented actor, action, guard or delay of a machine (the `<name>MachineDocs` entries). */
 export interface DocEntry {
@@ -68,6 +60,11 @@ export interface MachineModel {
   docs?: MachineDocs;
   /** Upper bound on distinct snapshots explored (value + context); default 5000. */
   maxSnapshots?: number;
+  /**
+   * Transitions or guard outcomes (labels as `npm run paths` prints them) no model event can reach,
+   * each with its reason. The engine fails when a listed one is walked after all.
+   */
+  unreachable?: Record<string, string>;
 }
 
 /** A snapshot as recorded in a path: its state value and context. */
@@ -76,47 +73,46 @@ export interface PathState {
   context: unknown;
 }
 
-/** One step of a path: the event sent and the state it led to. */
-export interface PathStep {
+/** What a step (or the start) walked: transition labels in order, guard outcomes evaluated. */
+export interface Walked {
+  transitions: string[];
+  guards: string[];
+}
+
+/** One step of a path: the event sent, the state it led to, and what it walked. */
+export interface PathStep extends Walked {
   event: AnyEventObject;
   state: PathState;
-  /** Ids of the `toDirectedGraph` edges this step walked. */
-  edges: string[];
 }
 
 /** A path from the initial state. */
-export interface ModelPath {
+export interface ModelPath extends Walked {
   /** The input the path starts with. */
   input: unknown;
   /** The name of that input when the model has several `inputs`. */
   inputName?: string;
+  /** What the machine's start walked (eventless transitions taken before any event). */
+  start: Walked;
   steps: PathStep[];
-  /** Ids of every `toDirectedGraph` edge walked by this path, in walking order, without repeats. */
-  edges: string[];
+  /** Transition pairs walked, in order (`first ⇒ second`): within a step, and last of one step ⇒ first of the next. */
+  pairs: string[];
+}
+
+/** Walked against total, with the labels neither walked nor listed unreachable. */
+export interface CoverageCount {
+  walked: number;
+  total: number;
+  missing: string[];
 }
 
 /** Result of `transitionCoverage`. */
 export interface Coverage {
-  walked: number;
-  total: number;
-  /** Readable labels of the edges no path walks. */
-  missing: string[];
-}
-
-/** A `toDirectedGraph` edge with a readable label. */
-export interface MachineEdge {
-  id: string;
-  source: string;
-  target: string;
-  eventType: string;
-  guard?: string;
-  transition: AnyTransitionDefinition;
-  label: string;
-}
-
-interface Transitioned {
-  snapshot: AnyMachineSnapshot;
-  transitions: AnyTransitionDefinition[];
+  transitions: CoverageCount;
+  guardOutcomes: CoverageCount;
+  /** Pairs of transitions taken one directly after the other: walked by the paths / reachable in the explored graph. */
+  transitionPairs: { walked: number; total: number };
+  /** The model's `unreachable` list, as `{ transition, reason }`. */
+  unreachable: { transition: string; reason: string }[];
 }
 
 interface Root {
@@ -124,246 +120,259 @@ interface Root {
   input: unknown;
 }
 
-interface Explored {
+interface Move {
+  event: AnyEventObject;
+  targetKey: string;
+  result: StepResult;
+}
+
+interface ExploredNode {
   key: string;
   root: Root;
   snapshot: AnyMachineSnapshot;
-  depth: number;
-  /** Incoming step on the shortest path (undefined for the initial snapshot). */
-  parent?: { key: string; event: AnyEventObject; edges: string[] };
-  outgoing: { event: AnyEventObject; targetKey: string; edges: string[] }[];
+  /** Events of a shortest path from the root (from `getShortestPaths`). */
+  events: AnyEventObject[];
+  /** Events that take a transition or evaluate a guard here (ignored events are left out). */
+  moves: Move[];
+}
+
+interface Exploration {
+  starts: Map<Root, StepResult>;
+  nodes: Map<string, ExploredNode>;
 }
 
 /** Serialises a snapshot by state value and context (what makes two snapshots the same). */
 export function serializeState(snapshot: AnyMachineSnapshot): string {
-  return JSON.stringify({ value: snapshot.value, context: snapshot.context });
+  const status = snapshot.status === 'active' ? {} : { status: snapshot.status };
+  return JSON.stringify({ value: snapshot.value, context: snapshot.context, ...status });
+}
+
+/** Serialises an event; an Error payload by its message (JSON would make every Error `{}`). */
+function serializeEvent(event: AnyEventObject): string {
+  return JSON.stringify(event, (_key, value: unknown) => (value instanceof Error ? { error: value.message } : value));
 }
 
 function toPathState(snapshot: AnyMachineSnapshot): PathState {
   return JSON.parse(JSON.stringify({ value: snapshot.value, context: snapshot.context })) as PathState;
 }
 
-function guardName(transition: AnyTransitionDefinition): string | undefined {
-  const guard: unknown = transition.guard;
-  if (guard === undefined) return undefined;
-  if (typeof guard === 'string') return guard;
-  if (typeof guard === 'function') return guard.name || 'inline guard';
-  if (typeof guard === 'object' && guard !== null && 'type' in guard) return String((guard as { type: unknown }).type);
-  return 'guard';
-}
-
-function flattenGraph(node: DirectedGraphNode): DirectedGraphEdge[] {
-  return [...node.edges, ...node.children.flatMap(flattenGraph)];
-}
-
-/** Every edge of `toDirectedGraph(machine)` with a readable label. */
-export function machineEdges(machine: AnyStateMachine): MachineEdge[] {
-  return flattenGraph(toDirectedGraph(machine)).map((edge) => {
-    const guard = guardName(edge.transition);
-    const label = `${edge.source.id} → ${edge.target.id} on ${edge.transition.eventType}${guard ? ` [${guard}]` : ''}`;
-    return {
-      id: edge.id,
-      source: edge.source.id,
-      target: edge.target.id,
-      eventType: edge.transition.eventType,
-      ...(guard ? { guard } : {}),
-      transition: edge.transition,
-      label,
-    };
-  });
-}
-
-/** Edge ids per transition object: a transition with several targets is several edges. */
-function edgeIndex(machine: AnyStateMachine): { edges: MachineEdge[]; byTransition: Map<AnyTransitionDefinition, string[]> } {
-  const edges = machineEdges(machine);
-  const byTransition = new Map<AnyTransitionDefinition, string[]>();
-  for (const edge of edges) byTransition.set(edge.transition, [...(byTransition.get(edge.transition) ?? []), edge.id]);
-  return { edges, byTransition };
-}
-
-/**
- * A side-effect-free actor scope (like xstate/graph's own) that records the transitions of the
- * microsteps after the first: raised `xstate.done.state.*` events and eventless transitions.
- */
-function createWalkScope(): { scope: AnyActorScope; takeFollowUps: () => AnyTransitionDefinition[] } {
-  const emptyActor = createEmptyActor();
-  let microsteps: AnyTransitionDefinition[][] = [];
-  emptyActor.system.inspect((inspectionEvent: InspectionEvent) => {
-    if (inspectionEvent.type === '@xstate.microstep') {
-      microsteps.push((inspectionEvent as unknown as { _transitions: AnyTransitionDefinition[] })._transitions);
-    }
-  });
-  const scope = {
-    self: emptyActor,
-    logger: () => {},
-    id: '',
-    sessionId: 'statechart-walk',
-    defer: () => {},
-    system: emptyActor.system,
-    stopChild: () => {},
-    emit: () => {},
-    actionExecutor: () => {},
-  } as unknown as ActorScope<AnyMachineSnapshot, EventObject>;
-  return {
-    scope: scope as AnyActorScope,
-    takeFollowUps: () => {
-      const followUps = microsteps.slice(1).flat();
-      microsteps = [];
-      return followUps;
-    },
-  };
-}
-
-/** The pure walker over one model: initial snapshot and one step with the transitions it took. */
-function createWalker(model: MachineModel) {
-  const { machine } = model;
-  const { scope, takeFollowUps } = createWalkScope();
-  const { edges, byTransition } = edgeIndex(machine);
-  const edgesOf = (transitions: AnyTransitionDefinition[]): string[] => [
-    ...new Set(transitions.flatMap((transition) => byTransition.get(transition) ?? [])),
-  ];
-  return {
-    edges,
-    edgesOf,
-    initial(input: unknown): AnyMachineSnapshot {
-      const snapshot = machine.getInitialSnapshot(scope, input) as AnyMachineSnapshot;
-      takeFollowUps();
-      return snapshot;
-    },
-    step(snapshot: AnyMachineSnapshot, event: EventObject): Transitioned {
-      const taken = machine.getTransitionData(snapshot, event) as AnyTransitionDefinition[];
-      takeFollowUps();
-      const next = machine.transition(snapshot, event, scope) as AnyMachineSnapshot;
-      // The first microstep is `taken`; later ones are raised or eventless transitions.
-      const followUps = takeFollowUps();
-      return { snapshot: next, transitions: taken.length ? [...taken, ...followUps] : [] };
-    },
-  };
-}
-
-/** Breadth-first exploration of every snapshot reachable with the model's events. */
-function explore(model: MachineModel) {
-  const walker = createWalker(model);
-  const limit = model.maxSnapshots ?? 5000;
-  const explored = new Map<string, Explored>();
-  const queue: Explored[] = [];
-  for (const root of rootsOf(model)) {
-    const snapshot = walker.initial(root.input);
-    const key = serializeState(snapshot);
-    if (explored.has(key)) continue;
-    const node: Explored = { key, root, snapshot, depth: 0, outgoing: [] };
-    explored.set(key, node);
-    queue.push(node);
-  }
-  while (queue.length) {
-    const node = queue.shift()!;
-    if (node.snapshot.status !== 'active') continue;
-    for (const event of model.events(node.snapshot)) {
-      const { snapshot, transitions } = walker.step(node.snapshot, event);
-      // An event no transition takes is not a move of the statechart.
-      if (!transitions.length || snapshot.status === 'error') continue;
-      const edges = walker.edgesOf(transitions);
-      const targetKey = serializeState(snapshot);
-      node.outgoing.push({ event, targetKey, edges });
-      if (explored.has(targetKey)) continue;
-      if (explored.size >= limit) {
-        throw new Error(`${model.name}: more than ${limit} distinct snapshots; narrow the model's events`);
-      }
-      const target: Explored = { key: targetKey, root: node.root, snapshot, depth: node.depth + 1, parent: { key: node.key, event, edges }, outgoing: [] };
-      explored.set(targetKey, target);
-      queue.push(target);
-    }
-  }
-  return { walker, explored };
-}
-
 function rootsOf(model: MachineModel): Root[] {
   return model.inputs?.length ? model.inputs.map(({ name, input }) => ({ name, input })) : [{ input: model.input }];
 }
 
-function startOf(root: Root): Pick<ModelPath, 'input' | 'inputName'> {
-  return root.name === undefined ? { input: root.input } : { input: root.input, inputName: root.name };
-}
-
-function pathTo(explored: Map<string, Explored>, key: string): ModelPath {
-  const steps: PathStep[] = [];
-  const end = explored.get(key)!;
-  let node: Explored | undefined = end;
-  while (node?.parent) {
-    steps.unshift({ event: node.parent.event, state: toPathState(node.snapshot), edges: node.parent.edges });
-    node = explored.get(node.parent.key);
-  }
-  return { ...startOf(end.root), steps, edges: [...new Set(steps.flatMap((step) => step.edges))] };
-}
-
-const stepsKey = (path: ModelPath): string[] => [
-  JSON.stringify(path.inputName ?? null),
-  ...path.steps.map((step) => JSON.stringify({ event: step.event, state: step.state })),
-];
+const explorations = new WeakMap<MachineModel, Exploration>();
 
 /**
- * Paths from the initial state that together walk every transition the model's events reach:
- * the shortest path to each distinct state value, then, for every edge no path walked yet, the
- * shortest path to a snapshot where the edge is taken, extended by that edge. A path that is a
- * prefix of another path is dropped (replaying the longer one asserts all its steps).
+ * Every snapshot reachable from each input with the model's events: `getAdjacencyMap` explores,
+ * `getShortestPaths` gives a shortest event sequence to each snapshot, and every edge is taken
+ * again with `takeStep` to know its transitions and guard outcomes (and to check it lands on the
+ * adjacency map's snapshot).
+ */
+function explore(model: MachineModel): Exploration {
+  const cached = explorations.get(model);
+  if (cached) return cached;
+  const limit = model.maxSnapshots ?? 5000;
+  const nodes = new Map<string, ExploredNode>();
+  const starts = new Map<Root, StepResult>();
+  for (const root of rootsOf(model)) {
+    starts.set(root, takeInitialStep(model.machine, root.input));
+    let seen = 0;
+    const options = {
+      input: root.input,
+      serializeState: (snapshot: AnyMachineSnapshot) => serializeState(snapshot),
+      serializeEvent,
+      stopWhen: (snapshot: AnyMachineSnapshot) => snapshot.status !== 'active',
+      events: (snapshot: AnyMachineSnapshot) => {
+        if (++seen > limit) throw new Error(`${model.name}: more than ${limit} distinct snapshots; narrow the model's events`);
+        return model.events(snapshot);
+      },
+    };
+    const adjacency = getAdjacencyMap(model.machine, options);
+    seen = 0;
+    const shortest = getShortestPaths(model.machine, options);
+    for (const path of shortest) {
+      const key = serializeState(path.state as AnyMachineSnapshot);
+      if (nodes.has(key)) continue;
+      const entry = adjacency[key as keyof typeof adjacency];
+      if (!entry) throw new Error(`${model.name}: getShortestPaths reached a snapshot getAdjacencyMap did not: ${key}`);
+      const moves: Move[] = [];
+      for (const { event, state } of Object.values(entry.transitions)) {
+        const result = takeStep(entry.state as AnyMachineSnapshot, event);
+        const targetKey = serializeState(result.snapshot);
+        if (targetKey !== serializeState(state as AnyMachineSnapshot)) throw new Error(`${model.name}: takeStep and getAdjacencyMap disagree on ${event.type} from ${key}`);
+        // An unhandled actor error stops the machine; an event nothing handles is no move.
+        if (result.snapshot.status === 'error' || (!result.transitions.length && !result.guards.length)) continue;
+        moves.push({ event, targetKey, result });
+      }
+      // The first step of an xstate/graph path is the start (`xstate.init`).
+      nodes.set(key, { key, root, snapshot: entry.state as AnyMachineSnapshot, events: path.steps.slice(1).map((step) => step.event), moves });
+    }
+  }
+  const exploration = { starts, nodes };
+  explorations.set(model, exploration);
+  return exploration;
+}
+
+/** The path an event sequence walks from the model's input (or the named one of its `inputs`). */
+export function pathFromEvents(model: MachineModel, events: AnyEventObject[], inputName?: string): ModelPath {
+  const root = rootsOf(model).find((candidate) => candidate.name === inputName);
+  if (!root) throw new Error(`${model.name}: no input named ${String(inputName)}`);
+  return walkEvents(model, root, events);
+}
+
+/** Replays events from a root with `takeStep`, recording each step. */
+function walkEvents(model: MachineModel, root: Root, events: AnyEventObject[]): ModelPath {
+  const start = takeInitialStep(model.machine, root.input);
+  let snapshot = start.snapshot;
+  const steps: PathStep[] = events.map((event) => {
+    const result = takeStep(snapshot, event);
+    snapshot = result.snapshot;
+    return { event, state: toPathState(snapshot), transitions: result.transitions, guards: result.guards };
+  });
+  const all = [start, ...steps];
+  const sequence = all.flatMap((step) => step.transitions);
+  return {
+    input: root.input,
+    ...(root.name === undefined ? {} : { inputName: root.name }),
+    start: { transitions: start.transitions, guards: start.guards },
+    steps,
+    transitions: [...new Set(all.flatMap((step) => step.transitions))],
+    guards: [...new Set(all.flatMap((step) => step.guards))],
+    pairs: [...new Set(pairsOf(sequence))],
+  };
+}
+
+/**
+ * Paths from the initial state that together walk every transition and guard outcome the model's
+ * events reach: a shortest path to each distinct state value, then, for each transition and guard
+ * outcome no path walked yet, a shortest path to a snapshot where an event walks it, extended by
+ * that event. A path that is a prefix of another (or a repeat) is dropped.
  */
 export function generatePaths(model: MachineModel): ModelPath[] {
-  const { walker, explored } = explore(model);
-  const paths: ModelPath[] = [];
+  const { starts, nodes } = explore(model);
+  const chosen: { root: Root; events: AnyEventObject[] }[] = [];
+  const walkedTransitions = new Set<string>();
+  const walkedGuards = new Set<string>();
+  const take = (root: Root, events: AnyEventObject[], walked: Walked[]) => {
+    chosen.push({ root, events });
+    // Every path walks its input's start first.
+    for (const step of [starts.get(root)!, ...walked]) {
+      for (const label of step.transitions) walkedTransitions.add(label);
+      for (const label of step.guards) walkedGuards.add(label);
+    }
+  };
   const seenValues = new Set<string>();
-  for (const node of explored.values()) {
+  const walkedOnTheWay = (node: ExploredNode): Walked[] => walkEvents(model, node.root, node.events).steps;
+  for (const node of nodes.values()) {
     const valueKey = JSON.stringify(node.snapshot.value);
     if (seenValues.has(valueKey)) continue;
     seenValues.add(valueKey);
-    if (node.parent) paths.push(pathTo(explored, node.key));
+    if (node.events.length) take(node.root, node.events, walkedOnTheWay(node));
   }
-  const walked = new Set(paths.flatMap((path) => path.edges));
-  // Explored is in breadth-first order, so the first source found is a nearest one.
-  for (const edge of walker.edges) {
-    if (walked.has(edge.id)) continue;
-    for (const node of explored.values()) {
-      const move = node.outgoing.find((candidate) => candidate.edges.includes(edge.id));
+  // A start that walks what no path from its input walked yet is a path of its own (no events).
+  for (const [root, start] of starts) {
+    if ([...start.transitions].some((label) => !walkedTransitions.has(label)) || start.guards.some((label) => !walkedGuards.has(label))) take(root, [], []);
+  }
+  const extend = (walks: (move: Move) => boolean) => {
+    for (const node of nodes.values()) {
+      const move = node.moves.find(walks);
       if (!move) continue;
-      const head = pathTo(explored, node.key);
-      const target = explored.get(move.targetKey)!;
-      const steps = [...head.steps, { event: move.event, state: toPathState(target.snapshot), edges: move.edges }];
-      const path: ModelPath = { ...startOf(node.root), steps, edges: [...new Set(steps.flatMap((step) => step.edges))] };
-      paths.push(path);
-      for (const id of path.edges) walked.add(id);
-      break;
+      take(node.root, [...node.events, move.event], [...walkedOnTheWay(node), move.result]);
+      return;
     }
+  };
+  for (const transition of machineTransitions(model.machine)) {
+    if (!walkedTransitions.has(transition.label)) extend((move) => move.result.transitions.includes(transition.label));
   }
-  const keys = paths.map(stepsKey);
+  for (const outcome of machineGuardOutcomes(model.machine)) {
+    if (!walkedGuards.has(outcome)) extend((move) => move.result.guards.includes(outcome));
+  }
+  const keys = chosen.map(({ root, events }) => [JSON.stringify(root.name ?? null), ...events.map(serializeEvent)]);
   const isPrefixOf = (short: string[], long: string[]) => short.length < long.length && short.every((key, index) => long[index] === key);
   const unique = new Set<string>();
-  return paths.filter((_path, index) => {
-    const key = keys[index]!;
-    const joined = key.join('\n');
-    if (unique.has(joined)) return false;
-    unique.add(joined);
-    return !keys.some((other) => isPrefixOf(key, other));
-  });
+  return chosen
+    .filter((_path, index) => {
+      const key = keys[index]!;
+      const joined = key.join('\n');
+      if (unique.has(joined)) return false;
+      unique.add(joined);
+      return !keys.some((other) => isPrefixOf(key, other));
+    })
+    .map(({ root, events }) => walkEvents(model, root, events));
+}
+
+const pairKey = (first: string, second: string) => `${first} ⇒ ${second}`;
+
+function pairsOf(sequence: string[]): string[] {
+  return sequence.slice(1).map((label, index) => pairKey(sequence[index]!, label));
+}
+
+/** Transition pairs occurring anywhere in the explored graph: within a step, and last of one step → first of the next. */
+function reachablePairs(model: MachineModel): Set<string> {
+  const { starts, nodes } = explore(model);
+  const pairs = new Set<string>();
+  const incoming = new Map<string, Set<string>>();
+  const arrive = (key: string, transitions: string[]) => {
+    const last = transitions.at(-1);
+    if (last === undefined) return;
+    if (!incoming.has(key)) incoming.set(key, new Set());
+    incoming.get(key)!.add(last);
+  };
+  for (const [root, start] of starts) {
+    for (const pair of pairsOf(start.transitions)) pairs.add(pair);
+    const node = [...nodes.values()].find((candidate) => candidate.root === root && !candidate.events.length);
+    if (node) arrive(node.key, start.transitions);
+  }
+  for (const node of nodes.values()) {
+    for (const move of node.moves) {
+      for (const pair of pairsOf(move.result.transitions)) pairs.add(pair);
+      arrive(move.targetKey, move.result.transitions);
+    }
+  }
+  for (const node of nodes.values()) {
+    for (const move of node.moves) {
+      const first = move.result.transitions[0];
+      if (first === undefined) continue;
+      for (const last of incoming.get(node.key) ?? []) pairs.add(pairKey(last, first));
+    }
+  }
+  return pairs;
 }
 
 /**
- * Edges of `toDirectedGraph(machine)` walked by the paths, matched by identity of the transitions
- * `machine.getTransitionData(snapshot, event)` selects while the paths are re-walked.
+ * What the paths walk, re-walked with `takeStep` from each path's input: transitions and guard
+ * outcomes against every one of the definition, pairs against those reachable with the model's
+ * events. Throws when a transition or guard outcome the model lists as unreachable is walked, or
+ * when the list names one the machine does not have.
  */
 export function transitionCoverage(model: MachineModel, paths: ModelPath[]): Coverage {
-  const walker = createWalker(model);
-  const walked = new Set<string>();
-  for (const path of paths) {
-    let snapshot = walker.initial(path.input);
-    for (const step of path.steps) {
-      const next = walker.step(snapshot, step.event);
-      for (const id of walker.edgesOf(next.transitions)) walked.add(id);
-      snapshot = next.snapshot;
-    }
+  const transitions = machineTransitions(model.machine).map((transition) => transition.label);
+  const outcomes = machineGuardOutcomes(model.machine);
+  const listed = model.unreachable ?? {};
+  for (const label of Object.keys(listed)) {
+    if (!transitions.includes(label) && !outcomes.includes(label)) throw new Error(`${model.name}: unreachable lists '${label}', which is no transition or guard outcome of the machine`);
   }
+  const walkedTransitions = new Set<string>();
+  const walkedGuards = new Set<string>();
+  const walkedPairs = new Set<string>();
+  for (const path of paths) {
+    const walked = walkEvents(model, { name: path.inputName, input: path.input }, path.steps.map((step) => step.event));
+    for (const label of walked.transitions) walkedTransitions.add(label);
+    for (const label of walked.guards) walkedGuards.add(label);
+    for (const pair of walked.pairs) walkedPairs.add(pair);
+  }
+  const walkedListed = Object.keys(listed).filter((label) => walkedTransitions.has(label) || walkedGuards.has(label));
+  if (walkedListed.length) throw new Error(`${model.name}: listed as unreachable but walked: ${walkedListed.join('; ')}`);
+  const count = (all: string[], walked: Set<string>): CoverageCount => ({
+    walked: all.filter((label) => walked.has(label)).length,
+    total: all.length,
+    missing: all.filter((label) => !walked.has(label) && !(label in listed)),
+  });
   return {
-    walked: walker.edges.filter((edge) => walked.has(edge.id)).length,
-    total: walker.edges.length,
-    missing: walker.edges.filter((edge) => !walked.has(edge.id)).map((edge) => edge.label),
+    transitions: count(transitions, walkedTransitions),
+    guardOutcomes: count(outcomes, walkedGuards),
+    transitionPairs: { walked: walkedPairs.size, total: reachablePairs(model).size },
+    unreachable: Object.entries(listed).map(([transition, reason]) => ({ transition, reason })),
   };
 }
 

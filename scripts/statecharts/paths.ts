@@ -1,19 +1,30 @@
 /**
  * `npm run paths` prints every generated path of every machine as a readable scenario, then a
- * coverage table; `npm run paths -- --json` prints the same as JSON.
+ * table per machine: states, transitions, guard outcomes, transition pairs and paths;
+ * `npm run paths -- --json` prints the figures as JSON. Exit code 1 when a transition or guard
+ * outcome is neither walked nor listed unreachable, or a model's path count changed.
  */
 import { pathToFileURL } from 'node:url';
 import { getStateNodes } from 'xstate/graph';
 import { formatScenario, generatePaths, transitionCoverage, type MachineModel } from './graph';
 import { allModels } from './models/index';
 
-/** What the paths script reports for one machine. */
-export interface MachinePathsReport {
+/** The JSON figures of one machine (`npm run paths -- --json`). */
+export interface MachinePathsFigures {
   machine: string;
   states: number;
-  transitions: { walked: number; total: number };
-  missing: string[];
   paths: number;
+  transitions: { walked: number; total: number };
+  guardOutcomes: { walked: number; total: number };
+  transitionPairs: { walked: number; total: number };
+  unreachable: { transition: string; reason: string }[];
+}
+
+/** What the paths script reports for one machine: the figures, plus what the text report prints. */
+export interface MachinePathsReport {
+  figures: MachinePathsFigures;
+  /** Transitions and guard outcomes neither walked nor listed unreachable. */
+  missing: string[];
   expectedPaths: number;
   scenarios: string[];
 }
@@ -23,32 +34,43 @@ export function reportPaths(model: MachineModel): MachinePathsReport {
   const paths = generatePaths(model);
   const coverage = transitionCoverage(model, paths);
   return {
-    machine: model.name,
-    states: getStateNodes(model.machine.root).length,
-    transitions: { walked: coverage.walked, total: coverage.total },
-    missing: coverage.missing,
-    paths: paths.length,
+    figures: {
+      machine: model.name,
+      states: getStateNodes(model.machine.root).length,
+      paths: paths.length,
+      transitions: { walked: coverage.transitions.walked, total: coverage.transitions.total },
+      guardOutcomes: { walked: coverage.guardOutcomes.walked, total: coverage.guardOutcomes.total },
+      transitionPairs: coverage.transitionPairs,
+      unreachable: coverage.unreachable,
+    },
+    missing: [...coverage.transitions.missing, ...coverage.guardOutcomes.missing],
     expectedPaths: model.expectedPaths,
     scenarios: paths.map((path) => formatScenario(model, path)),
   };
 }
 
-/** The human-readable report: scenarios per machine, then the coverage table. */
+const ratio = ({ walked, total }: { walked: number; total: number }) => `${walked}/${total} (${total ? Math.floor((walked / total) * 100) : 100}%)`;
+
+/** The human-readable report: scenarios per machine, then the table. */
 export function formatReports(reports: MachinePathsReport[]): string {
   const lines: string[] = [];
-  for (const report of reports) {
-    lines.push(`## ${report.machine} (${report.paths} paths)`, '');
-    report.scenarios.forEach((scenario, index) => lines.push(`${String(index + 1).padStart(3)}. ${scenario}`));
-    if (report.missing.length) lines.push('', 'Transitions no path walks:', ...report.missing.map((label) => `  - ${label}`));
+  for (const { figures, scenarios, missing } of reports) {
+    lines.push(`## ${figures.machine} (${figures.paths} paths)`, '');
+    scenarios.forEach((scenario, index) => lines.push(`${String(index + 1).padStart(3)}. ${scenario}`));
+    if (figures.unreachable.length) lines.push('', 'Unreachable with the model (listed with a reason):', ...figures.unreachable.map(({ transition, reason }) => `  - ${transition}: ${reason}`));
+    if (missing.length) lines.push('', 'MISSING: neither walked nor listed unreachable:', ...missing.map((label) => `  - ${label}`));
     lines.push('');
   }
   const rows = [
-    ['machine', 'states', 'transitions walked / in machine (N/M)', 'paths'],
-    ...reports.map((report) => [
-      report.machine,
-      String(report.states),
-      `${report.transitions.walked}/${report.transitions.total} (${report.transitions.total ? Math.floor((report.transitions.walked / report.transitions.total) * 100) : 100}%)`,
-      report.paths === report.expectedPaths ? String(report.paths) : `${report.paths} (model expects ${report.expectedPaths})`,
+    ['machine', 'states', 'transitions walked/total', 'guard outcomes walked/total', 'pairs walked/reachable', 'unreachable', 'paths'],
+    ...reports.map(({ figures, expectedPaths }) => [
+      figures.machine,
+      String(figures.states),
+      ratio(figures.transitions),
+      ratio(figures.guardOutcomes),
+      ratio(figures.transitionPairs),
+      String(figures.unreachable.length),
+      figures.paths === expectedPaths ? String(figures.paths) : `${figures.paths} (model expects ${expectedPaths})`,
     ]),
   ];
   const widths = rows[0]!.map((_cell, column) => Math.max(...rows.map((row) => row[column]!.length)));
@@ -57,11 +79,15 @@ export function formatReports(reports: MachinePathsReport[]): string {
   return lines.join('\n');
 }
 
+/** 1 when a transition or guard outcome is neither walked nor listed unreachable, or a path count changed. */
+export function exitCodeOf(reports: MachinePathsReport[]): 0 | 1 {
+  return reports.some((report) => report.missing.length || report.figures.paths !== report.expectedPaths) ? 1 : 0;
+}
+
 function main(): void {
   const reports = allModels.map(reportPaths);
-  console.log(process.argv.includes('--json') ? JSON.stringify(reports, null, 2) : formatReports(reports));
-  const incomplete = reports.filter((report) => report.transitions.walked < report.transitions.total);
-  if (incomplete.length) process.exitCode = 1;
+  console.log(process.argv.includes('--json') ? JSON.stringify(reports.map((report) => report.figures), null, 2) : formatReports(reports));
+  process.exitCode = exitCodeOf(reports);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) main();

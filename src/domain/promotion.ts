@@ -86,10 +86,11 @@ export function promotionRefusal(promotion: StoredPromotion, pid: number, today:
 
 /**
  * The discount on an amount in a currency: Percentage is amount × value / 100; Fixed Amount is its
- * amount in that currency (see convertPromotion), never more than the amount.
+ * amount in that currency (see convertPromotion); either is never more than the amount (a billing
+ * system may hold a Percentage above 100: the total stays at zero, never below).
  */
 export function promotionDiscount(promotion: Pick<Promotion, 'type' | 'value' | 'amounts'>, amount: number, currency: Currency): number {
-  if (promotion.type === 'Percentage') return roundMoney((amount * promotion.value) / 100);
+  if (promotion.type === 'Percentage') return Math.min(roundMoney((amount * promotion.value) / 100), amount);
   if (!promotion.amounts) throw new Error('A Fixed Amount promotion needs its amounts per currency (convertPromotion).');
   return roundMoney(Math.min(promotion.amounts[currency], amount));
 }

@@ -34,11 +34,14 @@ export const SEEDED_OPTIONS: FactOption[] = [
   { id: 4, name: 'Proxy protection', pricing: PROXY_PROTECTION_PRICING },
 ];
 
+/** The billing cycles as the contract names them. */
+export type FactCycle = 'Monthly' | 'Quarterly' | 'Semi-Annually' | 'Annually' | 'Biennially' | 'Triennially' | 'One Time';
+
 export interface FactPlan {
   pid: number;
   name: string;
   description: string;
-  billingcycle: string;
+  billingcycle: FactCycle;
   /** What the plan card and the total say after the amount (en-en). */
   cycleText: string;
   pricing: FactPricing;
@@ -67,7 +70,13 @@ export const SEEDED_RESELLER_PRODUCTS = [
   { pid: 11, name: 'Reseller 120 credits', billingcycle: 'One Time', pricing: { EUR: { monthly: 300 }, GBP: { monthly: 259 } } },
   { pid: 12, name: 'Reseller 300 credits', billingcycle: 'One Time', pricing: { EUR: { monthly: 650 }, GBP: { monthly: 559 } } },
   { pid: 13, name: 'Reseller panel activation', billingcycle: 'One Time', pricing: { EUR: { monthly: 49 }, GBP: { monthly: 42 } } },
-] as const satisfies readonly { pid: number; name: string; billingcycle: string; pricing: FactPricing }[];
+] as const satisfies readonly { pid: number; name: string; billingcycle: FactCycle; pricing: FactPricing }[];
+
+/** Every cycle not sold (-1), as the contract lists a pricing table in full. */
+const NOT_SOLD = { monthly: -1, quarterly: -1, semiannually: -1, annually: -1, biennially: -1, triennially: -1 };
+
+/** A pricing table of the facts as the contract writes it: both currencies, every cycle. */
+export const contractPricing = (pricing: FactPricing) => ({ EUR: { ...NOT_SOLD, ...pricing.EUR }, GBP: { ...NOT_SOLD, ...pricing.GBP } });
 
 /** The pid of the panel activation a new reseller's order includes. */
 export const PANEL_ACTIVATION_PID = 13;

@@ -8,7 +8,7 @@ import { authModel } from '../../scripts/statecharts/models/auth.model';
 import { APP_MESSAGES, SPEC_MESSAGES } from '../facts/messages';
 import { apiError } from '../support/fake-api';
 import { en, fill } from './texts';
-import { describeViewWalk, shown, type Page } from './walk';
+import { describeViewWalk, refusedInputs, shown, type Page } from './walk';
 
 const anonymous = { loggedIn: false, guest: false, userid: null, email: null };
 
@@ -140,6 +140,12 @@ async function see(value: StateValue, context: AuthContext, page: AuthPage): Pro
     case 'loggedIn':
     case 'signingOut': {
       const user = context.user!;
+      if (user.email === '') {
+        // A session without an e-mail is logged in, but Sign Out is not offered (spec section 1).
+        await shown(() => screen.queryByText(en.login.title) === null, 'no login panel');
+        expect(within(header).queryByRole('button', { name: en.app.signOut })).toBeNull();
+        return;
+      }
       const button = await shown(() => within(header).getByRole('button', { name: value === 'signingOut' ? en.app.signingOut : en.app.signOut }), 'Sign Out');
       expect(button.getAttribute('aria-disabled')).toBe(value === 'signingOut' ? 'true' : null);
       expect(screen.queryByText(en.login.title)).toBeNull();
@@ -165,6 +171,10 @@ describeViewWalk<AuthPage>({
     });
     return { ...page, input };
   },
+  offView: refusedInputs({
+    'auth.signOut': 'Sign Out is shown only to a user with both a user id and an e-mail',
+    'auth.login': 'the login button stays disabled until the e-mail is valid and a password is typed',
+  }),
   perform: (step, page) => perform(step.event, page),
   see: (state, page) => see(state.value, state.context as AuthContext, page),
   project: (_value, context) => {

@@ -1,6 +1,6 @@
 /**
  * Global setup of the dom project: gives the model walks a directory for their coverage rows and,
- * once every file has run, prints the table `machine | transitions walked through the views N/M | paths`.
+ * once every file has run, prints the table `machine | transitions | guard outcomes walked through the views N/M | unreachable | paths`.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +14,7 @@ declare module 'vitest' {
   }
 }
 
-const ORDER = ['checkout', 'waiting', 'upsell', 'reseller', 'auth', 'service'];
+const ORDER = ['checkout', 'placeOrder', 'waiting', 'upsell', 'reseller', 'auth', 'service'];
 
 export default function setup(project: TestProject) {
   const directory = mkdtempSync(join(tmpdir(), 'tv-checkout-model-'));

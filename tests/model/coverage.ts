@@ -6,11 +6,17 @@ import { inject } from 'vitest';
 /** Coverage of one machine through the views, as printed at the end of the run. */
 export interface ViewCoverageRow {
   machine: string;
+  /** Transitions walked through the views / in the machine. */
   walked: number;
   total: number;
+  guardOutcomes: { walked: number; total: number };
+  /** How many transitions and guard outcomes the model lists unreachable (with reasons). */
+  unreachable: number;
+  /** Guard outcomes (or transitions) walked only by inputs no view offers, sent to the app's actor. */
+  offView: number;
   paths: number;
   expectedPaths: number;
-  /** Edges covered only by events sent to the actor directly (no view sends them). */
+  /** Transitions covered only by events sent to the actor directly (no view sends them). */
   direct: { event: string; reason: string }[];
   missing: string[];
   notes: string[];
@@ -27,13 +33,18 @@ export function reportCoverage(row: ViewCoverageRow): void {
   }
 }
 
-/** `machine | transitions walked through the views N/M | paths`, then the notes and reported defects. */
+const percent = (walked: number, total: number) => `${walked}/${total} (${total ? Math.floor((walked / total) * 100) : 100}%)`;
+
+/** `machine | transitions | guard outcomes walked through the views N/M | unreachable | paths`, then the notes and reported defects. */
 export function formatCoverageTable(rows: ViewCoverageRow[]): string {
   const table = [
-    ['machine', 'transitions walked through the views N/M', 'paths'],
+    ['machine', 'transitions walked through the views N/M', 'guard outcomes N/M', 'sent to the actor (no view offers the input)', 'unreachable', 'paths'],
     ...rows.map((row) => [
       row.machine,
-      `${row.walked}/${row.total} (${row.total ? Math.floor((row.walked / row.total) * 100) : 100}%)${row.direct.length ? ` + ${row.total - row.walked} sent to the actor: no UI for ${row.direct.map((entry) => entry.event).join(', ')}` : ''}`,
+      `${percent(row.walked, row.total)}${row.direct.length ? ` + sent to the actor: no UI for ${row.direct.map((entry) => entry.event).join(', ')}` : ''}`,
+      percent(row.guardOutcomes.walked, row.guardOutcomes.total),
+      String(row.offView),
+      String(row.unreachable),
       row.paths === row.expectedPaths ? String(row.paths) : `${row.paths} (model expects ${row.expectedPaths})`,
     ]),
   ];

@@ -20,7 +20,7 @@ import { apiError } from '../support/fake-api';
 import { contractGateways, contractPricing } from './api';
 import { advance } from './settle';
 import { en, money } from './texts';
-import { describeViewWalk, enter, shown, type Page } from './walk';
+import { describeViewWalk, enter, refusedInputs, shown, type Page } from './walk';
 
 const anonymous = { loggedIn: false, guest: false, userid: null, email: null };
 const reseller = { loggedIn: true, guest: false, userid: 7, email: 'reseller@example.com' };
@@ -209,6 +209,10 @@ describeViewWalk({
       },
     });
   },
+  offView: refusedInputs({
+    'plan.select': 'the plan list offers only the reseller products loaded',
+    'gateway.select': 'the gateway list offers only the loaded gateways',
+  }),
   perform: (step, page) => perform(step.event, page),
   see: (state, page, step) => see(state.value, state.context as ResellerContext, page, step.event),
   project: (value, context) => {

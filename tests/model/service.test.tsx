@@ -3,13 +3,13 @@ import { screen, within } from '@testing-library/react';
 import { expect } from 'vitest';
 import type { AnyEventObject, StateValue } from 'xstate';
 import type { ClientProduct, CopyField, SaveDeviceAddressOutput, ServiceContext } from '../../machines/service.machine';
-import { serviceModel, serviceModelInput, serviceModelProduct } from '../../scripts/statecharts/models/service.model';
+import { serviceModel, serviceModelInput } from '../../scripts/statecharts/models/service.model';
 import { COPIED_HINT_MS, MIN_LOADING_MS } from '../../src/domain/constants';
 import { APP_MESSAGES, SPEC_MESSAGES } from '../facts/messages';
 import { apiError } from '../support/fake-api';
 import { en } from './texts';
 import { advance } from './settle';
-import { describeViewWalk, enter, shown, type Page } from './walk';
+import { describeViewWalk, enter, refusedInputs, shown, type Page } from './walk';
 
 const session = { loggedIn: true, guest: false, userid: 42, email: 'client@example.com' };
 
@@ -66,22 +66,27 @@ async function see(value: StateValue, context: ServiceContext, page: Page, event
     expect(screen.getByRole('button', { name: en.app.tryAgain })).toBeTruthy();
     return;
   }
-  // The credentials and the playlist link the walk's fake API served (the model's product), never the machine's copy.
-  const product = serviceModelProduct;
-  await shown(() => screen.getByText(product.username!), 'the credentials');
-  expect(screen.getByText(product.password!)).toBeTruthy();
-  expect(screen.getByText(product.serverhostname)).toBeTruthy();
+  const product = context.product!;
+  if (product.username === null) {
+    // Not provisioned: a notice instead of the credentials, and no copy buttons.
+    await shown(() => screen.getByText(en.success.pending), 'the not-provisioned notice');
+    expect(screen.queryByRole('button', { name: new RegExp(`^${en.success.copy} `) })).toBeNull();
+  } else {
+    await shown(() => screen.getByText(product.username!), 'the credentials');
+    expect(screen.getByText(product.password!)).toBeTruthy();
+    if (product.serverhostname) expect(screen.getByText(product.serverhostname)).toBeTruthy();
+  }
   expect(screen.getByText(en.status.Active)).toBeTruthy();
   // 'Copied!' shows beside the value copied last, and only there.
-  for (const field of Object.keys(LABELS) as CopyField[]) {
+  for (const field of (product.username === null ? [] : Object.keys(LABELS).filter((key) => key !== 'playlist' || product.playlistUrl)) as CopyField[]) {
     const hint = within(copyButton(field).parentElement!).getByRole('status');
     expect(hint.textContent, `the hint beside ${field}`).toBe(context.copied === field ? SPEC_MESSAGES.copied : '');
   }
-  if (COPIES[event.type]) {
+  if (COPIES[event.type] && context.copied === COPIES[event.type]) {
     const copied = { username: product.username, password: product.password, host: product.serverhostname, playlist: product.playlistUrl }[COPIES[event.type]!];
     expect(page.rendered.copied.at(-1)).toBe(copied);
   }
-  if (event.type === 'playlist.download') expect(page.rendered.downloaded).toEqual([product.playlistUrl]);
+  if (event.type === 'playlist.download') expect(page.rendered.downloaded).toEqual(product.playlistUrl ? [product.playlistUrl] : []);
   // The device address form.
   const device = deviceState(value);
   const field = deviceField() as HTMLInputElement;
@@ -97,6 +102,13 @@ async function see(value: StateValue, context: ServiceContext, page: Page, event
   expect(within(form).getByRole('status').textContent).toBe(device === 'saved' ? APP_MESSAGES.deviceSaved : '');
 }
 
+const refusedCopies = refusedInputs({
+  'copy.username': 'no copy buttons show until the service is provisioned',
+  'copy.password': 'no copy buttons show until the service is provisioned',
+  'copy.playlist': 'the playlist (and its copy button) shows only when the service has one',
+  'playlist.download': 'the download link is shown only when the service has a playlist',
+});
+
 describeViewWalk({
   model: serviceModel,
   open: (_path, base) =>
@@ -105,6 +117,11 @@ describeViewWalk({
       minLoadingMs: MIN_LOADING_MS,
       api: { answers: { session }, hold: { getClientProducts: Infinity, updateMacAddress: Infinity } },
     }),
+  offView: (step) =>
+    // Until the service is provisioned the page shows no copy buttons at all.
+    (step.state.context as ServiceContext).product?.username === null && COPIES[step.event.type]
+      ? `${step.event.type}: no copy buttons show until the service is provisioned`
+      : refusedCopies(step),
   perform: (step, page) => perform(step.event, page),
   see: (state, page, step) => see(state.value, state.context as ServiceContext, page, step.event),
   project: (_value, context) => {

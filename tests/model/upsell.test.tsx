@@ -10,7 +10,7 @@ import { upsellFact } from '../facts/prices';
 import { apiError } from '../support/fake-api';
 import { contractGateways, contractPricing } from './api';
 import { advance } from './settle';
-import { describeViewWalk, shown, type Page } from './walk';
+import { describeViewWalk, refusedInputs, shown, type Page } from './walk';
 import { cycleText, en, money } from './texts';
 
 const session = { loggedIn: true, guest: false, userid: 42, email: 'client@example.com' };
@@ -117,6 +117,11 @@ describeViewWalk({
         hold: { getActiveProducts: Infinity, addInvoice: Infinity },
       },
     }),
+  offView: refusedInputs({
+    'service.select': 'the service list offers only the active services loaded',
+    'quantity.change': 'the slider offers only whole quantities in its range',
+    'gateway.select': 'the gateway list offers only the loaded gateways',
+  }),
   perform: (step, page) => perform(step.event, page),
   see: (state, page) => see(state.value, state.context as UpsellContext, page),
   project: (_value, context) => {

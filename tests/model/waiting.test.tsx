@@ -5,7 +5,7 @@
 import { screen, within } from '@testing-library/react';
 import { expect, vi } from 'vitest';
 import type { AnyEventObject, StateValue } from 'xstate';
-import { COUNTDOWN_TICK_MS, type CreatePaymentLinkOutput, type OrderStatusResult, type WaitingContext } from '../../machines/waiting.machine';
+import { COUNTDOWN_TICK_MS, type CreatePaymentLinkOutput, type OrderStatusResult, type WaitingContext, type WaitingInput } from '../../machines/waiting.machine';
 import type { PathStep } from '../../scripts/statecharts/graph';
 import { waitingModel, waitingModelInput } from '../../scripts/statecharts/models/waiting.model';
 import { PAYMENT_DEADLINE_MS } from '../../src/domain/constants';
@@ -15,7 +15,7 @@ import { apiError } from '../support/fake-api';
 import { contractGateways } from './api';
 import { advance, flush } from './settle';
 import { en, fill, money } from './texts';
-import { describeViewWalk, shown, type Page, type WalkedStep } from './walk';
+import { describeViewWalk, refusedInputs, shown, type Page, type WalkedStep } from './walk';
 
 const TICK = `xstate.after.${COUNTDOWN_TICK_MS}.waitingCountdown`;
 const POLL = 'xstate.after.pollDelay.waitingPoll';
@@ -279,12 +279,14 @@ async function see(value: StateValue, context: WaitingContext, page: WaitingPage
 
 describeViewWalk<WaitingPage>({
   model: waitingModel,
-  open: async (_path, base) => {
-    const clock = { now: START };
+  open: async (path, base) => {
+    // The path's input: the resumed order, a fraud-flagged one (no link), or one past its deadline.
+    const input = path.input as WaitingInput;
+    const clock = { now: input.now };
     const payment = {
       flow: 'order',
-      order,
-      link: waitingModelInput.paymentLink,
+      order: input.order,
+      link: input.paymentLink,
       gateway: waitingModelInput.selectedGateway,
       lastDate: waitingModelInput.lastDate,
       duration: waitingModelInput.duration,
@@ -300,6 +302,12 @@ describeViewWalk<WaitingPage>({
     });
     return { ...page, clock, told: { answered: false, payment: null, gateway: null, error: null, link: null, deadline: null } };
   },
+  offView: refusedInputs({
+    'payment.renew': 'the new-link button is shown only while a new link may be made',
+    'gateway.change': 'the change-gateway button is shown only while the gateway may change',
+    'order.cancel': 'the cancel button is hidden while a payment is being confirmed',
+    'gateway.select': 'the gateway list offers only the gateways other than the current one',
+  }),
   perform: (step, page, index, steps) => perform(step.event, page, contextBefore(index, steps)),
   see: (state, page) => see(state.value, state.context as WaitingContext, page),
   project: (_value, context) => {

@@ -2,74 +2,77 @@
  * The view walk: every path `generatePaths(model)` makes for a machine is replayed through the real
  * app — the shopper's events as clicks and typing, actor results as answers of the fake `fetch`,
  * timers as fake-timer advances — and after each step the test checks what the shopper sees and that
- * the machine's actor inside the app took exactly the path's step (event, state, context, transitions).
- * The transitions it takes are collected per machine; every one of the statechart must be walked.
+ * the machine's actor inside the app took exactly the path's step (event, state, context, transitions,
+ * guard outcomes). What it walks is collected per machine; every transition and guard outcome of the
+ * statechart must be walked, or listed unreachable in the model.
  */
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AnyActorRef, AnyEventObject, AnyMachineSnapshot, AnyStateMachine, AnyTransitionDefinition, InspectionEvent, StateValue } from 'xstate';
-import { formatScenario, generatePaths, machineEdges, type MachineModel, type ModelPath, type PathState, type PathStep } from '../../scripts/statecharts/graph';
+import { Actor, StateMachine, type AnyActorRef, type AnyEventObject, type AnyMachineSnapshot, type AnyStateMachine, type InspectionEvent, type StateValue } from 'xstate';
+import { formatScenario, generatePaths, machineGuardOutcomes, machineTransitions, takeInitialStep, takeStep, type MachineModel, type ModelPath, type PathState, type PathStep } from '../../scripts/statecharts/graph';
 import { renderApp, type RenderAppOptions, type RenderedApp } from '../../src/app/testing';
 import { reportCoverage, type ViewCoverageRow } from './coverage';
 import { controlledApi, type ControlledApiOptions, type ControlledApi } from './api';
 import { flush, settle } from './settle';
 
-/** One step the machine's actor took inside the app: an event handled by at least one transition. */
+/** One step the machine's actor took inside the app: an event that took a transition or evaluated a guard. */
 export interface WalkedStep {
   event: AnyEventObject;
   value: StateValue;
   context: unknown;
-  /** Ids of the `toDirectedGraph` edges of the transitions taken (as the engine's coverage counts them). */
-  edges: string[];
+  /** Labels of the transitions taken, in order (as the engine counts them). */
+  transitions: string[];
+  /** Guard outcomes evaluated (as the engine counts them). */
+  guards: string[];
 }
+
+/** Value and context, without the context fields a step draws afresh each time (as listed by the walk). */
+const serializedWithout = (unrepeatable: string[]) => (snapshot: AnyMachineSnapshot) =>
+  JSON.stringify({ value: snapshot.value, context: { ...(snapshot.context as Record<string, unknown>), ...Object.fromEntries(unrepeatable.map((key) => [key, '(drawn afresh)'])) } });
 
 /**
  * Watches the app's actors through `inspect` and keeps the steps of the first actor of the machine
- * the app starts (the walked one); transitions are matched to edges by identity, through the
- * `_transitions` of each microstep (what `machine.getTransitionData` selected).
+ * the app starts (the walked one). Each snapshot is re-derived with the engine's public step
+ * function from the previous snapshot and the event (`takeStep`; the start with `takeInitialStep`
+ * on the actor's input), which must land on the actor's own snapshot: that gives the transitions
+ * and guard outcomes of the step.
  */
-export function createRecorder(machineId: string) {
-  const edgeIndex = new WeakMap<object, Map<AnyTransitionDefinition, string[]>>();
+export function createRecorder(machineId: string, unrepeatable: string[] = []) {
+  const serialized = serializedWithout(unrepeatable);
   const steps: WalkedStep[] = [];
+  const errors: string[] = [];
   let initial: WalkedStep | undefined;
-  let walked: AnyActorRef | null = null;
-  let microsteps: string[] = [];
-
-  const edgesOf = (logic: AnyStateMachine, transitions: AnyTransitionDefinition[]) => {
-    let index = edgeIndex.get(logic);
-    if (!index) {
-      index = new Map();
-      for (const edge of machineEdges(logic)) index.set(edge.transition, [...(index.get(edge.transition) ?? []), edge.id]);
-      edgeIndex.set(logic, index);
-    }
-    return transitions.flatMap((transition) => index.get(transition) ?? []);
-  };
+  let walked: Actor<AnyStateMachine> | null = null;
+  let previous: AnyMachineSnapshot | undefined;
 
   const inspect = (event: InspectionEvent) => {
-    const actorRef = event.actorRef as AnyActorRef & { logic?: AnyStateMachine };
-    const logic = actorRef.logic;
-    if (event.type === '@xstate.actor' && walked === null && logic?.config?.id === machineId && typeof logic.getTransitionData === 'function') {
-      walked = actorRef;
+    const actorRef = event.actorRef;
+    if (event.type === '@xstate.actor' && walked === null && actorRef instanceof Actor && isMachine(actorRef.logic) && actorRef.logic.id === machineId) {
+      walked = actorRef as Actor<AnyStateMachine>;
     }
-    if (walked === null || event.actorRef !== walked) return;
-    if (event.type === '@xstate.microstep') {
-      microsteps.push(...edgesOf(logic!, (event as unknown as { _transitions: AnyTransitionDefinition[] })._transitions));
+    if (walked === null || actorRef !== walked || event.type !== '@xstate.snapshot') return;
+    const snapshot = event.snapshot as AnyMachineSnapshot;
+    try {
+      const result = previous === undefined ? takeInitialStep(walked.logic, walked.options.input) : takeStep(previous, event.event);
+      if (serialized(result.snapshot) !== serialized(snapshot)) {
+        errors.push(`takeStep on ${event.event.type} gives ${serialized(result.snapshot)}, the app's actor is in ${serialized(snapshot)}`);
+      }
+      const step = { event: event.event, value: snapshot.value, context: snapshot.context, transitions: result.transitions, guards: result.guards };
+      // Events no transition takes and no guard weighs are not moves of the statechart (as in the engine).
+      if (previous === undefined) initial = step;
+      else if (step.transitions.length || step.guards.length) steps.push(step);
+    } catch (error) {
+      errors.push(error instanceof Error ? error.message : String(error));
     }
-    if (event.type === '@xstate.snapshot') {
-      const snapshot = event.snapshot as AnyMachineSnapshot;
-      const edges = [...new Set(microsteps)];
-      microsteps = [];
-      const step = { event: event.event, value: snapshot.value, context: snapshot.context, edges };
-      // The start and events no transition takes are not moves of the statechart (as in the engine).
-      if (edges.length) steps.push(step);
-      else initial ??= step;
-    }
+    previous = snapshot;
   };
 
   return {
     inspect,
     steps,
-    /** The actor's first snapshot. */
+    /** What the engine's step function could not reproduce; a walk fails on any. */
+    errors,
+    /** The actor's start (its transitions are the eventless ones taken before any event). */
     get initial(): WalkedStep | undefined {
       return initial;
     },
@@ -84,6 +87,8 @@ export function createRecorder(machineId: string) {
     },
   };
 }
+
+const isMachine = (logic: unknown): logic is AnyStateMachine => logic instanceof StateMachine;
 
 export type Recorder = ReturnType<typeof createRecorder>;
 
@@ -126,6 +131,17 @@ export interface ViewWalk<P extends Page = Page> {
   arrange?: (path: ModelPath, page: P) => PathStep[];
   /** Events no view sends: they are sent to the app's actor directly, and reported as defects. */
   noUi?: Record<string, string>;
+  /**
+   * A step whose input no view offers (e.g. a gateway not in the list, a copy button the page does
+   * not show): the reason, else null. It is sent to the app's actor directly (the guard that refuses
+   * it is walked on the app's own actor) and listed with the table, apart from the defects of `noUi`.
+   */
+  offView?: (step: PathStep) => string | null;
+  /**
+   * Context fields a step draws afresh (e.g. a random Idempotency-Key), with why: re-deriving the
+   * actor's step with `takeStep` compares everything else.
+   */
+  unrepeatable?: Record<string, string>;
 }
 
 /**
@@ -139,9 +155,12 @@ const FAKED = ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] as 
 export function describeViewWalk<P extends Page>(walk: ViewWalk<P>): void {
   const { model } = walk;
   const paths = generatePaths(model);
-  const allEdges = machineEdges(model.machine);
+  const allTransitions = machineTransitions(model.machine).map((transition) => transition.label);
+  const allOutcomes = machineGuardOutcomes(model.machine);
+  const unreachable = model.unreachable ?? {};
   const throughViews = new Set<string>();
   const direct = new Map<string, string>();
+  const offView = new Set<string>();
   const notes = new Map<string, number>();
 
   describe(`${model.name} machine: every path through the views`, () => {
@@ -155,7 +174,7 @@ export function describeViewWalk<P extends Page>(walk: ViewWalk<P>): void {
     });
 
     it.each(paths.map((path) => [formatScenario(model, path), path] as const))('%s', async (_scenario, path) => {
-      const recorder = createRecorder(model.name);
+      const recorder = createRecorder(model.name, Object.keys(walk.unrepeatable ?? {}));
       const allowed: Allowance[] = [];
       const base = async ({ api: apiOptions, ...options }: Omit<RenderAppOptions, 'fetch' | 'inspect'> & { api?: ControlledApiOptions }): Promise<Page> => {
         const api = controlledApi(apiOptions);
@@ -174,9 +193,16 @@ export function describeViewWalk<P extends Page>(walk: ViewWalk<P>): void {
       try {
         const steps = walk.arrange?.(path, page) ?? path.steps;
         const directSteps = new Set<number>();
+        const offViewSteps = new Set<number>();
         for (const [index, step] of steps.entries()) {
           const noUi = walk.noUi?.[step.event.type];
-          if (noUi) {
+          const offView = walk.offView?.(step);
+          if (offView) {
+            // No view offers this input: the refusing guard is walked on the app's own actor.
+            offViewSteps.add(index);
+            page.note(`sent to the actor, no view offers it: ${offView}`);
+            recorder.send(step.event);
+          } else if (noUi) {
             // No view sends this event (a reported defect): it goes to the app's own actor.
             directSteps.add(index);
             recorder.send(step.event);
@@ -197,6 +223,10 @@ export function describeViewWalk<P extends Page>(walk: ViewWalk<P>): void {
           await walk.see(step.state, page, step);
         }
         await flush();
+        expect(recorder.errors).toEqual([]);
+        // The app's actor starts as the path does (eventless transitions at the start included).
+        expect({ transitions: recorder.initial?.transitions, guards: recorder.initial?.guards }).toEqual(path.start);
+        for (const label of [...path.start.transitions, ...path.start.guards]) throughViews.add(label);
         const final = align(walk, steps, recorder.steps, recorder.initial, allowed);
         expect(final.error).toBeUndefined();
         expect(final.matched).toBe(steps.length);
@@ -204,9 +234,10 @@ export function describeViewWalk<P extends Page>(walk: ViewWalk<P>): void {
         expect(page.api.violations).toEqual([]);
         for (const reason of page.api.offContract.map((answer) => `${answer.operation} answered off-contract: ${answer.reason}`)) page.note(reason);
         steps.forEach((step, index) => {
-          for (const id of step.edges) {
-            if (directSteps.has(index)) direct.set(id, step.event.type);
-            else throughViews.add(id);
+          for (const label of [...step.transitions, ...step.guards]) {
+            if (directSteps.has(index)) direct.set(label, step.event.type);
+            else if (offViewSteps.has(index)) offView.add(label);
+            else throughViews.add(label);
           }
         });
       } finally {
@@ -214,22 +245,27 @@ export function describeViewWalk<P extends Page>(walk: ViewWalk<P>): void {
       }
     });
 
-    it('walks every transition of the machine through the views', () => {
-      const directOnly = [...direct].filter(([id]) => !throughViews.has(id));
+    it('walks every transition and guard outcome of the machine through the views', () => {
+      const directOnly = [...direct].filter(([label]) => !throughViews.has(label));
       const row: ViewCoverageRow = {
         machine: model.name,
-        walked: allEdges.filter((edge) => throughViews.has(edge.id)).length,
-        total: allEdges.length,
+        walked: allTransitions.filter((label) => throughViews.has(label)).length,
+        total: allTransitions.length,
+        guardOutcomes: { walked: allOutcomes.filter((label) => throughViews.has(label)).length, total: allOutcomes.length },
+        unreachable: Object.keys(unreachable).length,
         paths: paths.length,
         expectedPaths: model.expectedPaths,
         direct: [...new Set(directOnly.map(([, event]) => event))].map((event) => ({ event, reason: walk.noUi?.[event] ?? '' })),
-        missing: allEdges.filter((edge) => !throughViews.has(edge.id) && !direct.has(edge.id)).map((edge) => edge.label),
+        offView: [...allTransitions, ...allOutcomes].filter((label) => offView.has(label) && !throughViews.has(label)).length,
+        missing: [...allTransitions, ...allOutcomes].filter((label) => !throughViews.has(label) && !direct.has(label) && !offView.has(label) && !(label in unreachable)),
         notes: [...notes].map(([reason, count]) => `${reason} (${count}×)`),
       };
       reportCoverage(row);
       expect(row.missing).toEqual([]);
-      // Every transition is walked through the views, but those of events no view sends (reported defects).
-      expect(row.walked + directOnly.length).toBe(row.total);
+      // Every transition and guard outcome is walked through the views, but those of events no view
+      // sends (reported defects), of inputs no view offers (sent to the actor) and those the model
+      // lists unreachable.
+      expect(row.walked + row.guardOutcomes.walked + directOnly.length + row.offView + row.unreachable).toBe(row.total + row.guardOutcomes.total);
       expect(row.direct.map((entry) => entry.event).sort()).toEqual(Object.keys(walk.noUi ?? {}).sort());
     });
   });
@@ -263,15 +299,16 @@ function sameStep<P extends Page>(walk: ViewWalk<P>, actual: WalkedStep, expecte
   return (
     actual.event.type === expected.event.type &&
     json(actual.value) === json(expected.state.value) &&
-    sameSet(actual.edges, expected.edges) &&
+    json(actual.transitions) === json(expected.transitions) &&
+    sameSet(actual.guards, expected.guards) &&
     json(walk.project(actual.value, actual.context)) === json(walk.project(expected.state.value, expected.state.context))
   );
 }
 
 function mismatch<P extends Page>(walk: ViewWalk<P>, actual: WalkedStep, expected: PathStep | undefined): string {
-  const took = `the app's actor took ${actual.event.type} → ${json(actual.value)} ${json(walk.project(actual.value, actual.context))} via ${actual.edges.join(', ')}`;
+  const took = `the app's actor took ${actual.event.type} → ${json(actual.value)} ${json(walk.project(actual.value, actual.context))} via ${actual.transitions.join(', ')} (guards ${actual.guards.join(', ')})`;
   if (!expected) return `${took}, after the end of the path`;
-  return `${took}; the path expects ${expected.event.type} → ${json(expected.state.value)} ${json(walk.project(expected.state.value, expected.state.context))} via ${expected.edges.join(', ')}`;
+  return `${took}; the path expects ${expected.event.type} → ${json(expected.state.value)} ${json(walk.project(expected.state.value, expected.state.context))} via ${expected.transitions.join(', ')} (guards ${expected.guards.join(', ')})`;
 }
 
 /** The first element found by `find` once it is there (the walk never waits on fake timers). */
@@ -288,4 +325,16 @@ export async function enter(page: Page, field: HTMLElement, value: string): Prom
   await page.user.keyboard('{Control>}a{/Control}');
   if (value === '') await page.user.keyboard('{Delete}');
   else await page.user.paste(value);
+}
+
+/**
+ * `offView` for inputs a guard refuses and no view offers: a step of one of these event types that
+ * takes no transition and only sees guards false gets the event type's reason.
+ */
+export function refusedInputs(reasons: Record<string, string>): (step: PathStep) => string | null {
+  return (step) => {
+    const reason = reasons[step.event.type];
+    if (!reason || step.transitions.length || !step.guards.length || !step.guards.every((guard) => guard.endsWith(': false'))) return null;
+    return `${step.event.type}: ${reason}`;
+  };
 }

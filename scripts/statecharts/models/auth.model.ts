@@ -6,11 +6,13 @@ import type { MachineModel } from '../graph';
 export const modelClient: AuthResult = { userid: 42, email: 'client@example.com' };
 export const modelGuest: AuthResult = { userid: 'g_Model0Guest0Handle0001', email: 'ann@example.com' };
 
-/** A plain visit, a link with an `email` query, and a client whose session is still open. */
+/** A plain visit, a link with an `email` query, and a client whose session is still open (with and without an e-mail). */
 export const authModelInputs: { name: string; input: AuthInput }[] = [
   { name: 'visit', input: {} },
   { name: 'link with e-mail', input: { query: { email: 'ann@example.com' } } },
   { name: 'returning client', input: { session: { loggedIn: true, guest: false, userid: 42, email: 'client@example.com' } } },
+  // A session the server knows without an e-mail: logged in, but Sign Out is not offered.
+  { name: 'returning client without e-mail', input: { session: { loggedIn: true, guest: false, userid: 42, email: null } } },
 ];
 
 const never = () => new Promise<never>(() => {});
@@ -81,6 +83,6 @@ export const authModel: MachineModel = {
   inputs: authModelInputs,
   events,
   describeEvent,
-  expectedPaths: 12,
+  expectedPaths: 15,
   docs: authMachineDocs,
 };

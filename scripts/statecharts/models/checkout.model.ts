@@ -1,4 +1,3 @@
-import { isUserId } from '../../../src/domain/user-id';
 import { fromPromise, type AnyEventObject, type AnyMachineSnapshot } from 'xstate';
 import {
   checkoutMachine,
@@ -8,11 +7,10 @@ import {
   type CheckoutInput,
   type CheckoutProduct,
   type CheckoutUser,
-  type CreatedOrder,
-  type OrderRequest,
 } from '../../../machines/checkout.machine';
+import type { PlaceOrderInput, PlaceOrderOutput } from '../../../machines/place-order.machine';
 import type { PromotionLookup } from '../../../src/domain/promotion';
-import { SEEDED_PLANS, seededPromotionLookup } from '../../../tests/facts/catalogue';
+import { SEEDED_PLANS, contractPricing, seededPromotionLookup } from '../../../tests/facts/catalogue';
 import type { MachineModel } from '../graph';
 
 /** 15 January 2026, noon UTC: the model's fixed clock. */
@@ -20,7 +18,11 @@ export const CHECKOUT_MODEL_NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
 
 /** The seeded retail plans (demo.yaml, as tests/facts/catalogue.ts writes them out), then a fourth product that is never offered. */
 export const modelProducts: CheckoutProduct[] = [
-  ...SEEDED_PLANS.map(({ cycleText: _cycleText, ...plan }) => plan),
+  ...SEEDED_PLANS.map(({ cycleText: _cycleText, pricing, configoptions, ...plan }) => ({
+    ...plan,
+    pricing: contractPricing(pricing),
+    configoptions: configoptions.map((option) => ({ ...option, pricing: contractPricing(option.pricing) })),
+  })),
   { pid: 4, name: 'Trial', description: 'never offered', billingcycle: 'Monthly', pricing: { EUR: { monthly: 1 }, GBP: { monthly: 1 } }, configoptions: [] },
 ];
 
@@ -40,12 +42,23 @@ export const modelPromotionLookup: PromotionLookup = seededPromotionLookup('HALF
 const lookupOf = (code: string): PromotionLookup => seededPromotionLookup(code);
 
 export const modelGuest: CheckoutUser = { userid: 'g_Model0Guest0Handle0001', email: 'ann@example.com' };
-export const modelOrder: CreatedOrder = { orderid: 501, invoiceid: 601, serviceids: [701], fraud: false, link: 'https://pay.example/601' };
-export const modelFraudOrder: CreatedOrder = { orderid: 502, invoiceid: 602, serviceids: [702], fraud: true, link: null };
+/** A signed-in client (a positive user id), as the auth machine hands it over. */
+export const modelClient: CheckoutUser = { userid: 42, email: 'client@example.com' };
+/** placeOrder's ends as the checkout receives them (its own paths are in place-order.model.ts). */
+export const modelPlaced: PlaceOrderOutput = {
+  outcome: 'payment',
+  user: modelGuest,
+  order: { orderid: 501, invoiceid: 601, serviceid: 701, fraud: false },
+  payment: { gateway: 'sandbox', link: 'https://pay.example/601', deadline: '2026-01-16T12:00:00.000Z' },
+  total: 10,
+};
+export const modelPlacedFlagged: PlaceOrderOutput = { outcome: 'waiting', user: modelGuest, order: { orderid: 502, invoiceid: 602, serviceid: 702, fraud: true }, payment: null, total: 10 };
+export const modelPlaceFailed: PlaceOrderOutput = { outcome: 'failed', user: null, error: 'Bad gateway' };
+export const modelPlaceCancelled: PlaceOrderOutput = { outcome: 'cancelled', user: modelGuest };
 
 const base = { now: () => CHECKOUT_MODEL_NOW, createIdempotencyKey: () => 'key-1' };
 
-/** A plain visit, a link with an automatic order (with and without promo code). */
+/** A plain visit, a link with an automatic order (with and without promo code), and both as a signed-in client. */
 export const checkoutModelInputs: { name: string; input: CheckoutInput }[] = [
   { name: 'visit', input: { ...base, query: { aff_id: 'partner-1' } } },
   {
@@ -53,6 +66,8 @@ export const checkoutModelInputs: { name: string; input: CheckoutInput }[] = [
     input: { ...base, query: { email: 'ann@example.com', pid: '2', auto_redirect: 'true', promocode: 'HALFYEAR20', extraconnect: 'true', aff_id: 'partner-1' } },
   },
   { name: 'auto-order link without promo', input: { ...base, query: { email: 'ann@example.com', pid: '2', auto_redirect: 'true' } } },
+  { name: 'signed-in client follows an auto-order link', input: { ...base, user: modelClient, query: { email: 'client@example.com', pid: '2', auto_redirect: 'true' } } },
+  { name: 'signed-in client visit', input: { ...base, user: modelClient, query: { aff_id: 'partner-1' } } },
 ];
 
 const never = () => new Promise<never>(() => {});
@@ -65,9 +80,9 @@ const machine = checkoutMachine.provide({
     loadCurrency: fromPromise<{ country: string }>(never),
     checkFraud: fromPromise<{ valid: boolean }>(never),
     lookupPromotion: fromPromise<PromotionLookup, { code: string }>(never),
-    identifyGuest: fromPromise<CheckoutUser, { email: string }>(never),
     loadProduct: fromPromise<CheckoutProduct | null, { pid: number }>(never),
-    createOrder: fromPromise<CreatedOrder, OrderRequest>(never),
+    // placeOrder is an inert child here: its ends are the events below (xstate.done.actor.placeOrder).
+    placeOrder: fromPromise<PlaceOrderOutput, PlaceOrderInput>(never) as never,
   },
   actions: { clearClientProduct: () => {}, redirectToPayment: () => {}, goToWaiting: () => {} },
 });
@@ -91,8 +106,24 @@ const loadingEvents = (context: CheckoutContext, withFailures: boolean): AnyEven
 const isMainLine = (context: CheckoutContext) =>
   context.query.auto_redirect === undefined && context.gateways.length === 2 && context.currency === 'GBP' && !context.fraudCheck;
 
+/**
+ * The signed-in client's form, one change at a time: a code refused, proxy protection chosen, the
+ * reminder unticked, then the order submitted; a refused order shows the form again as it was
+ * (the eventless restores of the add-on, the refused code and the unticked reminder).
+ */
+function signedInFormEvents(snapshot: AnyMachineSnapshot, context: CheckoutContext): AnyEventObject[] {
+  const promo = (state: string) => snapshot.matches({ ready: { promo: state } });
+  if (context.submitError !== null) return [];
+  if (promo('idle')) return [context.promoCode === '' ? { type: 'promo.change', code: 'SAVE10' } : { type: 'promo.apply' }];
+  if (promo('checking')) return [failed('lookupPromotion', 'Promotion code not found.')];
+  if (!context.proxyProtection) return [{ type: 'proxyProtection.toggle' }];
+  if (context.remind) return [{ type: 'remind.toggle' }];
+  return [{ type: 'order.submit' }];
+}
+
 function readyEvents(snapshot: AnyMachineSnapshot, context: CheckoutContext): AnyEventObject[] {
   if (!isMainLine(context)) return [];
+  if (context.user?.userid === modelClient.userid) return signedInFormEvents(snapshot, context);
   const promo = (state: string) => snapshot.matches({ ready: { promo: state } });
   const addonsOff = !context.extraConnection && !context.proxyProtection;
   const plainPromo = promo('idle') && context.promoCode === '';
@@ -100,7 +131,10 @@ function readyEvents(snapshot: AnyMachineSnapshot, context: CheckoutContext): An
   // Unticked "Remind me if I don't finish" is only ticked again here; its effect on the order is a unit test.
   if (!context.remind) return [{ type: 'remind.toggle' }];
   const events: AnyEventObject[] = [];
-  if (untouched && context.selectedPid === 1) events.push({ type: 'remind.toggle' });
+  if (untouched && context.selectedPid === 1) {
+    // The current gateway chosen again, and an empty code applied: guards seen false.
+    events.push({ type: 'remind.toggle' }, { type: 'gateway.select', module: 'sandbox' }, { type: 'promo.apply' });
+  }
   // Each part of the form is varied from the untouched form only, so the walk stays small.
   if (context.selectedPid === 1 && context.selectedGateway === 'sandbox' && plainPromo && context.email === '' && context.submitError === null) {
     events.push({ type: 'extraConnection.toggle' }, { type: 'proxyProtection.toggle' });
@@ -123,7 +157,8 @@ function readyEvents(snapshot: AnyMachineSnapshot, context: CheckoutContext): An
     if (context.email === '' || context.emailValid || context.emailError !== null) {
       events.push(...['', 'ann@', 'ann@example.com'].map((email) => ({ type: 'email.change', email })));
     }
-    if (context.emailValid || context.user !== null) events.push({ type: 'order.submit' });
+    // A submit with an invalid e-mail is refused by both submit guards.
+    if (context.emailValid || context.user !== null || context.email === 'ann@') events.push({ type: 'order.submit' });
   }
   return events;
 }
@@ -131,14 +166,15 @@ function readyEvents(snapshot: AnyMachineSnapshot, context: CheckoutContext): An
 function events(snapshot: AnyMachineSnapshot): AnyEventObject[] {
   const context = snapshot.context as CheckoutContext;
   if (snapshot.matches('loading')) return loadingEvents(context, context.query.auto_redirect === undefined);
-  if (snapshot.matches({ autoOrder: 'identifyingGuest' })) return [done('identifyGuest', modelGuest), done('identifyGuest', { userid: 0, email: '' }), failed('identifyGuest', 'Bad gateway')];
   if (snapshot.matches({ autoOrder: 'loadingProduct' })) return [done('loadProduct', modelProducts[1]), done('loadProduct', null), failed('loadProduct', 'Not found')];
   if (snapshot.matches({ autoOrder: 'checkingPromo' })) return [done('lookupPromotion', lookupOf(context.query.promocode!)), failed('lookupPromotion', 'Promotion code not found.')];
-  if (snapshot.matches({ autoOrder: 'creatingOrder' }) || snapshot.matches({ submitting: 'creatingOrder' })) {
-    return [done('createOrder', modelOrder), done('createOrder', modelFraudOrder), failed('createOrder', 'Price changed')];
-  }
-  if (snapshot.matches({ submitting: 'identifyingGuest' })) {
-    return [done('identifyGuest', modelGuest), done('identifyGuest', { userid: 0, email: '' }), failed('identifyGuest', 'Bad gateway'), { type: 'order.submit' }];
+  if (snapshot.matches({ autoOrder: 'placingOrder' }) || snapshot.matches('submitting')) {
+    // placeOrder ends with the user it placed for: the signed-in client as given, else the guest it identified.
+    const asClient = context.user?.userid === modelClient.userid;
+    const ends = [modelPlaced, modelPlacedFlagged, modelPlaceFailed, modelPlaceCancelled].map((end) => (asClient ? { ...end, user: modelClient } : end));
+    const placed = ends.map((end) => done('placeOrder', end));
+    // A second submit while the order is placed is ignored (one order).
+    return snapshot.matches('submitting') ? [...placed, { type: 'order.submit' }] : placed;
   }
   if (snapshot.matches('ready')) return readyEvents(snapshot, context);
   return [];
@@ -161,12 +197,15 @@ function describeResult(event: AnyEventObject): string | null {
       return (output as { valid: boolean }).valid ? 'fraud check passes' : 'fraud check flags the visitor';
     case 'lookupPromotion':
       return 'promo code found';
-    case 'identifyGuest':
-      return isUserId((output as CheckoutUser).userid) ? 'guest identified' : 'guest identified without user id';
     case 'loadProduct':
       return output ? `product ${(output as CheckoutProduct).pid} found` : 'product not found';
-    case 'createOrder':
-      return (output as CreatedOrder).link ? 'order created with payment link' : 'order created without link (fraud)';
+    case 'placeOrder':
+      return {
+        payment: 'order placed with payment link',
+        waiting: 'order placed without link (flagged)',
+        failed: `order not placed ("${(output as { error?: string }).error}")`,
+        cancelled: 'new price refused',
+      }[(output as PlaceOrderOutput).outcome];
     default:
       return `${done[1]} done`;
   }
@@ -203,6 +242,10 @@ export const checkoutModel: MachineModel = {
   inputs: checkoutModelInputs,
   events,
   describeEvent,
-  expectedPaths: 40,
+  expectedPaths: 41,
   docs: checkoutMachineDocs,
+  unreachable: {
+    'checkout.ready.promo.rejected → checkout.ready.promo.checking on promo.apply [hasPromoCode]: false':
+      'In rejected the code is the refused one and never empty: typing (promo.change) leaves rejected for idle.',
+  },
 };

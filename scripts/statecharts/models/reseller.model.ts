@@ -13,7 +13,7 @@ import {
   type ResellerProductsOutput,
   type ResellerService,
 } from '../../../machines/reseller.machine';
-import { PANEL_ACTIVATION_PID, SEEDED_RESELLER_PRODUCTS } from '../../../tests/facts/catalogue';
+import { PANEL_ACTIVATION_PID, SEEDED_RESELLER_PRODUCTS, contractPricing } from '../../../tests/facts/catalogue';
 import type { MachineModel } from '../graph';
 
 /** A visitor paying in EUR with two gateways; pid 13 (the seeded panel activation) is the new-reseller product. */
@@ -28,7 +28,7 @@ export const resellerModelInput: ResellerInput = {
 };
 
 /** The seeded reseller products (tests/facts/catalogue.ts): three credit packs, the second selected by default, then the panel activation. */
-export const resellerModelProducts: ResellerProduct[] = SEEDED_RESELLER_PRODUCTS.map((product) => ({ ...product }));
+export const resellerModelProducts: ResellerProduct[] = SEEDED_RESELLER_PRODUCTS.map((product) => ({ ...product, pricing: contractPricing(product.pricing) }));
 
 const never = () => new Promise<never>(() => {});
 
@@ -53,7 +53,7 @@ const order = (link: string | null): CreateResellerOrderOutput => ({
   deadline: link ? '2026-01-02T12:00:00.000Z' : null,
 });
 
-const service = (status: string): ResellerService => ({ serviceid: 801, pid: 11, name: 'Reseller 120 credits', status, reseller: { name: 'Reseller panel', status } });
+const service = (status: ResellerService['status']): ResellerService => ({ serviceid: 801, pid: 11, name: 'Reseller 120 credits', status, reseller: { name: 'Reseller panel', status } });
 
 function events(snapshot: AnyMachineSnapshot): Array<EventObject & Record<string, unknown>> {
   const context = snapshot.context as ResellerContext;
@@ -133,6 +133,6 @@ export const resellerModel: MachineModel = {
   input: resellerModelInput,
   events,
   describeEvent,
-  expectedPaths: 14,
+  expectedPaths: 16,
   docs: resellerMachineDocs,
 };

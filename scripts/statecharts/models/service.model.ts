@@ -32,6 +32,12 @@ export const serviceModelProduct: ClientProduct = {
   reseller: null,
 };
 
+/** Provisioned without a server host or playlist yet (the contract allows an empty host and no playlist). */
+export const serviceModelNoHost: ClientProduct = { ...serviceModelProduct, serverhostname: '', playlistUrl: null };
+/** Not provisioned yet: no credentials (null until provisioning), no host, no playlist. */
+export const serviceModelPending: ClientProduct = { ...serviceModelProduct, username: null, password: null, serverhostname: '', playlistUrl: null };
+const partial = [serviceModelNoHost, serviceModelPending];
+
 const HINT_TIMER = `xstate.after.${COPIED_HINT_MS}.serviceCopied`;
 const never = () => new Promise<never>(() => {});
 
@@ -47,13 +53,17 @@ function events(snapshot: AnyMachineSnapshot): Array<EventObject & Record<string
   // Copy buttons are tried while the device field is untouched, device edits while no hint shows.
   const deviceUntouched = snapshot.matches({ ready: { device: 'editing' } }) && context.deviceAddress === '';
   const hintHidden = context.copied === null;
+  const copies = [{ type: 'copy.username' }, { type: 'copy.password' }, { type: 'copy.host' }, { type: 'copy.playlist' }, { type: HINT_TIMER }];
+  // A service provisioned in part: only its copy buttons and the playlist are tried (empty fields copy nothing).
+  if (context.product && context.product.serverhostname === '') {
+    return [...copies, { type: 'playlist.download' }];
+  }
   return [
+    ...partial.map((output) => ({ type: 'xstate.done.actor.loadClientProduct', output })),
     { type: 'xstate.done.actor.loadClientProduct', output: serviceModelProduct },
     { type: 'xstate.error.actor.loadClientProduct', error: { error: { code: 'not_found', message: 'Service not found.' } } },
     { type: 'service.retry' },
-    ...(deviceUntouched
-      ? [{ type: 'copy.username' }, { type: 'copy.password' }, { type: 'copy.host' }, { type: 'copy.playlist' }, { type: HINT_TIMER }]
-      : []),
+    ...(deviceUntouched ? copies : []),
     ...(hintHidden && context.deviceAddress === '' ? [{ type: 'device.change', value: '00-1a-79-12-34-56' }, { type: 'device.change', value: 'not-a-mac' }] : []),
     ...(hintHidden && snapshot.matches({ ready: { device: 'saved' } }) ? [{ type: 'device.change', value: '' }] : []),
     ...(hintHidden && snapshot.matches({ ready: { device: 'failed' } }) ? [{ type: 'device.change', value: 'not-a-mac' }] : []),
@@ -67,7 +77,10 @@ function events(snapshot: AnyMachineSnapshot): Array<EventObject & Record<string
 function describeEvent(event: EventObject): string {
   const payload = event as EventObject & { value?: string };
   switch (event.type) {
-    case 'xstate.done.actor.loadClientProduct': return 'service loads';
+    case 'xstate.done.actor.loadClientProduct': {
+      const product = (event as EventObject & { output?: ClientProduct }).output;
+      return product?.username === null ? 'service loads not provisioned yet' : product?.serverhostname === '' ? 'service loads without host and playlist' : 'service loads';
+    }
     case 'xstate.error.actor.loadClientProduct': return 'service fails to load';
     case 'service.retry': return 'retry loading';
     case 'copy.username': return 'copy username';
@@ -91,6 +104,14 @@ export const serviceModel: MachineModel = {
   input: serviceModelInput,
   events,
   describeEvent,
-  expectedPaths: 14,
+  expectedPaths: 21,
   docs: serviceMachineDocs,
+  unreachable: {
+    'serviceCopied → serviceCopied on copy.username [hasText]: false':
+      'A copy succeeded only on a provisioned service, which has its username (credentials are null only until provisioning, both together).',
+    'serviceCopied → serviceCopied on copy.password [hasText]: false':
+      'A copy succeeded only on a provisioned service, which has its password (credentials are null only until provisioning, both together).',
+    'service.ready.device.failed → serviceDeviceSaving on device.save [validDevice]: false':
+      'A failed save keeps the address it sent, which passed validDevice to be sent; typing (device.change) leaves failed for editing.',
+  },
 };

@@ -22,13 +22,16 @@ export const upsellModelInput: UpsellInput = {
   selectedGateway: 'sandbox_card',
 };
 
+/** The contract lists every cycle; -1 is one not sold. */
+const notSold = { monthly: -1, quarterly: -1, semiannually: -1, annually: -1, biennially: -1, triennially: -1 };
+
 /**
  * A 1 Month service with the seeded extra-connection prices (tests/facts/catalogue.ts), and a Lifetime
  * (One Time) service whose extra connection is priced only in GBP (not sold in EUR).
  */
 export const upsellModelServices: ActiveService[] = [
-  { serviceid: 11, pid: 1, name: '1 Month', billingcycle: 'Monthly', extraConnections: 0, pricing: EXTRA_CONNECTION_PRICING },
-  { serviceid: 12, pid: 3, name: 'Lifetime', billingcycle: 'One Time', extraConnections: 1, pricing: { GBP: { monthly: EXTRA_CONNECTION_PRICING.GBP.monthly! } } },
+  { serviceid: 11, pid: 1, name: '1 Month', billingcycle: 'Monthly', extraConnections: 0, pricing: { EUR: { ...notSold, ...EXTRA_CONNECTION_PRICING.EUR }, GBP: { ...notSold, ...EXTRA_CONNECTION_PRICING.GBP } } },
+  { serviceid: 12, pid: 3, name: 'Lifetime', billingcycle: 'One Time', extraConnections: 1, pricing: { EUR: notSold, GBP: { ...notSold, monthly: EXTRA_CONNECTION_PRICING.GBP.monthly! } } },
 ];
 
 const never = () => new Promise<never>(() => {});
@@ -87,6 +90,6 @@ export const upsellModel: MachineModel = {
   input: upsellModelInput,
   events,
   describeEvent,
-  expectedPaths: 7,
+  expectedPaths: 10,
   docs: upsellMachineDocs,
 };

@@ -32,6 +32,13 @@ export const waitingModelInput: WaitingInput = {
   now: START,
 };
 
+/** The resumed order, a fraud-flagged order resumed, and an order resumed after its deadline. */
+export const waitingModelInputs: { name: string; input: WaitingInput }[] = [
+  { name: 'resumed', input: waitingModelInput },
+  { name: 'flagged order resumed', input: { ...waitingModelInput, order: { ...waitingModelInput.order, fraud: true }, paymentLink: null } },
+  { name: 'resumed after the deadline', input: { ...waitingModelInput, now: waitingModelInput.lastDate } },
+];
+
 /** 1 Month with an extra connection and WELCOME10 in EUR: (12.99 + 4) - 10 % = 15.29 (the demo catalogue). */
 export const waitingModelReceipt: WaitingReceipt = {
   lines: [{ pid: 1, name: '1 Month', billingcycle: 'Monthly', extraConnections: 1, proxyProtection: false }],
@@ -59,7 +66,7 @@ const machine = waitingMachine.provide({
   },
 });
 
-const statusResult = (status: string, { fraud = false, payment = 'Open', latePayment = false }: { fraud?: boolean; payment?: WaitingPaymentStatus | null; latePayment?: boolean } = {}) => ({
+const statusResult = (status: OrderStatusResult['status'], { fraud = false, payment = 'Open', latePayment = false }: { fraud?: boolean; payment?: WaitingPaymentStatus | null; latePayment?: boolean } = {}) => ({
   type: 'xstate.done.actor.fetchOrderStatus',
   output: { orderid: 101, status, fraud, serviceids: [301], payment, latePayment, receipt: waitingModelReceipt } satisfies OrderStatusResult,
 });
@@ -125,9 +132,9 @@ function describeEvent(event: EventObject): string {
 export const waitingModel: MachineModel = {
   name: 'waiting',
   machine,
-  input: waitingModelInput,
+  inputs: waitingModelInputs,
   events,
   describeEvent,
-  expectedPaths: 35,
+  expectedPaths: 45,
   docs: waitingMachineDocs,
 };
