@@ -3,6 +3,9 @@ import { createActor, fromPromise, waitFor, type ActorRefFrom, type AnyMachineSn
 import { PAYMENT_DEADLINE_MS } from '../src/domain/constants';
 import type { PromotionLookup } from '../src/domain/promotion';
 import { formatScenario, generatePaths, replayPath, transitionCoverage } from '../scripts/statecharts/graph';
+import { seededPromotionLookup } from '../tests/facts/catalogue';
+import { PAYMENT_LINKS } from '../tests/facts/messages';
+import { checkoutFact } from '../tests/facts/prices';
 import {
   CHECKOUT_MODEL_NOW,
   checkoutModel,
@@ -36,6 +39,15 @@ function assertCheckoutInvariants(snapshot: AnyMachineSnapshot): void {
   expect(context.products.length).toBeLessThanOrEqual(3);
   if (snapshot.matches('ready')) {
     expect(context.quote).toEqual(quoteFor(context));
+    // The quote is the facts table's row for the choices, not only what the machine computes twice.
+    const fact = checkoutFact({
+      pid: context.selectedPid!,
+      extraConnection: context.extraConnection,
+      proxyProtection: context.proxyProtection,
+      promo: context.promotion?.code ?? null,
+      currency: context.currency,
+    });
+    expect(context.quote).toEqual({ currency: context.currency, ...fact });
     expect(snapshot.matches({ ready: { email: 'valid' } })).toBe(context.emailValid);
     expect(snapshot.matches({ ready: { email: 'invalid' } })).toBe(context.emailError === 'email.invalid');
     expect(snapshot.matches({ ready: { promo: 'applied' } })).toBe(context.promotion !== null);
@@ -44,7 +56,7 @@ function assertCheckoutInvariants(snapshot: AnyMachineSnapshot): void {
     expect(snapshot.matches({ ready: { addons: { proxyProtection: 'on' } } })).toBe(context.proxyProtection);
   }
   if (snapshot.matches('redirecting')) {
-    expect(context.payment).toEqual({ gateway: 'sandbox', link: modelOrder.link, deadline: new Date(CHECKOUT_MODEL_NOW + PAYMENT_DEADLINE_MS).toISOString() });
+    expect(context.payment).toEqual({ gateway: 'sandbox', link: PAYMENT_LINKS.checkout, deadline: new Date(CHECKOUT_MODEL_NOW + PAYMENT_DEADLINE_MS).toISOString() });
     expect(context.order).toEqual({ orderid: modelOrder.orderid, invoiceid: modelOrder.invoiceid, serviceid: 701, fraud: false });
   }
   if (snapshot.matches('waiting')) {
@@ -163,7 +175,7 @@ describe('checkout machine: loading and pre-fill', () => {
     expect(context.products.map((product) => product.pid)).toEqual([1, 2, 3]);
     expect(context.selectedPid).toBe(1);
     expect(context.selectedGateway).toBe('sandbox');
-    expect(context.quote?.total).toBe(10);
+    expect(context.quote?.total).toBe(checkoutFact({ pid: 1, extraConnection: false, proxyProtection: false, promo: null, currency: 'EUR' }).total);
   });
 
   it('selects the pid of the URL and pre-fills add-ons, e-mail and affiliate', async () => {
@@ -173,7 +185,7 @@ describe('checkout machine: loading and pre-fill', () => {
     expect(snapshot.context.selectedPid).toBe(2);
     expect(snapshot.matches({ ready: { addons: { extraConnection: 'on', proxyProtection: 'on' }, email: 'valid' } })).toBe(true);
     expect(snapshot.context.affId).toBe('partner-9');
-    expect(snapshot.context.quote).toMatchObject({ currency: 'EUR', price: 100, extraConnection: 3, proxyProtection: 2, total: 105 });
+    expect(snapshot.context.quote).toEqual({ currency: 'EUR', ...checkoutFact({ pid: 2, extraConnection: true, proxyProtection: true, promo: null, currency: 'EUR' }) });
   });
 
   it('ignores a pid of the URL that is not among the three offered', async () => {
@@ -183,10 +195,10 @@ describe('checkout machine: loading and pre-fill', () => {
   });
 
   it('checks a pre-filled promo code on arrival', async () => {
-    const { actor } = startCheckout({ query: { promocode: 'SAVE10' } });
+    const { actor } = startCheckout({ query: { promocode: 'HALFYEAR20', pid: '2' } });
     await settled(actor);
     expect(actor.getSnapshot().matches({ ready: { promo: 'applied' } })).toBe(true);
-    expect(actor.getSnapshot().context.quote).toMatchObject({ discount: 1, total: 9 });
+    expect(actor.getSnapshot().context.quote).toEqual({ currency: 'EUR', ...checkoutFact({ pid: 2, extraConnection: false, proxyProtection: false, promo: 'HALFYEAR20', currency: 'EUR' }) });
   });
 
   it('shows an invalid pre-filled e-mail with its message key', async () => {
@@ -199,7 +211,7 @@ describe('checkout machine: loading and pre-fill', () => {
   it('prices in GBP for visitors from GB', async () => {
     const { actor } = startCheckout({}, { country: 'GB' });
     await settled(actor);
-    expect(actor.getSnapshot().context.quote).toMatchObject({ currency: 'GBP', total: 9 });
+    expect(actor.getSnapshot().context.quote).toMatchObject({ currency: 'GBP', total: checkoutFact({ pid: 1, extraConnection: false, proxyProtection: false, promo: null, currency: 'GBP' }).total });
   });
 
   it.each([
@@ -216,7 +228,7 @@ describe('checkout machine: promo rules (spec section 5)', () => {
   const withPromo = async (fakes: Fakes, pid?: string) => {
     const { actor } = startCheckout({ query: pid ? { pid } : {} }, fakes);
     await settled(actor);
-    actor.send({ type: 'promo.change', code: 'SAVE10' });
+    actor.send({ type: 'promo.change', code: 'HALFYEAR20' });
     actor.send({ type: 'promo.apply' });
     await settled(actor);
     return actor;
@@ -245,36 +257,42 @@ describe('checkout machine: promo rules (spec section 5)', () => {
   });
 
   it('re-checks the applied code against a newly selected plan', async () => {
-    const actor = await withPromo({});
-    expect(actor.getSnapshot().context.quote).toMatchObject({ discount: 1, total: 9 });
+    const fact = (pid: number, promo: string | null) => checkoutFact({ pid, extraConnection: false, proxyProtection: false, promo, currency: 'EUR' });
+    const actor = await withPromo({}, '2');
+    expect(actor.getSnapshot().context.quote).toMatchObject({ discount: fact(2, 'HALFYEAR20').discount, total: fact(2, 'HALFYEAR20').total });
     actor.send({ type: 'plan.select', pid: 3 });
     expect(actor.getSnapshot().matches({ ready: { promo: 'rejected' } })).toBe(true);
-    expect(actor.getSnapshot().context.quote).toMatchObject({ discount: 0, total: 25 });
+    expect(actor.getSnapshot().context.quote).toMatchObject({ discount: 0, total: fact(3, null).total });
     actor.send({ type: 'plan.select', pid: 2 });
     expect(actor.getSnapshot().matches({ ready: { promo: 'applied' } })).toBe(true);
-    expect(actor.getSnapshot().context.quote).toMatchObject({ discount: 10, total: 90 });
+    expect(actor.getSnapshot().context.quote).toMatchObject({ discount: fact(2, 'HALFYEAR20').discount, total: fact(2, 'HALFYEAR20').total });
   });
 
-  // 5 EUR off, as getPromotion answers it: the server converted the amount into GBP at the store's rate.
-  const fixedAmount: PromotionLookup = {
-    totalresults: 1,
-    promotions: [{ ...modelPromotionLookup.promotions[0]!, type: 'Fixed Amount', value: 5, amounts: { EUR: 5, GBP: 4.25 } }],
-  };
+  it('keeps a code that lists every plan across a plan change (WELCOME10)', async () => {
+    const actor = await withPromo({ lookup: seededPromotionLookup('WELCOME10') });
+    actor.send({ type: 'plan.select', pid: 3 });
+    expect(actor.getSnapshot().matches({ ready: { promo: 'applied' } })).toBe(true);
+    expect(actor.getSnapshot().context.quote).toEqual({ currency: 'EUR', ...checkoutFact({ pid: 3, extraConnection: false, proxyProtection: false, promo: 'WELCOME10', currency: 'EUR' }) });
+  });
+
+  // SAVE5, 5 EUR off, as getPromotion answers it: the server converted the amount into GBP at the store's rate.
+  const fixedAmount: PromotionLookup = seededPromotionLookup('SAVE5');
+  const save5 = (currency: 'EUR' | 'GBP') => checkoutFact({ pid: 1, extraConnection: false, proxyProtection: false, promo: 'SAVE5', currency });
 
   it('takes a Fixed Amount off in the currency shown: the amount the server converted, never the EUR value', async () => {
     const eur = await withPromo({ lookup: fixedAmount });
-    expect(eur.getSnapshot().context.quote).toMatchObject({ currency: 'EUR', price: 10, discount: 5, total: 5 });
+    expect(eur.getSnapshot().context.quote).toEqual({ currency: 'EUR', ...save5('EUR') });
     const gbp = await withPromo({ lookup: fixedAmount, country: 'GB' });
     expect(gbp.getSnapshot().matches({ ready: { promo: 'applied' } })).toBe(true);
-    expect(gbp.getSnapshot().context.quote).toMatchObject({ currency: 'GBP', price: 9, discount: 4.25, total: 4.75 });
+    expect(gbp.getSnapshot().context.quote).toEqual({ currency: 'GBP', ...save5('GBP') });
   });
 
   it('orders with the total it shows, Fixed Amount converted', async () => {
-    const { actor, createOrder } = startCheckout({ query: { promocode: 'SAVE10', email: 'ann@example.com' } }, { lookup: fixedAmount, country: 'GB' });
+    const { actor, createOrder } = startCheckout({ query: { promocode: 'SAVE5', email: 'ann@example.com' } }, { lookup: fixedAmount, country: 'GB' });
     await settled(actor);
     actor.send({ type: 'order.submit' });
     await waitFor(actor, (snapshot) => snapshot.status === 'done');
-    expect(createOrder).toHaveBeenCalledWith(expect.objectContaining({ pid: 1, promocode: 'SAVE10', amount: 4.75, currency: 'GBP' }));
+    expect(createOrder).toHaveBeenCalledWith(expect.objectContaining({ pid: 1, promocode: 'SAVE5', amount: save5('GBP').total, currency: 'GBP' }));
   });
 });
 
@@ -296,7 +314,7 @@ describe('checkout machine: ordering', () => {
       pid: 1,
       paymentmethod: 'sandbox',
       affid: 'partner-1',
-      amount: 13,
+      amount: checkoutFact({ pid: 1, extraConnection: true, proxyProtection: false, promo: null, currency: 'EUR' }).total,
       currency: 'EUR',
       configoptions: { '2': 1, '4': 0 },
       remind: true,
@@ -307,7 +325,7 @@ describe('checkout machine: ordering', () => {
     const { context, value } = actor.getSnapshot();
     expect(value).toBe('redirecting');
     expect(context.order).toEqual({ orderid: 501, invoiceid: 601, serviceid: 701, fraud: false });
-    expect(context.payment).toEqual({ gateway: 'sandbox', link: modelOrder.link, deadline: '2026-01-16T12:00:00.000Z' });
+    expect(context.payment).toEqual({ gateway: 'sandbox', link: PAYMENT_LINKS.checkout, deadline: '2026-01-16T12:00:00.000Z' });
     expect(clearClientProduct).toHaveBeenCalledTimes(1);
     expect(redirectToPayment).toHaveBeenCalledWith({ link: modelOrder.link });
     expect(actor.getSnapshot().output).toEqual({ order: context.order, payment: context.payment });
@@ -359,14 +377,16 @@ describe('checkout machine: ordering', () => {
     await placeOrderIn(confirmed.actor, 'priceChanged');
     confirmed.actor.getSnapshot().children.placeOrder!.send({ type: 'price.confirm' });
     await waitFor(confirmed.actor, (snapshot) => snapshot.status === 'done');
-    expect(confirmed.createOrder.mock.calls.map(([request]) => request.amount)).toEqual([13, 14.5]);
+    // First the table's total for the form (1 Month + extra connection, EUR), then the server's 14.50 (priceChangedError).
+    const formTotal = checkoutFact({ pid: 1, extraConnection: true, proxyProtection: false, promo: null, currency: 'EUR' }).total;
+    expect(confirmed.createOrder.mock.calls.map(([request]) => request.amount)).toEqual([formTotal, 14.5]);
 
     const refused = await readyGuest({ createOrder: async () => { throw priceChangedError(); } });
     refused.actor.send({ type: 'order.submit' });
     await placeOrderIn(refused.actor, 'priceChanged');
     refused.actor.getSnapshot().children.placeOrder!.send({ type: 'price.cancel' });
     await waitFor(refused.actor, (snapshot) => snapshot.matches('ready'));
-    expect(refused.actor.getSnapshot().context).toMatchObject({ submitError: null, user: modelGuest, quote: { total: 13 } });
+    expect(refused.actor.getSnapshot().context).toMatchObject({ submitError: null, user: modelGuest, quote: { total: formTotal } });
   });
 
   it('goes to the waiting step when the order comes back without a link (fraud)', async () => {
@@ -398,7 +418,7 @@ describe('checkout machine: ordering', () => {
 });
 
 describe('checkout machine: automatic order from URL parameters (spec section 5)', () => {
-  const autoQuery = { email: 'ann@example.com', pid: '2', auto_redirect: 'true', promocode: 'SAVE10', proxyprotect: 'true' };
+  const autoQuery = { email: 'ann@example.com', pid: '2', auto_redirect: 'true', promocode: 'HALFYEAR20', proxyprotect: 'true' };
 
   it('orders the product of the URL with a usable promo and redirects', async () => {
     const { actor, createOrder, redirectToPayment } = startCheckout({ query: autoQuery }, { country: 'GB' });
@@ -406,8 +426,8 @@ describe('checkout machine: automatic order from URL parameters (spec section 5)
     expect(createOrder.mock.calls[0]![0]).toEqual({
       pid: 2,
       paymentmethod: 'sandbox',
-      promocode: 'SAVE10',
-      amount: 82.35,
+      promocode: 'HALFYEAR20',
+      amount: checkoutFact({ pid: 2, extraConnection: false, proxyProtection: true, promo: 'HALFYEAR20', currency: 'GBP' }).total,
       currency: 'GBP',
       configoptions: { '2': 0, '4': 1 },
       // No form, nothing unticked: a deep link's order is reminded.
@@ -424,7 +444,7 @@ describe('checkout machine: automatic order from URL parameters (spec section 5)
     const { actor, createOrder } = startCheckout({ query: autoQuery }, { lookup: notStarted });
     await waitFor(actor, (snapshot) => snapshot.status === 'done');
     expect(createOrder.mock.calls[0]![0]).not.toHaveProperty('promocode');
-    expect(createOrder.mock.calls[0]![0].amount).toBe(102);
+    expect(createOrder.mock.calls[0]![0].amount).toBe(checkoutFact({ pid: 2, extraConnection: false, proxyProtection: true, promo: null, currency: 'EUR' }).total);
   });
 
   it.each<[string, CheckoutInput['query'], Fakes]>([
@@ -433,7 +453,7 @@ describe('checkout machine: automatic order from URL parameters (spec section 5)
     ['the e-mail is missing', { ...autoQuery, email: '' }, {}],
     ['the guest cannot be identified', autoQuery, { guest: new Error('Bad gateway') }],
     ['the product is not found', autoQuery, { product: null }],
-    ['the product has no positive price', autoQuery, { product: { ...modelProducts[1]!, pricing: { EUR: { annually: 0 } } } }],
+    ['the product has no positive price', autoQuery, { product: { ...modelProducts[1]!, pricing: { EUR: { semiannually: 0 } } } }],
     ['the promo lookup fails', autoQuery, { lookup: new Error('Promotion code not found.') }],
     ['the order is refused', autoQuery, { createOrder: () => Promise.reject(new Error('api.unknown_gateway')) }],
   ])('silently shows the form when %s', async (_name, query, fakes) => {
@@ -502,7 +522,7 @@ describe('checkout guards', () => {
   it('promo state guards', () => {
     expect(call(checkoutGuards.hasAppliedPromotion, { promotion: modelPromotionLookup.promotions[0]! })).toBe(true);
     expect(call(checkoutGuards.hasPromoError, { promoError: { key: 'promo.notApplicable' } })).toBe(true);
-    expect(call(checkoutGuards.hasPendingPromoCheck, { promoCheckPending: true, promoCode: 'SAVE10' })).toBe(true);
+    expect(call(checkoutGuards.hasPendingPromoCheck, { promoCheckPending: true, promoCode: 'HALFYEAR20' })).toBe(true);
     expect(call(checkoutGuards.hasPendingPromoCheck, { promoCheckPending: true, promoCode: ' ' })).toBe(false);
     expect(call(checkoutGuards.hasPromoCode, { promoCode: '  ' })).toBe(false);
     expect(call(checkoutGuards.hasPromoLookup, { promoLookup: modelPromotionLookup })).toBe(true);
@@ -510,7 +530,7 @@ describe('checkout guards', () => {
 
   it('promotionAccepted applies spec section 5 to the selected plan', () => {
     const args = (selectedPid: number) => ({ context: { ...baseContext(), selectedPid }, event: submit });
-    expect(checkoutGuards.promotionAccepted(args(1), { lookup: modelPromotionLookup })).toBe(true);
+    expect(checkoutGuards.promotionAccepted(args(2), { lookup: modelPromotionLookup })).toBe(true);
     expect(checkoutGuards.promotionAccepted(args(3), { lookup: modelPromotionLookup })).toBe(false);
     expect(checkoutGuards.promotionAccepted(args(1), { lookup: { totalresults: 0, promotions: [] } })).toBe(false);
   });
@@ -545,7 +565,7 @@ describe('checkout guards', () => {
     expect(checkoutGuards.autoProductPriced(args({}), { product: modelProducts[0]! })).toBe(false);
     expect(checkoutGuards.autoProductPriced(args({}), { product: { ...modelProducts[1]!, pricing: { EUR: { annually: -1 } } } })).toBe(false);
     expect(checkoutGuards.autoProductPricedWithPromo(args({}), { product: modelProducts[1]! })).toBe(false);
-    expect(checkoutGuards.autoProductPricedWithPromo(args({ query: { ...query, promocode: 'SAVE10' } }), { product: modelProducts[1]! })).toBe(true);
+    expect(checkoutGuards.autoProductPricedWithPromo(args({ query: { ...query, promocode: 'HALFYEAR20' } }), { product: modelProducts[1]! })).toBe(true);
   });
 
   it('orderToPay / orderToWait read how placeOrder ended', () => {

@@ -98,14 +98,14 @@ describe('placeOrder machine: placing an order', () => {
     await finished(actor);
     expect(identifyGuest.mock.calls[0]![0].input).toEqual({ email: 'ann@example.com' });
     expect(requests()).toEqual([
-      { pid: 1, paymentmethod: 'sandbox', amount: 13, currency: 'EUR', configoptions: { '2': 1, '4': 0 }, remind: true, email: 'ann@example.com', userid: 'g_Model0Guest0Handle0001', idempotencyKey: 'key-1' },
+      { pid: 1, paymentmethod: 'sandbox', amount: 16.99, currency: 'EUR', configoptions: { '2': 1, '4': 0 }, remind: true, email: 'ann@example.com', userid: 'g_Model0Guest0Handle0001', idempotencyKey: 'key-1' },
     ]);
     expect(actor.getSnapshot().output).toEqual({
       outcome: 'payment',
       user: { userid: 'g_Model0Guest0Handle0001', email: 'ann@example.com' },
       order: { orderid: 501, invoiceid: 601, serviceid: 701, fraud: false },
       payment: { gateway: 'sandbox', link: 'https://pay.example/601', deadline: '2026-01-16T12:00:00.000Z' },
-      total: 13,
+      total: 16.99,
     });
   });
 
@@ -139,11 +139,11 @@ describe('placeOrder machine: the price changed (409)', () => {
   it("shows the server's total, and a confirm orders again with that amount under a new key", async () => {
     const { actor, requests } = startPlaceOrder({}, { answers: [priceChangedError(), placeOrderModelOrder] });
     await waitFor(actor, (snapshot) => snapshot.matches('priceChanged'));
-    expect(actor.getSnapshot().context.priceChange).toEqual({ previous: 13, amount: 14.5, currency: 'EUR' });
+    expect(actor.getSnapshot().context.priceChange).toEqual({ previous: 16.99, amount: 14.5, currency: 'EUR' });
     actor.send({ type: 'price.confirm' });
     await finished(actor);
     expect(requests().map(({ amount, currency, idempotencyKey }) => ({ amount, currency, idempotencyKey }))).toEqual([
-      { amount: 13, currency: 'EUR', idempotencyKey: 'key-1' },
+      { amount: 16.99, currency: 'EUR', idempotencyKey: 'key-1' },
       { amount: 14.5, currency: 'EUR', idempotencyKey: 'key-2' },
     ]);
     // The checkout shows the total that was sent, the server's.

@@ -2,6 +2,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import { formatScenario, generatePaths, replayPath, transitionCoverage } from '../scripts/statecharts/graph';
 import { resellerModel, resellerModelInput, resellerModelProducts } from '../scripts/statecharts/models/reseller.model';
+import { PAYMENT_LINKS } from '../tests/facts/messages';
+import { resellerFact } from '../tests/facts/prices';
 import { isValidEmail } from '../src/domain/email';
 import { MESSAGE_TEXTS } from '../src/domain/messages';
 import {
@@ -42,18 +44,21 @@ describe('reseller machine: generated paths', () => {
         const context = snapshot.context as ResellerContext;
         if (snapshot.matches('ready')) {
           expect(context.price).toBe(resellerPrice(context));
-          if (step.event.type === 'xstate.done.actor.loadResellerProducts') expect(context.selectedPid).toBe(21);
+          // Spec §2: the second product is selected by default; the total is the facts table's for the pack, new or existing, in EUR.
+          if (step.event.type === 'xstate.done.actor.loadResellerProducts') expect(context.selectedPid).toBe(11);
+          if (context.selectedPid !== null) expect(context.price).toBe(resellerFact({ pid: context.selectedPid, newReseller: !context.existingReseller, currency: context.currency }));
           if (context.emailError) expect(isValidEmail(context.email)).toBe(false);
           if (context.passwordError) expect(context.passwordError).toBe('reseller.passwordMismatch');
         }
         if (snapshot.matches('authenticating')) {
           expect(isValidEmail(context.email)).toBe(true);
           if (!context.existingReseller) expect(context.confirmPassword).toBe(context.password);
-          expect(orderPids(context)).toEqual(context.existingReseller ? [21] : [21, 20]);
+          expect(orderPids(context)).toEqual(context.existingReseller ? [context.selectedPid] : [context.selectedPid, 13]);
         }
         if (context.userid !== null) expect(context).toMatchObject({ password: '', confirmPassword: '' });
         if (snapshot.matches('redirecting')) {
           expect(context.order).toEqual({ orderid: 601, invoiceid: 701, serviceid: 801, fraud: false });
+          expect(context.paymentLink).toBe(PAYMENT_LINKS.reseller);
           expect(context.lastDate).toBe(Date.parse('2026-01-02T12:00:00.000Z'));
         }
         if (snapshot.matches('placed')) expect(context.paymentLink).toBeNull();
@@ -66,7 +71,7 @@ describe('reseller machine: generated paths', () => {
 const context = (overrides: Partial<ResellerContext> = {}): ResellerContext => ({
   currency: 'EUR',
   products: resellerModelProducts,
-  selectedPid: 21,
+  selectedPid: 11,
   existingReseller: false,
   email: 'reseller@example.com',
   password: 'secret-1',
@@ -75,8 +80,8 @@ const context = (overrides: Partial<ResellerContext> = {}): ResellerContext => (
   passwordError: null,
   gateways: resellerModelInput.gateways,
   selectedGateway: 'sandbox_card',
-  newResellerPid: 20,
-  price: 150,
+  newResellerPid: 13,
+  price: resellerFact({ pid: 11, newReseller: true, currency: 'EUR' }),
   userid: null,
   order: { orderid: null, invoiceid: null, serviceid: null, fraud: false },
   paymentLink: null,
@@ -94,7 +99,7 @@ describe('reseller machine: guards', () => {
     expect(resellerGuards.hasProducts(undefined, { count: 0 })).toBe(false);
   });
   it('isResellerProduct accepts loaded products only', () => {
-    expect(resellerGuards.isResellerProduct({ context: context() }, { pid: 22 })).toBe(true);
+    expect(resellerGuards.isResellerProduct({ context: context() }, { pid: 12 })).toBe(true);
     expect(resellerGuards.isResellerProduct({ context: context() }, { pid: 1 })).toBe(false);
   });
   it('isKnownGateway accepts listed gateways only', () => {
@@ -136,30 +141,30 @@ describe('reseller machine: guards', () => {
 
 describe('reseller machine: products and amount', () => {
   it('selects the second product by default, the first when there is only one', () => {
-    expect(defaultResellerPid(resellerModelProducts)).toBe(21);
-    expect(defaultResellerPid(resellerModelProducts.slice(0, 1))).toBe(20);
+    expect(defaultResellerPid(resellerModelProducts)).toBe(11);
+    expect(defaultResellerPid(resellerModelProducts.slice(0, 1))).toBe(10);
     expect(defaultResellerPid([])).toBeNull();
   });
   it("adds the new-reseller product to a new reseller's order", () => {
-    expect(orderPids(context())).toEqual([21, 20]);
-    expect(resellerPrice(context())).toBe(150);
+    expect(orderPids(context())).toEqual([11, 13]);
+    expect(resellerPrice(context())).toBe(resellerFact({ pid: 11, newReseller: true, currency: 'EUR' }));
   });
   it('orders the chosen product alone for an existing reseller', () => {
-    expect(orderPids(context({ existingReseller: true }))).toEqual([21]);
-    expect(resellerPrice(context({ existingReseller: true }))).toBe(100);
+    expect(orderPids(context({ existingReseller: true }))).toEqual([11]);
+    expect(resellerPrice(context({ existingReseller: true }))).toBe(resellerFact({ pid: 11, newReseller: false, currency: 'EUR' }));
   });
   it('does not repeat the new-reseller product when it is the chosen one', () => {
-    expect(orderPids(context({ selectedPid: 20 }))).toEqual([20]);
+    expect(orderPids(context({ selectedPid: 13 }))).toEqual([13]);
   });
   it('cannot price an order whose new-reseller product is not loaded', () => {
     expect(resellerPrice(context({ newResellerPid: 99 }))).toBeNull();
-    expect(resellerPrice(context({ newResellerPid: null }))).toBe(100);
+    expect(resellerPrice(context({ newResellerPid: null }))).toBe(resellerFact({ pid: 11, newReseller: false, currency: 'EUR' }));
   });
 });
 
 describe('reseller machine: with the app actors', () => {
   const orderAnswer: CreateResellerOrderOutput = {
-    orderid: 1, invoiceid: 2, serviceids: [3, 4], fraud: false, status: 'Pending', amount: 150, currency: 'EUR', link: 'https://pay.example/2', deadline: '2026-01-02T00:00:00.000Z',
+    orderid: 1, invoiceid: 2, serviceids: [3, 4], fraud: false, status: 'Pending', amount: 349, currency: 'EUR', link: 'https://pay.example/2', deadline: '2026-01-02T00:00:00.000Z',
   };
   const start = (createOrder: (input: CreateResellerOrderInput) => Promise<CreateResellerOrderOutput>) => {
     const auths: ResellerAuthInput[] = [];
@@ -167,7 +172,7 @@ describe('reseller machine: with the app actors', () => {
     const redirected: string[] = [];
     const machine = resellerMachine.provide({
       actors: {
-        loadResellerProducts: fromPromise<ResellerProductsOutput>(async () => ({ totalresults: 3, products: resellerModelProducts })),
+        loadResellerProducts: fromPromise<ResellerProductsOutput>(async () => ({ totalresults: 4, products: resellerModelProducts })),
         resellerAuth: fromPromise<ResellerAuthOutput, ResellerAuthInput>(async ({ input }) => {
           auths.push(input);
           return { userid: 7, email: input.email, reseller: true };
@@ -201,7 +206,7 @@ describe('reseller machine: with the app actors', () => {
     actor.send({ type: 'order.submit' });
     await vi.waitFor(() => expect(actor.getSnapshot().status).toBe('done'));
     expect(auths).toEqual([{ email: 'new@example.com', password: 'pw-1', existingReseller: false }]);
-    expect(orders).toEqual([{ pid: [21, 20], paymentmethod: 'sandbox_card', amount: 150, currency: 'EUR' }]);
+    expect(orders).toEqual([{ pid: [11, 13], paymentmethod: 'sandbox_card', amount: resellerFact({ pid: 11, newReseller: true, currency: 'EUR' }), currency: 'EUR' }]);
     expect(redirected).toEqual(['https://pay.example/2']);
     expect(actor.getSnapshot().output).toMatchObject({ order: { orderid: 1, invoiceid: 2, serviceid: 3, fraud: false }, paymentLink: 'https://pay.example/2' });
   });
@@ -217,7 +222,7 @@ describe('reseller machine: with the app actors', () => {
     });
     await vi.waitFor(() => expect(actor.getSnapshot().value).toBe('ready'));
     actor.send({ type: 'reseller.choose', existing: true });
-    actor.send({ type: 'plan.select', pid: 22 });
+    actor.send({ type: 'plan.select', pid: 12 });
     actor.send({ type: 'email.change', email: 'old@example.com' });
     actor.send({ type: 'password.change', password: 'pw' });
     actor.send({ type: 'order.submit' });
@@ -227,8 +232,8 @@ describe('reseller machine: with the app actors', () => {
     await vi.waitFor(() => expect(actor.getSnapshot().status).toBe('done'));
     expect(auths).toHaveLength(1);
     expect(orders).toEqual([
-      { pid: [22], paymentmethod: 'sandbox_card', amount: 400, currency: 'EUR' },
-      { pid: [22], paymentmethod: 'sandbox_card', amount: 400, currency: 'EUR' },
+      { pid: [12], paymentmethod: 'sandbox_card', amount: resellerFact({ pid: 12, newReseller: false, currency: 'EUR' }), currency: 'EUR' },
+      { pid: [12], paymentmethod: 'sandbox_card', amount: resellerFact({ pid: 12, newReseller: false, currency: 'EUR' }), currency: 'EUR' },
     ]);
   });
 
@@ -236,7 +241,7 @@ describe('reseller machine: with the app actors', () => {
     const actor = createActor(resellerModel.machine, { input: resellerModelInput });
     actor.start();
     actor.send({ type: 'products.load' });
-    actor.send({ type: 'xstate.done.actor.loadResellerProducts', output: { totalresults: 3, products: resellerModelProducts } } as never);
+    actor.send({ type: 'xstate.done.actor.loadResellerProducts', output: { totalresults: 4, products: resellerModelProducts } } as never);
     actor.send({ type: 'email.change', email: 'not-an-email' });
     expect(actor.getSnapshot().context.emailError).toBe('email.invalid');
     actor.stop();
@@ -256,7 +261,7 @@ describe('reseller machine: success guard', () => {
     await vi.waitFor(() => expect(actor.getSnapshot().matches({ successGuard: 'checking' })).toBe(false));
     return { value: actor.getSnapshot().value, redirects };
   };
-  const active: ResellerService = { serviceid: 5, pid: 21, name: 'Reseller', status: 'Active', reseller: { name: 'Panel', status: 'Active' } };
+  const active: ResellerService = { serviceid: 5, pid: 11, name: 'Reseller', status: 'Active', reseller: { name: 'Panel', status: 'Active' } };
 
   it('shows the page to a logged-in user with an Active reseller service', async () => {
     expect(await check({ serviceid: 5, loggedIn: true }, async () => active)).toEqual({ value: { successGuard: 'allowed' }, redirects: [] });

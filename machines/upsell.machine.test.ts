@@ -3,6 +3,8 @@ import { createActor, fromPromise } from 'xstate';
 import { formatScenario, generatePaths, replayPath, transitionCoverage } from '../scripts/statecharts/graph';
 import { upsellModel, upsellModelInput, upsellModelServices } from '../scripts/statecharts/models/upsell.model';
 import { PAYMENT_DEADLINE_MS, UPSELL_MAX_QUANTITY, UPSELL_MIN_QUANTITY } from '../src/domain/constants';
+import { PAYMENT_LINKS } from '../tests/facts/messages';
+import { upsellFact } from '../tests/facts/prices';
 import {
   upsellGuards,
   upsellMachine,
@@ -37,11 +39,14 @@ describe('upsell machine: generated paths', () => {
           const selected = context.services.find((service) => service.serviceid === context.selectedServiceId);
           expect(selected).toBeDefined();
           expect(context.price).toBe(upsellPrice(selected, context.currency, context.quantity));
+          // The facts table's price for the service's cycle, the currency and the quantity (the One Time service is not sold in EUR).
+          if (selected!.serviceid === 12) expect(context.price).toBeNull();
+          else expect(context.price).toBe(upsellFact({ billingcycle: selected!.billingcycle, currency: context.currency, quantity: context.quantity }));
         }
         if (snapshot.matches('empty')) expect(context.selectedServiceId).toBeNull();
         if (snapshot.matches('failed')) expect(context.error).toBe('Network error');
         if (snapshot.matches('redirecting')) {
-          expect(context).toMatchObject({ invoiceid: 501, paymentLink: 'https://pay.example/card/501', duration: PAYMENT_DEADLINE_MS });
+          expect(context).toMatchObject({ invoiceid: 501, paymentLink: PAYMENT_LINKS.upsell, duration: PAYMENT_DEADLINE_MS });
           expect(context.lastDate).toBe(Date.parse('2026-01-02T12:00:00.000Z'));
         }
       });
@@ -56,7 +61,7 @@ const context = (overrides: Partial<UpsellContext> = {}): UpsellContext => ({
   quantity: 1,
   gateways: upsellModelInput.gateways,
   selectedGateway: 'sandbox_card',
-  price: 4.5,
+  price: upsellFact({ billingcycle: 'Monthly', currency: 'EUR', quantity: 1 }),
   invoiceid: null,
   paymentLink: null,
   lastDate: null,
@@ -96,8 +101,9 @@ describe('upsell machine: guards', () => {
 
 describe('upsell machine: price', () => {
   it('is the extra-connection price for the cycle times the quantity, in the currency', () => {
-    expect(upsellPrice(upsellModelServices[0], 'EUR', 3)).toBe(13.5);
-    expect(upsellPrice(upsellModelServices[1], 'GBP', 2)).toBe(10);
+    expect(upsellPrice(upsellModelServices[0], 'EUR', 3)).toBe(upsellFact({ billingcycle: 'Monthly', currency: 'EUR', quantity: 3 }));
+    expect(upsellPrice(upsellModelServices[0], 'GBP', 10)).toBe(upsellFact({ billingcycle: 'Monthly', currency: 'GBP', quantity: 10 }));
+    expect(upsellPrice(upsellModelServices[1], 'GBP', 2)).toBe(upsellFact({ billingcycle: 'One Time', currency: 'GBP', quantity: 2 }));
   });
   it('is null when the cycle is not sold in the currency or no service is selected', () => {
     expect(upsellPrice(upsellModelServices[1], 'EUR', 1)).toBeNull();
@@ -124,14 +130,14 @@ describe('upsell machine: with the app actors', () => {
     const actor = createActor(machine, { input: upsellModelInput });
     actor.start();
     await vi.waitFor(() => expect(actor.getSnapshot().value).toBe('ready'));
-    expect(actor.getSnapshot().context).toMatchObject({ selectedServiceId: 11, quantity: 1, price: 4.5 });
+    expect(actor.getSnapshot().context).toMatchObject({ selectedServiceId: 11, quantity: 1, price: upsellFact({ billingcycle: 'Monthly', currency: 'EUR', quantity: 1 }) });
     actor.send({ type: 'quantity.change', quantity: 2 });
     actor.send({ type: 'quantity.change', quantity: 0 });
     actor.send({ type: 'gateway.select', gateway: 'sandbox_crypto' });
     actor.send({ type: 'order.submit' });
     actor.send({ type: 'order.submit' });
     await vi.waitFor(() => expect(actor.getSnapshot().status).toBe('done'));
-    expect(asked).toEqual([{ serviceId: 11, extraQuantity: 2, paymentmethod: 'sandbox_crypto', price: 9, currency: 'EUR' }]);
+    expect(asked).toEqual([{ serviceId: 11, extraQuantity: 2, paymentmethod: 'sandbox_crypto', price: upsellFact({ billingcycle: 'Monthly', currency: 'EUR', quantity: 2 }), currency: 'EUR' }]);
     expect(redirected).toEqual(['https://pay.example/9']);
     expect(actor.getSnapshot().output).toEqual({
       order: { orderid: null, invoiceid: 9, serviceid: 11, fraud: false },
@@ -158,7 +164,7 @@ describe('upsell machine: with the app actors', () => {
     actor.send({ type: 'order.submit' });
     await vi.waitFor(() => expect(actor.getSnapshot().context.error).toBe('The price has changed.'));
     expect(actor.getSnapshot().value).toBe('ready');
-    expect(actor.getSnapshot().context).toMatchObject({ selectedServiceId: 11, quantity: 3, price: 13.5 });
+    expect(actor.getSnapshot().context).toMatchObject({ selectedServiceId: 11, quantity: 3, price: upsellFact({ billingcycle: 'Monthly', currency: 'EUR', quantity: 3 }) });
     actor.stop();
   });
 });

@@ -2,6 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import { formatScenario, generatePaths, replayPath, transitionCoverage } from '../scripts/statecharts/graph';
 import { newLinkFor, waitingModel, waitingModelInput, waitingModelReceipt } from '../scripts/statecharts/models/waiting.model';
+import { PAYMENT_LINKS } from '../tests/facts/messages';
+import { checkoutFact } from '../tests/facts/prices';
 import { ORDER_POLL_INTERVAL_MS, ORDER_POLL_MAX_BACKOFF_MS, PAYMENT_DEADLINE_MS } from '../src/domain/constants';
 import { statusTone } from '../src/domain/order-status';
 import {
@@ -35,6 +37,9 @@ describe('waiting machine: generated paths', () => {
         const context = snapshot.context as WaitingContext;
         expect(context.statusTone).toBe(statusTone(context.status));
         expect(context).toMatchObject(countdownAt(context.now, context.lastDate, context.duration));
+        // The time left is the deadline less the clock, never below zero; the link is one the fake API served.
+        expect(context.remainingMs).toBe(Math.max(0, context.lastDate - context.now));
+        expect([PAYMENT_LINKS.waiting, PAYMENT_LINKS.waitingRenewed, PAYMENT_LINKS.waitingCrypto, null]).toContain(context.paymentLink);
         if (snapshot.matches('success')) {
           expect(context.order).toMatchObject({ orderid: null, invoiceid: null, serviceid: 301 });
           expect(context.statusTone).toBe('success');
@@ -43,7 +48,7 @@ describe('waiting machine: generated paths', () => {
         if (snapshot.matches({ watching: { countdown: 'expired' } })) expect(context.now).toBeGreaterThanOrEqual(context.lastDate);
         if (context.selectedGateway === 'sandbox_crypto') {
           expect(context.lastDate).toBe(context.now + PAYMENT_DEADLINE_MS);
-          expect(context.paymentLink).toBe('https://pay.example/crypto/201');
+          expect(context.paymentLink).toBe(PAYMENT_LINKS.waitingCrypto);
           expect(context.order.invoiceid).toBe(201);
         }
         if (snapshot.matches('cancelled') && context.order.orderid === null) expect(context.paymentLink).toBeNull();
@@ -60,6 +65,8 @@ describe('waiting machine: generated paths', () => {
         if (context.payment === 'Confirming') expect(snapshot.matches({ watching: { page: 'choosingGateway' } })).toBe(false);
         if (snapshot.matches('latePayment')) expect(context.latePayment).toBe(true);
         if (context.receipt) expect(context.receipt).toEqual(waitingModelReceipt);
+        // The receipt's amount is the facts table's for what it lists: 1 Month, an extra connection, WELCOME10, in EUR.
+        if (context.receipt) expect(context.receipt.amount).toBe(checkoutFact({ pid: 1, extraConnection: true, proxyProtection: false, promo: 'WELCOME10', currency: 'EUR' }).total);
       });
     });
   }

@@ -5,6 +5,7 @@ import { expect } from 'vitest';
 import type { AnyEventObject, StateValue } from 'xstate';
 import type { AuthContext, AuthInput, AuthResult } from '../../machines/auth.machine';
 import { authModel } from '../../scripts/statecharts/models/auth.model';
+import { APP_MESSAGES, SPEC_MESSAGES } from '../facts/messages';
 import { apiError } from '../support/fake-api';
 import { en, fill } from './texts';
 import { describeViewWalk, refusedInputs, shown, type Page } from './walk';
@@ -48,7 +49,7 @@ async function perform(event: AnyEventObject, page: AuthPage): Promise<void> {
       return user.click(within(form).getByRole('button', { name: en.login.submit }));
     }
     case 'auth.requestLink': {
-      page.linkAlert = NOT_ADDRESSES.has(String(event.email)) ? en.messages.email.invalid : undefined;
+      page.linkAlert = NOT_ADDRESSES.has(String(event.email)) ? SPEC_MESSAGES.invalidEmail : undefined;
       const form = await openLoginPanel(page);
       await typeInto(page, within(form).getByRole('textbox', { name: en.login.email }), String(event.email));
       return user.click(within(form).getByRole('button', { name: en.login.requestLink }));
@@ -62,7 +63,7 @@ async function perform(event: AnyEventObject, page: AuthPage): Promise<void> {
       return;
     }
     case 'xstate.error.actor.requestSignInLink':
-      page.linkAlert = en.messages.api.rate_limited;
+      page.linkAlert = APP_MESSAGES.rateLimited;
       await api.respond('signInLink', apiError(429, 'rate_limited', 'Too many attempts'));
       return;
     case 'xstate.done.actor.login': {
@@ -120,10 +121,10 @@ async function see(value: StateValue, context: AuthContext, page: AuthPage): Pro
         expect(within(loginForm()).queryByRole('alert')).toBeNull();
       } else if (value === 'linkSent') {
         // The same words whether or not the address has an account, in a polite live region.
-        expect(within(loginForm()).getByRole('status').textContent).toBe(en.login.linkSent);
+        expect(within(loginForm()).getByRole('status').textContent).toBe(APP_MESSAGES.linkSent);
         expect(within(loginForm()).queryByRole('alert')).toBeNull();
       } else if (context.loginError) {
-        expect(within(loginForm()).getByRole('alert').textContent).toBe(en.messages.api.invalid_credentials);
+        expect(within(loginForm()).getByRole('alert').textContent).toBe(APP_MESSAGES.invalidCredentials);
         // A refused password says plainly that a new account's address must be confirmed first, next to the link button.
         expect(within(loginForm()).getByText(en.login.confirmFirst)).toBeTruthy();
         expect(within(loginForm()).getByRole('button', { name: en.login.requestLink, description: en.login.confirmFirst })).toBeTruthy();
@@ -148,7 +149,7 @@ async function see(value: StateValue, context: AuthContext, page: AuthPage): Pro
       const button = await shown(() => within(header).getByRole('button', { name: value === 'signingOut' ? en.app.signingOut : en.app.signOut }), 'Sign Out');
       expect(button.getAttribute('aria-disabled')).toBe(value === 'signingOut' ? 'true' : null);
       expect(screen.queryByText(en.login.title)).toBeNull();
-      if (context.signOutError) expect(within(header).getByRole('alert').textContent).toBe(en.messages.request.failed);
+      if (context.signOutError) expect(within(header).getByRole('alert').textContent).toBe(APP_MESSAGES.requestFailed);
       else expect(within(header).queryByRole('alert')).toBeNull();
       if (where === '/') await shown(() => screen.getByText(fill(en.checkout.orderingAs, { email: user.email })), 'the order placed for the user');
       else await shown(() => screen.getByRole('slider', { name: en.upsell.quantity }), "the client's upsell form");

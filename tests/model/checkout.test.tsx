@@ -12,10 +12,13 @@ import type { ModelPath, PathStep } from '../../scripts/statecharts/graph';
 import { CHECKOUT_MODEL_NOW, checkoutModel, modelGateways, modelProducts } from '../../scripts/statecharts/models/checkout.model';
 import { MIN_LOADING_MS, PAYMENT_DEADLINE_MS } from '../../src/domain/constants';
 import type { PromotionLookup } from '../../src/domain/promotion';
+import { SEEDED_OPTIONS, SEEDED_PLANS, SEEDED_PROMOTIONS, type FactCurrency } from '../facts/catalogue';
+import { APP_MESSAGES, PAYMENT_LINKS, SPEC_MESSAGES, discountApplied } from '../facts/messages';
+import { PROMO_REFUSALS, checkoutFact, type CheckoutChoices } from '../facts/prices';
 import { apiError } from '../support/fake-api';
 import { contractGateways, contractPricing } from './api';
 import { advance } from './settle';
-import { cycleText, en, fill, money } from './texts';
+import { en, fill, money } from './texts';
 import { describeViewWalk, enter, refusedInputs, shown, type Page, type WalkedStep } from './walk';
 
 const anonymous = { loggedIn: false, guest: false, userid: null, email: null };
@@ -34,6 +37,8 @@ afterAll(() => {
 /** Where the walk runs: the form of a visit, or the landing page of an automatic-order link. */
 interface CheckoutPage extends Page {
   route: '/' | '/creatingOrder';
+  /** The currency the walk's currency answer gave the visitor (GB: GBP; another country or a failed call: EUR). */
+  currency: FactCurrency;
 }
 
 const contractProduct = (product: CheckoutProduct) => ({
@@ -201,13 +206,16 @@ async function see(value: StateValue, context: CheckoutContext, page: CheckoutPa
     expect(screen.queryByText(en.status.Pending)).toBeNull();
     expect(location().pathname).toBe('/waiting');
     expect((await shown(() => screen.getByRole('alert'), 'the fraud banner')).textContent).toBe(en.waiting.fraud);
-    expect(screen.getByText(`#${context.order!.orderid}`)).toBeTruthy();
+    expect(screen.getByText('#502')).toBeTruthy(); // the flagged order of the walk's placeOrder end (modelPlacedFlagged)
+    await seeOrderRequest(page);
     return;
   }
   if (state === 'redirecting') {
     await shown(() => screen.getByText(en.creatingOrder.redirecting), 'the hand-over to the payment page');
-    expect(screen.getByRole('link', { name: en.creatingOrder.manualLink }).getAttribute('href')).toBe(context.payment!.link);
-    expect(page.rendered.left).toEqual([context.payment!.link]);
+    // The link the fake API served, exactly.
+    expect(screen.getByRole('link', { name: en.creatingOrder.manualLink }).getAttribute('href')).toBe(PAYMENT_LINKS.checkout);
+    expect(page.rendered.left).toEqual([PAYMENT_LINKS.checkout]);
+    await seeOrderRequest(page);
     return;
   }
   if (page.route === '/creatingOrder' && state !== 'ready') {
@@ -245,9 +253,37 @@ const isClient = (context: CheckoutContext) => context.user !== null && typeof c
 
 /** What the form says for the model's refusals of a submit (the walk answers them as above). */
 const SUBMIT_ERRORS: Record<string, string> = {
-  'Bad gateway': en.messages.request.failed,
-  'request.failed': en.messages.request.failed,
+  'Bad gateway': APP_MESSAGES.requestFailed,
+  'request.failed': APP_MESSAGES.requestFailed,
 };
+
+/** The option price a switch shows for the plan's cycle (One Time as monthly), from the facts. */
+const optionPrice = (id: 2 | 4, billingcycle: string, currency: FactCurrency) =>
+  SEEDED_OPTIONS.find((option) => option.id === id)!.pricing[currency][billingcycle === 'Semi-Annually' ? 'semiannually' : 'monthly']!;
+
+/** The plan whose radio is checked, read from the page. */
+function checkedPlan() {
+  const checked = within(screen.getByRole('group', { name: en.checkout.plans })).getAllByRole('radio').find((radio) => (radio as HTMLInputElement).checked)!;
+  const plan = SEEDED_PLANS.find((candidate) => screen.getByRole('radio', { name: new RegExp(`^${candidate.name} `) }) === checked);
+  expect(plan, 'the checked plan is a seeded one').toBeDefined();
+  return plan!;
+}
+
+/** The first order the page sent asks the table's amount for what it orders (a later one may carry a price change's amount). */
+async function seeOrderRequest(page: CheckoutPage): Promise<void> {
+  const order = page.api.calls.find((request) => new URL(request.url).pathname === '/checkout/api/order');
+  expect(order, 'an order request').toBeDefined();
+  const body = (await order!.clone().json()) as { pid: number; amount: number; currency: FactCurrency; promocode?: string; configoptions?: Record<string, number> };
+  const choices: CheckoutChoices = {
+    pid: body.pid,
+    extraConnection: body.configoptions?.['2'] === 1,
+    proxyProtection: body.configoptions?.['4'] === 1,
+    promo: body.promocode ?? null,
+    currency: page.currency,
+  };
+  expect(body.currency).toBe(page.currency);
+  expect(body.amount, `the amount of ${JSON.stringify(choices)}`).toBe(checkoutFact(choices).total);
+}
 
 /** The order form: every choice as the machine holds it, the total, the messages. */
 async function seeForm(value: StateValue, context: CheckoutContext, page: CheckoutPage): Promise<void> {
@@ -256,15 +292,19 @@ async function seeForm(value: StateValue, context: CheckoutContext, page: Checko
   // Only the first three products are offered.
   expect(within(plans).getAllByRole('radio')).toHaveLength(3);
   expect(planRadio(context.selectedPid!)).toHaveProperty('checked', true);
-  const product = context.products.find((candidate) => candidate.pid === context.selectedPid)!;
-  const extra = screen.queryByRole('switch', { name: new RegExp(`^${en.checkout.extraConnection}`) });
-  const proxy = screen.queryByRole('switch', { name: new RegExp(`^${en.checkout.proxyProtection}`) });
-  if (product.configoptions.length) {
-    expect(extra).toHaveProperty('checked', context.extraConnection);
-    expect(proxy).toHaveProperty('checked', context.proxyProtection);
-  } else {
-    expect([extra, proxy]).toEqual([null, null]);
-  }
+  const plan = checkedPlan();
+  const { currency } = page;
+  // The three seeded plans, each card with its price and cycle in the visitor's currency.
+  const cards = [...plans.querySelectorAll('.plan')].map((card) => [card.querySelector('.plan-name')!.textContent, card.querySelector('.plan-price')!.textContent]);
+  const priceOf = (candidate: (typeof SEEDED_PLANS)[number]) => candidate.pricing[currency][candidate.billingcycle === 'Semi-Annually' ? 'semiannually' : 'monthly']!;
+  expect(cards).toEqual(SEEDED_PLANS.map((candidate) => [candidate.name, `${money(priceOf(candidate), currency)} ${candidate.cycleText}`]));
+  const extra = screen.getByRole('switch', { name: new RegExp(`^${en.checkout.extraConnection}`) }) as HTMLInputElement;
+  const proxy = screen.getByRole('switch', { name: new RegExp(`^${en.checkout.proxyProtection}`) }) as HTMLInputElement;
+  expect(extra).toHaveProperty('checked', context.extraConnection);
+  expect(proxy).toHaveProperty('checked', context.proxyProtection);
+  // Every seeded plan takes both options, priced for its cycle.
+  expect(extra.labels![0]!.textContent).toBe(`${en.checkout.extraConnection} +${money(optionPrice(2, plan.billingcycle, currency), currency)}`);
+  expect(proxy.labels![0]!.textContent).toBe(`${en.checkout.proxyProtection} +${money(optionPrice(4, plan.billingcycle, currency), currency)}`);
   expect(reminderBox()).toHaveProperty('checked', (reminderClicks.get(page) ?? 0) % 2 === 0);
   // The discount box.
   const checking = JSON.stringify(value).includes('"promo":"checking"');
@@ -274,11 +314,15 @@ async function seeForm(value: StateValue, context: CheckoutContext, page: Checko
   const apply = screen.getByRole('button', { name: checking ? en.checkout.checkingDiscount : en.checkout.applyDiscount });
   expect(apply.getAttribute('aria-disabled')).toBe(checking || context.promotion !== null ? 'true' : null);
   const discountBox = discount.closest('.discount')!;
-  expect(within(discountBox as HTMLElement).getByRole('status').textContent).toBe(context.promotion ? fill(en.checkout.discountApplied, { code: context.promotion.code }) : '');
+  // An applied code is the one typed, and the seed lists the checked plan for it.
+  const applied = context.promotion !== null ? discount.value : null;
+  if (applied !== null) expect(SEEDED_PROMOTIONS[applied]?.appliesto.split(',')).toContain(String(plan.pid));
+  expect(within(discountBox as HTMLElement).getByRole('status').textContent).toBe(applied !== null ? discountApplied(applied) : '');
   const promoError = within(discountBox as HTMLElement).queryByRole('alert')?.textContent ?? null;
+  const refusal = PROMO_REFUSALS.find((candidate) => candidate.code === discount.value && candidate.pids.includes(plan.pid));
   if (context.promoError === null) expect(promoError).toBeNull();
-  else if ('key' in context.promoError) expect(promoError).toBe(en.messages.promo.notApplicable);
-  else expect(promoError).toBe(en.messages.api.promotion_not_found);
+  else if ('key' in context.promoError) expect(promoError).toBe(refusal?.message);
+  else expect(promoError).toBe(APP_MESSAGES.promotionNotFound);
   let form: HTMLFormElement;
   if (isClient(context)) {
     // A signed-in client is not asked for an e-mail: the order is placed for the client's address.
@@ -290,15 +334,22 @@ async function seeForm(value: StateValue, context: CheckoutContext, page: Checko
     expect(email.value).toBe(context.email);
     const emailError = within(email.closest('.field') as HTMLElement).queryByRole('alert');
     if (context.emailError === null) expect(emailError).toBeNull();
-    else if (document.activeElement !== email) expect(emailError?.textContent).toBe(en.messages.email.invalid);
+    else if (document.activeElement !== email) expect(emailError?.textContent).toBe(SPEC_MESSAGES.invalidEmail);
     form = email.closest('form')!;
   }
   expect(screen.getByRole('radio', { name: gatewayName(context.selectedGateway!) })).toHaveProperty('checked', true);
-  // The total follows every choice.
+  // The summary, line by line, is the facts table's row for the choices on the page.
+  const fact = checkoutFact({ pid: plan.pid, extraConnection: extra.checked, proxyProtection: proxy.checked, promo: applied, currency });
   const summary = screen.getByRole('region', { name: en.checkout.summary });
-  expect(within(summary).getByRole('status').textContent).toBe(money(context.quote!.total, context.currency));
-  expect(within(summary).getByText(cycleText(product.billingcycle))).toBeTruthy();
-  if (context.quote!.discount > 0) expect(within(summary).getByText(money(-context.quote!.discount, context.currency))).toBeTruthy();
+  expect(within(summary).getByRole('status').textContent).toBe(money(fact.total, currency));
+  const lines = [...summary.querySelectorAll('.line')].map((line) => [line.querySelector('dt')!.textContent, line.querySelector('dd')!.textContent]);
+  expect(lines).toEqual([
+    [plan.name, money(fact.price, currency)],
+    ...(fact.extraConnection > 0 ? [[en.checkout.extraConnection, money(fact.extraConnection, currency)]] : []),
+    ...(fact.proxyProtection > 0 ? [[en.checkout.proxyProtection, money(fact.proxyProtection, currency)]] : []),
+    ...(fact.discount > 0 ? [[`${en.checkout.discountLine} (${applied})`, money(-fact.discount, currency)]] : []),
+    [en.checkout.total, `${money(fact.total, currency)} ${plan.cycleText}`],
+  ]);
   // A refused order: the message (a price change offers the new total).
   const formAlerts = within(form).queryAllByRole('alert').filter((alert) => !alert.closest('.field'));
   if (context.submitError === null) expect(formAlerts).toEqual([]);
@@ -369,7 +420,8 @@ describeViewWalk<CheckoutPage>({
       },
     });
     if (route === '/creatingOrder' && !user) page.note("auto-order link: the automatic login of the link's e-mail fails first, so the checkout identifies the guest itself (the model's input has no user)");
-    return { ...page, route };
+    const currency = currencyAnswer(path);
+    return { ...page, route, currency: currency instanceof Response ? 'EUR' : (currency.currency as FactCurrency) };
   },
   // The currency is known before the form exists: its answer is the first of the four loads.
   arrange: (path) => [...path.steps.filter((step) => isCurrencyResult(step.event)), ...path.steps.filter((step) => !isCurrencyResult(step.event))],

@@ -1,6 +1,6 @@
 /**
  * The placeOrder machine's paths walked through the order form on /: the shopper fills the form
- * (plan 1 with the extra connection, 13.00 EUR) and presses Validate, then every step of the path is
+ * (plan 1 with the extra connection, 16.99 EUR) and presses Validate, then every step of the path is
  * an answer of the server (authMiddleware, order, a 409 price_changed) or a click in the price-change box.
  */
 import { screen, within } from '@testing-library/react';
@@ -8,6 +8,7 @@ import { expect } from 'vitest';
 import type { AnyEventObject, StateValue } from 'xstate';
 import type { CreatedOrder, IdentifiedGuest, PlaceOrderContext, PlaceOrderInput } from '../../machines/place-order.machine';
 import { modelGateways, modelProducts } from '../../scripts/statecharts/models/checkout.model';
+import { checkoutFact } from '../facts/prices';
 import { PLACE_ORDER_MODEL_NOW, placeOrderModel } from '../../scripts/statecharts/models/place-order.model';
 import { MIN_LOADING_MS, PAYMENT_DEADLINE_MS } from '../../src/domain/constants';
 import { isUserId } from '../../src/domain/user-id';
@@ -29,8 +30,8 @@ const products = {
   })),
 };
 
-// Literal facts of the model: the form's total and the server's (14.50 EUR).
-const FORM_TOTAL = money(13, 'EUR');
+// The form's total from the facts table (1 Month + extra connection, EUR) and the server's (14.50 EUR, the model's literal).
+const FORM_TOTAL = money(checkoutFact({ pid: 1, extraConnection: true, proxyProtection: false, promo: null, currency: 'EUR' }).total, 'EUR');
 const SERVER_TOTAL = money(14.5, 'EUR');
 
 const submitButton = () => screen.getByRole('button', { name: /^(Validate and pay|Creating your order…)$/ });
@@ -127,7 +128,7 @@ describeViewWalk({
       },
     });
     await advance(MIN_LOADING_MS);
-    // The form as the model's request has it: plan 1 with the extra connection, 13.00 EUR.
+    // The form as the model's request has it: plan 1 with the extra connection, 16.99 EUR.
     const extra = await shown(() => screen.getByRole('switch', { name: new RegExp(`^${en.checkout.extraConnection}`) }), 'the order form');
     await page.user.click(extra);
     if (!user) await enter(page, screen.getByRole('textbox', { name: en.checkout.email, description: (text) => text.startsWith(en.checkout.emailHint) }), 'ann@example.com');

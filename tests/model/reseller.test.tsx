@@ -13,10 +13,13 @@ import type {
 import type { ModelPath } from '../../scripts/statecharts/graph';
 import { resellerModel, resellerModelInput, resellerModelProducts } from '../../scripts/statecharts/models/reseller.model';
 import { MIN_LOADING_MS } from '../../src/domain/constants';
+import { SEEDED_RESELLER_PRODUCTS } from '../facts/catalogue';
+import { APP_MESSAGES, PAYMENT_LINKS, SPEC_MESSAGES, panelActivationNote } from '../facts/messages';
+import { PANEL_ACTIVATION_PRICE, resellerFact } from '../facts/prices';
 import { apiError } from '../support/fake-api';
 import { contractGateways, contractPricing } from './api';
 import { advance } from './settle';
-import { en, fill, money } from './texts';
+import { en, money } from './texts';
 import { describeViewWalk, enter, refusedInputs, shown, type Page } from './walk';
 
 const anonymous = { loggedIn: false, guest: false, userid: null, email: null };
@@ -119,9 +122,9 @@ async function seeSuccessGuard(state: string, context: ResellerContext, page: Pa
     expect(screen.getByText(en.app.loading)).toBeTruthy();
     return;
   }
-  const service = context.resellerService!;
-  await shown(() => screen.getByText(fill(en.reseller.successText, { name: service.reseller.name, status: en.status.Active })), 'the reseller panel');
-  expect(screen.getByText(fill(en.reseller.service, { id: service.serviceid, name: service.name }))).toBeTruthy();
+  // The service the walk's getResellerProducts answered (the model's service 801), as the page writes it.
+  await shown(() => screen.getByText('Your reseller panel Reseller panel: Active.'), 'the reseller panel');
+  expect(screen.getByText('Service #801: Reseller 120 credits')).toBeTruthy();
 }
 
 async function see(value: StateValue, context: ResellerContext, page: Page, event: AnyEventObject): Promise<void> {
@@ -130,7 +133,7 @@ async function see(value: StateValue, context: ResellerContext, page: Page, even
     // No payment link: a flagged order; the reseller waiting page says it is under review (issue 15), never "Waiting for your payment".
     await shown(() => screen.getByRole('heading', { level: 1, name: en.waiting.underReview }), 'the reseller waiting page, under review');
     expect(page.rendered.app.router.state.location.pathname).toBe('/resellers/waiting');
-    expect(screen.getByText(`#${context.order.orderid}`)).toBeTruthy();
+    expect(screen.getByText('#601')).toBeTruthy();
     return;
   }
   await shown(() => screen.getByRole('heading', { level: 1, name: en.reseller.title }), 'the reseller page');
@@ -139,7 +142,7 @@ async function see(value: StateValue, context: ResellerContext, page: Page, even
       await shown(() => screen.getByText(en.app.loading), 'the loading placeholder');
       return;
     case 'failed':
-      expect((await shown(() => screen.getByRole('alert'), 'the error')).textContent).toBe(en.messages.request.failed);
+      expect((await shown(() => screen.getByRole('alert'), 'the error')).textContent).toBe(APP_MESSAGES.requestFailed);
       expect(screen.getByRole('button', { name: en.app.tryAgain })).toBeTruthy();
       return;
     case 'empty':
@@ -147,14 +150,17 @@ async function see(value: StateValue, context: ResellerContext, page: Page, even
       return;
     case 'redirecting':
       await shown(() => screen.getByText(en.creatingOrder.redirecting), 'the hand-over to the payment page');
-      expect(screen.getByRole('link', { name: en.creatingOrder.manualLink }).getAttribute('href')).toBe(context.paymentLink);
-      expect(page.rendered.left).toEqual([context.paymentLink]);
+      // The link the fake API served, exactly.
+      expect(screen.getByRole('link', { name: en.creatingOrder.manualLink }).getAttribute('href')).toBe(PAYMENT_LINKS.reseller);
+      expect(page.rendered.left).toEqual([PAYMENT_LINKS.reseller]);
       return;
   }
   // ready, authenticating, ordering: the form as the visitor filled it.
   const plans = await shown(() => screen.getByRole('group', { name: en.reseller.plans }), 'the reseller plans');
-  // The new-reseller product is no plan to pick: a new reseller's order adds it.
-  expect(within(plans).getAllByRole('radio')).toHaveLength(2);
+  // The new-reseller product is no plan to pick: a new reseller's order adds it (the three seeded packs are).
+  expect(within(plans).getAllByRole('radio')).toHaveLength(3);
+  const cards = [...plans.querySelectorAll('.plan')].map((card) => [card.querySelector('.plan-name')!.textContent, card.querySelector('.plan-price')!.textContent]);
+  expect(cards).toEqual(SEEDED_RESELLER_PRODUCTS.filter((pack) => pack.pid !== 13).map((pack) => [pack.name, `${money(pack.pricing.EUR.monthly, 'EUR')} one-time payment`]));
   expect(within(plans).getByRole('radio', { name: new RegExp(`^${planName(context.selectedPid!)} `) })).toHaveProperty('checked', true);
   const existing = within(screen.getByRole('group', { name: en.reseller.existing }));
   expect(existing.getByRole('radio', { name: en.reseller.yes })).toHaveProperty('checked', context.existingReseller);
@@ -165,17 +171,22 @@ async function see(value: StateValue, context: ResellerContext, page: Page, even
   if (context.existingReseller) expect(confirmation).toBeNull();
   else expect(confirmation?.value).toBe(context.confirmPassword);
   expect(screen.getByRole('radio', { name: gatewayName(context.selectedGateway) })).toHaveProperty('checked', true);
-  expect(screen.getByText(en.reseller.total).parentElement!.querySelector('output')!.textContent).toBe(money(context.price!, context.currency));
+  // The total is the facts table's for the pack checked and the yes/no answer on the page (in the visitor's EUR).
+  const pack = SEEDED_RESELLER_PRODUCTS.find((product) => (within(plans).queryByRole('radio', { name: new RegExp(`^${product.name} `) }) as HTMLInputElement | null)?.checked)!;
+  const newReseller = (existing.getByRole('radio', { name: en.reseller.no }) as HTMLInputElement).checked;
+  expect(screen.getByText(en.reseller.total).parentElement!.querySelector('output')!.textContent).toBe(money(resellerFact({ pid: pack.pid, newReseller, currency: 'EUR' }), 'EUR'));
+  const note = screen.queryByText(panelActivationNote(money(PANEL_ACTIVATION_PRICE.EUR, 'EUR')));
+  expect(note !== null).toBe(newReseller);
   // Field errors show once a submit was refused (or the field was left), never for a good value.
   const emailError = within(emailField().closest('.field')!).queryByRole('alert');
   if (context.emailError === null) expect(emailError).toBeNull();
-  else if (event.type === 'order.submit') expect(emailError?.textContent).toBe(en.messages.email.invalid);
-  if (context.passwordError === null) expect(screen.queryByText(en.messages.reseller.passwordMismatch)).toBeNull();
+  else if (event.type === 'order.submit') expect(emailError?.textContent).toBe(SPEC_MESSAGES.invalidEmail);
+  if (context.passwordError === null) expect(screen.queryByText(SPEC_MESSAGES.passwordMismatch)).toBeNull();
   const busy = value === 'authenticating' || value === 'ordering';
   const submit = screen.getByRole('button', { name: busy ? en.reseller.submitting : en.reseller.submit });
   expect(submit.getAttribute('aria-disabled')).toBe(busy ? 'true' : null);
-  const serverError = [en.messages.api.rate_limited, en.messages.api.price_changed].find((text) => screen.queryByText(text));
-  expect(serverError ?? null).toBe(context.error === null ? null : value === 'ready' && context.userid === null ? en.messages.api.rate_limited : en.messages.api.price_changed);
+  const serverError = [APP_MESSAGES.rateLimited, APP_MESSAGES.priceChanged].find((text) => screen.queryByText(text));
+  expect(serverError ?? null).toBe(context.error === null ? null : value === 'ready' && context.userid === null ? APP_MESSAGES.rateLimited : APP_MESSAGES.priceChanged);
 }
 
 describeViewWalk({
@@ -191,7 +202,7 @@ describeViewWalk({
           session: success ? reseller : anonymous,
           currency: { country: 'FR', currency: 'EUR' },
           getGateway: contractGateways(resellerModelInput.gateways, resellerModelInput.selectedGateway),
-          getResellersProducts: catalogue({ totalresults: 3, products: resellerModelProducts }),
+          getResellersProducts: catalogue({ totalresults: 4, products: resellerModelProducts }),
         },
         first: success ? {} : { getResellersProducts: firstLoad(path) },
         hold: { getResellersProducts: success ? 0 : Infinity, resellerAuth: Infinity, order: Infinity, getResellerProducts: Infinity },

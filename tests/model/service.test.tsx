@@ -5,6 +5,7 @@ import type { AnyEventObject, StateValue } from 'xstate';
 import type { ClientProduct, CopyField, SaveDeviceAddressOutput, ServiceContext } from '../../machines/service.machine';
 import { serviceModel, serviceModelInput } from '../../scripts/statecharts/models/service.model';
 import { COPIED_HINT_MS, MIN_LOADING_MS } from '../../src/domain/constants';
+import { APP_MESSAGES, SPEC_MESSAGES } from '../facts/messages';
 import { apiError } from '../support/fake-api';
 import { en } from './texts';
 import { advance } from './settle';
@@ -61,7 +62,7 @@ async function see(value: StateValue, context: ServiceContext, page: Page, event
   }
   if (value === 'failed') {
     const alert = await shown(() => screen.getByRole('alert'), 'the error');
-    expect(alert.textContent).toBe(en.messages.api.not_found);
+    expect(alert.textContent).toBe(APP_MESSAGES.notFound);
     expect(screen.getByRole('button', { name: en.app.tryAgain })).toBeTruthy();
     return;
   }
@@ -79,7 +80,7 @@ async function see(value: StateValue, context: ServiceContext, page: Page, event
   // 'Copied!' shows beside the value copied last, and only there.
   for (const field of (product.username === null ? [] : Object.keys(LABELS).filter((key) => key !== 'playlist' || product.playlistUrl)) as CopyField[]) {
     const hint = within(copyButton(field).parentElement!).getByRole('status');
-    expect(hint.textContent, `the hint beside ${field}`).toBe(context.copied === field ? en.messages.copy.done : '');
+    expect(hint.textContent, `the hint beside ${field}`).toBe(context.copied === field ? SPEC_MESSAGES.copied : '');
   }
   if (COPIES[event.type] && context.copied === COPIES[event.type]) {
     const copied = { username: product.username, password: product.password, host: product.serverhostname, playlist: product.playlistUrl }[COPIES[event.type]!];
@@ -97,8 +98,8 @@ async function see(value: StateValue, context: ServiceContext, page: Page, event
   const error = within(form).queryByRole('alert');
   // The machine keeps a refusal's message while the same address is saved again (failed → saving).
   if (context.deviceError === null) expect(error).toBeNull();
-  else expect(error?.textContent).toBe(context.deviceError === 'device.invalid' ? en.messages.device.invalid : en.messages.api.forbidden);
-  expect(within(form).getByRole('status').textContent).toBe(device === 'saved' ? en.success.deviceSaved : '');
+  else expect(error?.textContent).toBe(context.deviceError === 'device.invalid' ? APP_MESSAGES.deviceInvalid : APP_MESSAGES.forbidden);
+  expect(within(form).getByRole('status').textContent).toBe(device === 'saved' ? APP_MESSAGES.deviceSaved : '');
 }
 
 const refusedCopies = refusedInputs({

@@ -3,13 +3,15 @@ import { fireEvent, screen, within } from '@testing-library/react';
 import { expect } from 'vitest';
 import type { AnyEventObject } from 'xstate';
 import type { ActiveService, ActiveServicesOutput, CreateInvoiceOutput, UpsellContext } from '../../machines/upsell.machine';
-import { upsellModel, upsellModelInput } from '../../scripts/statecharts/models/upsell.model';
+import { upsellModel, upsellModelInput, upsellModelServices } from '../../scripts/statecharts/models/upsell.model';
 import { MIN_LOADING_MS } from '../../src/domain/constants';
+import { APP_MESSAGES, PAYMENT_LINKS, upsellNotSold } from '../facts/messages';
+import { upsellFact } from '../facts/prices';
 import { apiError } from '../support/fake-api';
 import { contractGateways, contractPricing } from './api';
 import { advance } from './settle';
 import { describeViewWalk, refusedInputs, shown, type Page } from './walk';
-import { cycleText, en, fill, money } from './texts';
+import { cycleText, en, money } from './texts';
 
 const session = { loggedIn: true, guest: false, userid: 42, email: 'client@example.com' };
 
@@ -68,7 +70,7 @@ async function see(value: unknown, context: UpsellContext, page: Page): Promise<
       return;
     case 'failed':
       await shown(() => screen.getByRole('alert'), 'the error');
-      expect(screen.getByRole('alert').textContent).toBe(en.messages.request.failed);
+      expect(screen.getByRole('alert').textContent).toBe(APP_MESSAGES.requestFailed);
       expect(screen.getByRole('button', { name: en.app.tryAgain })).toBeTruthy();
       return;
     case 'empty':
@@ -77,8 +79,9 @@ async function see(value: unknown, context: UpsellContext, page: Page): Promise<
       return;
     case 'redirecting':
       await shown(() => screen.getByText(en.creatingOrder.redirecting), 'the hand-over to the payment page');
-      expect(screen.getByRole('link', { name: en.creatingOrder.manualLink }).getAttribute('href')).toBe(context.paymentLink);
-      expect(page.rendered.left).toEqual([context.paymentLink]);
+      // The link the fake API served, exactly.
+      expect(screen.getByRole('link', { name: en.creatingOrder.manualLink }).getAttribute('href')).toBe(PAYMENT_LINKS.upsell);
+      expect(page.rendered.left).toEqual([PAYMENT_LINKS.upsell]);
       return;
   }
   // ready or submitting: the form as the client left it.
@@ -86,14 +89,16 @@ async function see(value: unknown, context: UpsellContext, page: Page): Promise<
   expect((service as HTMLSelectElement).value).toBe(String(context.selectedServiceId));
   expect((screen.getByRole('slider', { name: en.upsell.quantity }) as HTMLInputElement).value).toBe(String(context.quantity));
   expect(screen.getByRole('radio', { name: gatewayName(context.selectedGateway) })).toHaveProperty('checked', true);
-  const selected = context.services.find((candidate) => candidate.serviceid === context.selectedServiceId)!;
+  // The price is the facts table's, for the service and quantity on the page, in the visitor's EUR; the Lifetime service's is not sold in EUR.
+  const selected = upsellModelServices.find((candidate) => String(candidate.serviceid) === (service as HTMLSelectElement).value)!;
+  const quantity = Number((screen.getByRole('slider', { name: en.upsell.quantity }) as HTMLInputElement).value);
+  const amount = selected.serviceid === 12 ? null : upsellFact({ billingcycle: selected.billingcycle, currency: 'EUR', quantity });
   const price = screen.getByText(en.upsell.price).parentElement!.querySelector('output')!;
-  expect(price.textContent).toBe(
-    context.price === null ? fill(en.upsell.notSold, { currency: context.currency }) : `${money(context.price, context.currency)} ${cycleText(selected.billingcycle)}`,
-  );
+  expect(price.textContent).toBe(amount === null ? upsellNotSold('EUR') : `${money(amount, 'EUR')} ${cycleText(selected.billingcycle)}`);
+  if (amount !== null && state !== 'submitting') expect(screen.getByRole('button', { name: /^Pay\b/ }).textContent).toBe(`Pay ${money(amount, 'EUR')}`);
   const submit = state === 'submitting' ? screen.getByRole('button', { name: en.upsell.submitting }) : screen.getByRole('button', { name: /^Pay\b/ });
   expect(submit.getAttribute('aria-disabled')).toBe(state === 'submitting' || context.price === null ? 'true' : null);
-  if (context.error) expect(within(submit.closest('form')!).getByRole('alert').textContent).toBe(en.messages.api.price_changed);
+  if (context.error) expect(within(submit.closest('form')!).getByRole('alert').textContent).toBe(APP_MESSAGES.priceChanged);
   else expect(screen.queryByRole('alert')).toBeNull();
 }
 

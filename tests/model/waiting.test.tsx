@@ -9,10 +9,12 @@ import { COUNTDOWN_TICK_MS, type CreatePaymentLinkOutput, type OrderStatusResult
 import type { PathStep } from '../../scripts/statecharts/graph';
 import { waitingModel, waitingModelInput } from '../../scripts/statecharts/models/waiting.model';
 import { PAYMENT_DEADLINE_MS } from '../../src/domain/constants';
+import { APP_MESSAGES, PAYMENT_LINKS, latePayment } from '../facts/messages';
+import { checkoutFact } from '../facts/prices';
 import { apiError } from '../support/fake-api';
 import { contractGateways } from './api';
 import { advance, flush } from './settle';
-import { en, fill } from './texts';
+import { en, fill, money } from './texts';
 import { describeViewWalk, refusedInputs, shown, type Page, type WalkedStep } from './walk';
 
 const TICK = `xstate.after.${COUNTDOWN_TICK_MS}.waitingCountdown`;
@@ -28,7 +30,7 @@ const { order } = waitingModelInput;
 interface WaitingPage extends Page {
   clock: { now: number };
   /** What the walk last told the page: the payment state of the last status answer, the gateway of the link asked for. */
-  told: { answered: boolean; payment: string | null; gateway: string | null; error: string | null };
+  told: { answered: boolean; payment: string | null; gateway: string | null; error: string | null; link: string | null; deadline: number | null };
 }
 
 /**
@@ -39,10 +41,11 @@ const RECEIPT = {
   lines: [{ pid: 1, name: '1 Month', billingcycle: 'Monthly', extraConnections: 1, proxyProtection: false }],
   promocode: 'WELCOME10',
 };
-const TOTAL = '€15.29';
+const AMOUNT = checkoutFact({ pid: 1, extraConnection: true, proxyProtection: false, promo: 'WELCOME10', currency: 'EUR' }).total;
+const TOTAL = money(AMOUNT, 'EUR');
 
 const invoice = {
-  invoiceid: order.invoiceid, status: 'Unpaid', kind: 'order', orderid: order.orderid, serviceid: order.serviceid, amount: 15.29, currency: 'EUR',
+  invoiceid: order.invoiceid, status: 'Unpaid', kind: 'order', orderid: order.orderid, serviceid: order.serviceid, amount: AMOUNT, currency: 'EUR',
   payment: { status: 'Open', gateway: waitingModelInput.selectedGateway }, latePayment: false, receipt: RECEIPT,
 };
 
@@ -53,7 +56,7 @@ const orderStatus = ({ orderid, status, fraud, serviceids, payment, latePayment 
   invoiceStatus: status === 'Active' ? 'Paid' : status === 'Cancelled' ? 'Cancelled' : 'Unpaid',
   serviceids,
   fraud,
-  amount: 15.29,
+  amount: AMOUNT,
   currency: 'EUR',
   payment: payment ? { status: payment, gateway: waitingModelInput.selectedGateway } : null,
   latePayment,
@@ -104,11 +107,13 @@ async function perform(event: AnyEventObject, page: WaitingPage, before: { now: 
       // The new deadline counts from a clock reading.
       clock.now = before.now + COUNTDOWN_TICK_MS;
       const { link } = event.output as CreatePaymentLinkOutput;
-      await api.respond(linkCall(told.gateway), { invoiceid: order.invoiceid, paymentmethod: told.gateway!, link, deadline: new Date(clock.now + PAYMENT_DEADLINE_MS).toISOString() });
+      told.link = link;
+      told.deadline = clock.now + PAYMENT_DEADLINE_MS;
+      await api.respond(linkCall(told.gateway), { invoiceid: order.invoiceid, paymentmethod: told.gateway!, link, deadline: new Date(told.deadline).toISOString() });
       return;
     }
     case 'xstate.error.actor.createPaymentLink':
-      told.error = en.messages.api.invoice_paid;
+      told.error = APP_MESSAGES.invoicePaid;
       await api.respond(linkCall(told.gateway), apiError(409, 'invoice_paid', 'Invoice already paid'));
       return;
     case 'order.cancel':
@@ -117,7 +122,7 @@ async function perform(event: AnyEventObject, page: WaitingPage, before: { now: 
       await api.respond('cancelOrder', { orderid: order.orderid, status: 'Cancelled' });
       return;
     case 'xstate.error.actor.cancelOrder':
-      told.error = en.messages.api.order_not_pending;
+      told.error = APP_MESSAGES.orderNotPending;
       await api.respond('cancelOrder', apiError(409, 'order_not_pending', 'Order is not pending'));
       return;
     default:
@@ -171,13 +176,13 @@ async function see(value: StateValue, context: WaitingContext, page: WaitingPage
     // Cancelled by the shopper: home.
     await shown(() => screen.getByRole('heading', { level: 1, name: en.checkout.title }), 'the home page');
     expect(location().pathname).toBe('/');
-    expect(screen.getByText(en.waiting.cancelled).getAttribute('role')).toBe('status');
+    expect(screen.getByText(APP_MESSAGES.orderCancelled).getAttribute('role')).toBe('status');
     return;
   }
   if (value === 'fraud') {
     // Under review: title, badge and banner; never "Pending" nor "Waiting for your payment".
     await shown(() => screen.getByRole('heading', { level: 1, name: en.waiting.underReview }), 'the under-review page');
-    expect(screen.getByRole('alert').textContent).toBe(en.waiting.fraud);
+    expect(screen.getByRole('alert').textContent).toBe(APP_MESSAGES.fraudReview);
     seeOrderInfo(context, en.status.Fraud);
     expect(screen.queryByText(en.status.Pending)).toBeNull();
     expect(screen.queryByText(en.waiting.title)).toBeNull();
@@ -186,7 +191,7 @@ async function see(value: StateValue, context: WaitingContext, page: WaitingPage
   }
   if (value === 'latePayment') {
     await shown(() => screen.getByRole('heading', { level: 1, name: en.waiting.lateTitle }), 'the late-payment page');
-    expect(screen.getByRole('alert').textContent).toBe(`We received a payment after this order closed; we will refund or apply it — contact support with invoice #${order.invoiceid}.`);
+    expect(screen.getByRole('alert').textContent).toBe(latePayment(201));
     expect(screen.getByRole('link', { name: en.app.backHome })).toBeTruthy();
     expect(screen.queryByRole('link', { name: en.waiting.pay })).toBeNull();
     seeReceipt(answered);
@@ -194,16 +199,18 @@ async function see(value: StateValue, context: WaitingContext, page: WaitingPage
   }
   const told = answered?.payment;
   // The title says what the shopper waits on.
-  const title = told === 'Confirming' ? en.waiting.confirmingTitle : told === 'Declined' && context.paymentLink === waitingModelInput.paymentLink ? en.waiting.declinedTitle : en.waiting.title;
+  // The link on the page is the last one the walk's fake API served: the one the page resumed with, or a new one.
+  const link = page.told.link ?? PAYMENT_LINKS.waiting;
+  const newLink = page.told.link !== null;
+  const title = told === 'Confirming' ? en.waiting.confirmingTitle : told === 'Declined' && !newLink ? en.waiting.declinedTitle : en.waiting.title;
   await shown(() => screen.getByRole('heading', { level: 1, name: title }), `the page titled ${title}`);
   if (value === 'cancelled') {
-    await shown(() => screen.getByText(en.waiting.cancelled), 'the order cancelled elsewhere');
+    await shown(() => screen.getByText(APP_MESSAGES.orderCancelled), 'the order cancelled elsewhere');
     expect(screen.getByRole('link', { name: en.app.backHome })).toBeTruthy();
     return;
   }
   const { page: part } = (value as { watching: { countdown: string; page: string } }).watching;
   await shown(() => screen.getByText(en.waiting.paymentMethod), 'the order');
-  const newLink = context.paymentLink !== waitingModelInput.paymentLink;
   const confirming = told === 'Confirming' && !newLink;
   const declined = told === 'Declined' && !newLink;
   // The deadline is reached on the clock the page reads (the walk's), at the persisted lastDate.
@@ -211,24 +218,27 @@ async function see(value: StateValue, context: WaitingContext, page: WaitingPage
   seeOrderInfo(context, confirming ? 'Confirming' : declined ? 'Declined' : expired ? 'Expired' : en.status.Pending);
   seeReceipt(answered);
   if (confirming) {
-    expect(screen.getByText(en.waiting.confirming).getAttribute('role')).toBe('status');
+    expect(screen.getByText(APP_MESSAGES.paymentConfirming).getAttribute('role')).toBe('status');
     expect(screen.queryByRole('timer')).toBeNull();
     expect(screen.queryByRole('link', { name: en.waiting.pay })).toBeNull();
   } else if (declined) {
-    expect(screen.getByText(en.waiting.declined).getAttribute('role')).toBe('alert');
+    expect(screen.getByText(APP_MESSAGES.paymentDeclined).getAttribute('role')).toBe('alert');
     expect(screen.queryByRole('link', { name: en.waiting.pay })).toBeNull();
   } else if (expired) {
-    expect(screen.getByText(en.waiting.expired).getAttribute('role')).toBe('alert');
+    expect(screen.getByText(APP_MESSAGES.paymentExpired).getAttribute('role')).toBe('alert');
     expect(screen.queryByRole('timer')).toBeNull();
     expect(screen.queryByRole('link', { name: en.waiting.pay })).toBeNull();
   }
   if (!confirming && !expired) {
-    expect(screen.getByRole('timer', { name: en.waiting.timeLeft }).textContent).toBe(countdown(context.remainingMs));
-    expect(Number(screen.getByRole('progressbar', { name: en.waiting.timeLeft }).getAttribute('value'))).toBeCloseTo(context.progress);
+    // Time left: the deadline the walk served (the resumed one, or a new link's day) less the walk's clock.
+    const remaining = Math.max(0, (page.told.deadline ?? waitingModelInput.lastDate) - page.clock.now);
+    const duration = page.told.deadline === null ? waitingModelInput.duration : PAYMENT_DEADLINE_MS;
+    expect(screen.getByRole('timer', { name: en.waiting.timeLeft }).textContent).toBe(countdown(remaining));
+    expect(Number(screen.getByRole('progressbar', { name: en.waiting.timeLeft }).getAttribute('value'))).toBeCloseTo(remaining / duration);
   }
-  if (!confirming && !declined && !expired) expect(screen.getByRole('link', { name: en.waiting.pay }).getAttribute('href')).toBe(context.paymentLink);
+  if (!confirming && !declined && !expired) expect(screen.getByRole('link', { name: en.waiting.pay }).getAttribute('href')).toBe(link);
   // A new link opens its payment page at once.
-  expect(page.rendered.left).toEqual(newLink ? [context.paymentLink] : []);
+  expect(page.rendered.left).toEqual(newLink ? [link] : []);
   if (confirming) {
     // Nothing to do but wait: no new link, no other gateway, no cancel.
     for (const name of [en.waiting.payAgain, en.waiting.newLink, en.waiting.changeGateway, en.waiting.cancel]) expect(screen.queryByRole('button', { name })).toBeNull();
@@ -256,7 +266,7 @@ async function see(value: StateValue, context: WaitingContext, page: WaitingPage
       expect(other.getAttribute('aria-disabled')).toBe(part === 'creatingLink' ? 'true' : null);
       if (part === 'creatingLink') expect(within(panel).getByText(en.waiting.creatingLink)).toBeTruthy();
       else expect(within(panel).getByRole('button', { name: en.waiting.keepGateway })).toBeTruthy();
-      if (context.error) expect(within(panel).getByRole('alert').textContent).toBe(en.messages.api.invoice_paid);
+      if (context.error) expect(within(panel).getByRole('alert').textContent).toBe(APP_MESSAGES.invoicePaid);
       else expect(within(panel).queryByRole('alert')).toBeNull();
       return;
     }
@@ -290,7 +300,7 @@ describeViewWalk<WaitingPage>({
         hold: { orderStatus: Infinity, cancelOrder: Infinity, coinbase: Infinity, offshore: Infinity },
       },
     });
-    return { ...page, clock, told: { answered: false, payment: null, gateway: null, error: null } };
+    return { ...page, clock, told: { answered: false, payment: null, gateway: null, error: null, link: null, deadline: null } };
   },
   offView: refusedInputs({
     'payment.renew': 'the new-link button is shown only while a new link may be made',

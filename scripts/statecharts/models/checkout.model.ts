@@ -9,29 +9,21 @@ import {
   type CheckoutUser,
 } from '../../../machines/checkout.machine';
 import type { PlaceOrderInput, PlaceOrderOutput } from '../../../machines/place-order.machine';
-import type { PricingTable } from '../../../src/domain/pricing';
 import type { PromotionLookup } from '../../../src/domain/promotion';
+import { SEEDED_PLANS, contractPricing, seededPromotionLookup } from '../../../tests/facts/catalogue';
 import type { MachineModel } from '../graph';
 
 /** 15 January 2026, noon UTC: the model's fixed clock. */
 export const CHECKOUT_MODEL_NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
 
-const table = (eur: number, gbp: number, cycle: 'monthly' | 'annually' | 'quarterly'): PricingTable => ({
-  EUR: { [cycle]: eur },
-  GBP: { [cycle]: gbp },
-});
-
-const options = (cycle: 'monthly' | 'annually') => [
-  { id: 2, name: 'Extra connection', pricing: table(3, 2.5, cycle) },
-  { id: 4, name: 'Proxy protection', pricing: table(2, 1.5, cycle) },
-];
-
-/** Four catalogue products: only the first three are offered. */
+/** The seeded retail plans (demo.yaml, as tests/facts/catalogue.ts writes them out), then a fourth product that is never offered. */
 export const modelProducts: CheckoutProduct[] = [
-  { pid: 1, name: 'Monthly', description: '1 month', billingcycle: 'Monthly', pricing: table(10, 9, 'monthly'), configoptions: options('monthly') },
-  { pid: 2, name: 'Yearly', description: '12 months', billingcycle: 'Annually', pricing: table(100, 90, 'annually'), configoptions: options('annually') },
-  { pid: 3, name: 'Quarterly', description: '3 months', billingcycle: 'Quarterly', pricing: table(25, 22, 'quarterly'), configoptions: [] },
-  { pid: 4, name: 'Trial', description: 'never offered', billingcycle: 'Monthly', pricing: table(1, 1, 'monthly'), configoptions: [] },
+  ...SEEDED_PLANS.map(({ cycleText: _cycleText, pricing, configoptions, ...plan }) => ({
+    ...plan,
+    pricing: contractPricing(pricing),
+    configoptions: configoptions.map((option) => ({ ...option, pricing: contractPricing(option.pricing) })),
+  })),
+  { pid: 4, name: 'Trial', description: 'never offered', billingcycle: 'Monthly', pricing: { EUR: { monthly: 1 }, GBP: { monthly: 1 } }, configoptions: [] },
 ];
 
 export const modelGateways: CheckoutGateway[] = [
@@ -39,11 +31,15 @@ export const modelGateways: CheckoutGateway[] = [
   { module: 'coinbase', displayname: 'Crypto', type: 'Cryptocurrency' },
 ];
 
-/** SAVE10: 10 % off plans 1 and 2, no dates. */
-export const modelPromotionLookup: PromotionLookup = {
-  totalresults: 1,
-  promotions: [{ code: 'SAVE10', type: 'Percentage', value: 10, appliesto: '1,2', startdate: '0000-00-00', expirationdate: '0000-00-00', maxuses: 0, uses: 0, amounts: null }],
-};
+/**
+ * The seeded codes the shopper types: WELCOME10 fits every plan (a plan change keeps it), HALFYEAR20 only
+ * 6 Months (plans 1 and 3 refuse it). getPromotion answers each as the seed holds it.
+ */
+export const MODEL_PROMO_CODES = ['WELCOME10', 'HALFYEAR20'] as const;
+/** HALFYEAR20 as getPromotion answers it: 20 % off 6 Months only. */
+export const modelPromotionLookup: PromotionLookup = seededPromotionLookup('HALFYEAR20');
+/** getPromotion's answer for a typed seeded code. */
+const lookupOf = (code: string): PromotionLookup => seededPromotionLookup(code);
 
 export const modelGuest: CheckoutUser = { userid: 'g_Model0Guest0Handle0001', email: 'ann@example.com' };
 /** A signed-in client (a positive user id), as the auth machine hands it over. */
@@ -67,7 +63,7 @@ export const checkoutModelInputs: { name: string; input: CheckoutInput }[] = [
   { name: 'visit', input: { ...base, query: { aff_id: 'partner-1' } } },
   {
     name: 'auto-order link',
-    input: { ...base, query: { email: 'ann@example.com', pid: '2', auto_redirect: 'true', promocode: 'SAVE10', extraconnect: 'true', aff_id: 'partner-1' } },
+    input: { ...base, query: { email: 'ann@example.com', pid: '2', auto_redirect: 'true', promocode: 'HALFYEAR20', extraconnect: 'true', aff_id: 'partner-1' } },
   },
   { name: 'auto-order link without promo', input: { ...base, query: { email: 'ann@example.com', pid: '2', auto_redirect: 'true' } } },
   { name: 'signed-in client follows an auto-order link', input: { ...base, user: modelClient, query: { email: 'client@example.com', pid: '2', auto_redirect: 'true' } } },
@@ -150,11 +146,11 @@ function readyEvents(snapshot: AnyMachineSnapshot, context: CheckoutContext): An
     events.push(...[1, 2, 3].map((pid) => ({ type: 'plan.select', pid })));
   }
   if (addonsOff && context.selectedGateway === 'sandbox' && context.email === '' && context.submitError === null) {
-    if (plainPromo) events.push({ type: 'promo.change', code: 'SAVE10' });
+    if (plainPromo) events.push(...MODEL_PROMO_CODES.map((code) => ({ type: 'promo.change', code })));
     if (promo('idle') && context.promoCode !== '') events.push({ type: 'promo.apply' });
     if (promo('applied') || promo('rejected')) events.push({ type: 'promo.change', code: '' }, { type: 'promo.apply' });
     if (promo('checking')) {
-      events.push(done('lookupPromotion', modelPromotionLookup), failed('lookupPromotion', 'Promotion code not found.'), { type: 'order.submit' });
+      events.push(done('lookupPromotion', lookupOf(context.promoCode)), failed('lookupPromotion', 'Promotion code not found.'), { type: 'order.submit' });
     }
   }
   if (addonsOff && context.selectedGateway === 'sandbox' && context.selectedPid === 1 && (plainPromo || promo('applied'))) {
@@ -171,7 +167,7 @@ function events(snapshot: AnyMachineSnapshot): AnyEventObject[] {
   const context = snapshot.context as CheckoutContext;
   if (snapshot.matches('loading')) return loadingEvents(context, context.query.auto_redirect === undefined);
   if (snapshot.matches({ autoOrder: 'loadingProduct' })) return [done('loadProduct', modelProducts[1]), done('loadProduct', null), failed('loadProduct', 'Not found')];
-  if (snapshot.matches({ autoOrder: 'checkingPromo' })) return [done('lookupPromotion', modelPromotionLookup), failed('lookupPromotion', 'Promotion code not found.')];
+  if (snapshot.matches({ autoOrder: 'checkingPromo' })) return [done('lookupPromotion', lookupOf(context.query.promocode!)), failed('lookupPromotion', 'Promotion code not found.')];
   if (snapshot.matches({ autoOrder: 'placingOrder' }) || snapshot.matches('submitting')) {
     // placeOrder ends with the user it placed for: the signed-in client as given, else the guest it identified.
     const asClient = context.user?.userid === modelClient.userid;

@@ -14,11 +14,11 @@ import type { MachineModel } from '../graph';
 /** 15 January 2026, noon UTC: the model's fixed clock. */
 export const PLACE_ORDER_MODEL_NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
 
-/** Plan 1 (10.00 EUR a month) with the extra connection (3.00): 13.00 EUR as the form shows it. */
+/** Plan 1 (the seeded 1 Month, 12.99 EUR) with the extra connection (4.00): 16.99 EUR as the form shows it (tests/facts). */
 export const placeOrderModelRequest: OrderDraft = {
   pid: 1,
   paymentmethod: 'sandbox',
-  amount: 13,
+  amount: 16.99,
   currency: 'EUR',
   configoptions: { '2': 1, '4': 0 },
   remind: true,

@@ -13,9 +13,10 @@ import {
   type ResellerProductsOutput,
   type ResellerService,
 } from '../../../machines/reseller.machine';
+import { PANEL_ACTIVATION_PID, SEEDED_RESELLER_PRODUCTS, contractPricing } from '../../../tests/facts/catalogue';
 import type { MachineModel } from '../graph';
 
-/** A visitor paying in EUR with two gateways; pid 20 is the new-reseller product. */
+/** A visitor paying in EUR with two gateways; pid 13 (the seeded panel activation) is the new-reseller product. */
 export const resellerModelInput: ResellerInput = {
   currency: 'EUR',
   gateways: [
@@ -23,17 +24,11 @@ export const resellerModelInput: ResellerInput = {
     { module: 'sandbox_crypto', displayname: 'Crypto', type: 'Bitcoin' },
   ],
   selectedGateway: 'sandbox_card',
-  newResellerPid: 20,
+  newResellerPid: PANEL_ACTIVATION_PID,
 };
 
-const cycles = (monthly: number) => ({ monthly, quarterly: -1, semiannually: -1, annually: -1, biennially: -1, triennially: -1 });
-
-/** The new-reseller product, then two credit packs (the first pack is selected by default). */
-export const resellerModelProducts: ResellerProduct[] = [
-  { pid: 20, name: 'Reseller account', billingcycle: 'One Time', pricing: { EUR: cycles(50), GBP: cycles(45) } },
-  { pid: 21, name: 'Reseller 100 credits', billingcycle: 'Monthly', pricing: { EUR: cycles(100), GBP: cycles(90) } },
-  { pid: 22, name: 'Reseller 500 credits', billingcycle: 'Monthly', pricing: { EUR: cycles(400), GBP: cycles(360) } },
-];
+/** The seeded reseller products (tests/facts/catalogue.ts): three credit packs, the second selected by default, then the panel activation. */
+export const resellerModelProducts: ResellerProduct[] = SEEDED_RESELLER_PRODUCTS.map((product) => ({ ...product, pricing: contractPricing(product.pricing) }));
 
 const never = () => new Promise<never>(() => {});
 
@@ -52,13 +47,13 @@ const order = (link: string | null): CreateResellerOrderOutput => ({
   serviceids: [801, 802],
   fraud: link === null,
   status: 'Pending',
-  amount: 150,
+  amount: 349,
   currency: 'EUR',
   link,
   deadline: link ? '2026-01-02T12:00:00.000Z' : null,
 });
 
-const service = (status: ResellerService['status']): ResellerService => ({ serviceid: 801, pid: 21, name: 'Reseller 100 credits', status, reseller: { name: 'Reseller panel', status } });
+const service = (status: ResellerService['status']): ResellerService => ({ serviceid: 801, pid: 11, name: 'Reseller 120 credits', status, reseller: { name: 'Reseller panel', status } });
 
 function events(snapshot: AnyMachineSnapshot): Array<EventObject & Record<string, unknown>> {
   const context = snapshot.context as ResellerContext;
@@ -68,13 +63,13 @@ function events(snapshot: AnyMachineSnapshot): Array<EventObject & Record<string
     { type: 'products.load' },
     { type: 'success.check', serviceid: 801, loggedIn: true },
     { type: 'success.check', serviceid: null, loggedIn: true },
-    { type: 'xstate.done.actor.loadResellerProducts', output: { totalresults: 3, products: resellerModelProducts } },
+    { type: 'xstate.done.actor.loadResellerProducts', output: { totalresults: 4, products: resellerModelProducts } },
     { type: 'xstate.done.actor.loadResellerProducts', output: { totalresults: 0, products: [] } },
     { type: 'xstate.error.actor.loadResellerProducts', error: new Error('Network error') },
     { type: 'products.retry' },
     ...(untouched
       ? [
-          { type: 'plan.select', pid: 22 },
+          { type: 'plan.select', pid: 12 },
           { type: 'plan.select', pid: 99 },
           { type: 'gateway.select', gateway: 'sandbox_crypto' },
           { type: 'gateway.select', gateway: 'paypal' },

@@ -9,6 +9,7 @@ import {
   type UpsellContext,
   type UpsellInput,
 } from '../../../machines/upsell.machine';
+import { EXTRA_CONNECTION_PRICING } from '../../../tests/facts/catalogue';
 import type { MachineModel } from '../graph';
 
 /** A visitor paying in EUR with two gateways. */
@@ -21,14 +22,16 @@ export const upsellModelInput: UpsellInput = {
   selectedGateway: 'sandbox_card',
 };
 
-const monthly = { monthly: 4.5, quarterly: 13, semiannually: 25, annually: 48, biennially: -1, triennially: -1 };
 /** The contract lists every cycle; -1 is one not sold. */
 const notSold = { monthly: -1, quarterly: -1, semiannually: -1, annually: -1, biennially: -1, triennially: -1 };
 
-/** A monthly service priced in EUR, and a One Time service priced only in GBP (not sold in EUR). */
+/**
+ * A 1 Month service with the seeded extra-connection prices (tests/facts/catalogue.ts), and a Lifetime
+ * (One Time) service whose extra connection is priced only in GBP (not sold in EUR).
+ */
 export const upsellModelServices: ActiveService[] = [
-  { serviceid: 11, pid: 1, name: 'TV Monthly', billingcycle: 'Monthly', extraConnections: 0, pricing: { EUR: monthly, GBP: monthly } },
-  { serviceid: 12, pid: 3, name: 'TV One Time', billingcycle: 'One Time', extraConnections: 1, pricing: { EUR: notSold, GBP: { ...notSold, monthly: 5 } } },
+  { serviceid: 11, pid: 1, name: '1 Month', billingcycle: 'Monthly', extraConnections: 0, pricing: { EUR: { ...notSold, ...EXTRA_CONNECTION_PRICING.EUR }, GBP: { ...notSold, ...EXTRA_CONNECTION_PRICING.GBP } } },
+  { serviceid: 12, pid: 3, name: 'Lifetime', billingcycle: 'One Time', extraConnections: 1, pricing: { EUR: notSold, GBP: { ...notSold, monthly: EXTRA_CONNECTION_PRICING.GBP.monthly! } } },
 ];
 
 const never = () => new Promise<never>(() => {});
