@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pricingKey } from './billing-cycle';
+import { BILLING_CYCLES, isBillingCycle, pricingKey } from './billing-cycle';
 import { USERNAME_SHAPE, SERVICE_PASSWORD_SHAPE, generateServicePassword, generateUsername, randomDigits } from './credentials';
 import { currencyForCountry, currencyRates, DEFAULT_COUNTRY } from './currency';
 import { isMacAddress, normaliseMacAddress } from './device';
@@ -34,6 +34,14 @@ describe('billing cycles', () => {
     expect(pricingKey('Annually')).toBe('annually');
   });
   it('refuses an unknown cycle', () => expect(() => pricingKey('Weekly')).toThrow(RangeError));
+  it.each([
+    ['Quarterly', 'quarterly'], ['Biennially', 'biennially'], ['Triennially', 'triennially'],
+  ] as const)('prices %s from the catalogue key %s', (cycle, key) => expect(pricingKey(cycle)).toBe(key));
+  it('knows the seven cycles of the billing system by their own names, and nothing else', () => {
+    expect([...BILLING_CYCLES]).toEqual(['Monthly', 'Quarterly', 'Semi-Annually', 'Annually', 'Biennially', 'Triennially', 'One Time']);
+    for (const cycle of BILLING_CYCLES) expect(isBillingCycle(cycle)).toBe(true);
+    for (const other of ['monthly', 'Semiannually', 'Weekly', '']) expect(isBillingCycle(other)).toBe(false);
+  });
 });
 
 describe('currency by country', () => {
@@ -72,7 +80,7 @@ describe('redirect target', () => {
   it.each(['/', '/upsell', '/de-de/success', '/path/with-dash_under~tilde%20@at'])('keeps %s', (target) => {
     expect(isSafeRedirectTarget(target)).toBe(true);
   });
-  it.each(['//evil.example', 'https://evil.example', 'upsell', '/a?b=c', '/a#b', '/a.b', '/a b', '', null, undefined])('ignores %j', (target) => {
+  it.each(['//evil.example', 'https://evil.example', 'https:evil.example/x', 'upsell', 'x/upsell', '/a?b=c', '/a#b', '/a.b', '/a b', '', null, undefined])('ignores %j', (target) => {
     expect(isSafeRedirectTarget(target)).toBe(false);
   });
 });
