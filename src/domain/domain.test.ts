@@ -4,11 +4,13 @@ import { USERNAME_SHAPE, SERVICE_PASSWORD_SHAPE, generateServicePassword, genera
 import { currencyForCountry, currencyRates, DEFAULT_COUNTRY } from './currency';
 import { isMacAddress, normaliseMacAddress } from './device';
 import { isValidEmail } from './email';
+import { MESSAGE_TEXTS } from './messages';
 import { gatewayIcon, parseGatewayList } from './gateway';
 import { pickLocale, visitorCurrency } from './locale';
 import { roundMoney, sameAmount, sumMoney, toCents } from './money';
 import { statusTone } from './order-status';
 import { isSafeRedirectTarget } from './redirect';
+import { isUserId } from './user-id';
 
 describe('money', () => {
   it('rounds to 2 decimals, half away from zero', () => {
@@ -71,7 +73,7 @@ describe('e-mail shape', () => {
   it.each(['a@b.c', 'shopper@example.com', ' first.last+tv@mail.example.org '])('accepts %s', (email) => {
     expect(isValidEmail(email)).toBe(true);
   });
-  it.each(['', 'plain', 'a@b', '@b.c', 'a@.c', 'a@b.', 'a b@c.d', 'a@@b.c'])('refuses %j', (email) => {
+  it.each(['', 'plain', 'a@b', '@b.c', 'a@.c', 'a@b.', 'a b@c.d', 'a@@b.c', 'a@b.c d', 'a@b.c@d'])('refuses %j', (email) => {
     expect(isValidEmail(email)).toBe(false);
   });
 });
@@ -109,7 +111,7 @@ describe('device address', () => {
     expect(isMacAddress('00-1a-79-ab-cd-ef')).toBe(true);
     expect(normaliseMacAddress(' 00-1a-79-ab-cd-ef ')).toBe('00:1A:79:AB:CD:EF');
   });
-  it.each(['', '00:1A:79:12:34', '00:1A:79:12:34:5G', '001A79123456', '00:1A:79:12:34:56:78'])('refuses %j', (value) => {
+  it.each(['', '00:1A:79:12:34', '00:1A:79:12:34:5G', '001A79123456', '00:1A:79:12:34:56:78', 'G00:1A:79:12:34:56', '00:1A:79:12:34:56G'])('refuses %j', (value) => {
     expect(isMacAddress(value)).toBe(false);
   });
 });
@@ -152,4 +154,22 @@ describe('locale', () => {
     expect(visitorCurrency('de-de', 'GB')).toBe('GBP');
     expect(visitorCurrency('en-en', 'ES')).toBe('EUR');
   });
+});
+
+describe('user id', () => {
+  // The contract: Id is an integer from 1; GuestHandle is g_ and 22 characters of base64url.
+  it.each([1, 42, 'g_4nq0c2ZkVwQ8mX1bTf7sLw', 'g_AAAAAAAAAAAAAAAAAAAA-_'])('takes %j for a user', (value) => expect(isUserId(value)).toBe(true));
+  it.each([0, -1, 1.5, '1', '', 'g_4nq0c2ZkVwQ8mX1bTf7sL', 'g_4nq0c2ZkVwQ8mX1bTf7sLwx', 'x_4nq0c2ZkVwQ8mX1bTf7sLw', 'xg_4nq0c2ZkVwQ8mX1bTf7sLw', 'g_4nq0c2ZkVwQ8mX1bTf7s.w', null, undefined])(
+    'takes %j for no user',
+    (value) => expect(isUserId(value)).toBe(false),
+  );
+});
+
+describe('message texts the spec gives word for word', () => {
+  it.each([
+    ['email.invalid', 'Please enter a Valid Email.'],
+    ['reseller.passwordMismatch', 'Not the same password'],
+    ['promo.notApplicable', 'This Coupon is not available for this product.'],
+    ['copy.done', 'Copied!'],
+  ] as const)('%s reads %j', (key, text) => expect(MESSAGE_TEXTS[key]).toBe(text));
 });

@@ -46,6 +46,9 @@ describe('promotion validity', () => {
     expect(hasUsesLeft({ maxuses: 0, uses: 999 })).toBe(true);
     expect(hasUsesLeft({ maxuses: 5, uses: 4 })).toBe(true);
     expect(hasUsesLeft({ maxuses: 5, uses: 5 })).toBe(false);
+    expect(hasUsesLeft({ maxuses: 5, uses: 6 })).toBe(false);
+    expect(hasUsesLeft({})).toBe(true);
+    expect(hasUsesLeft({ maxuses: 1 })).toBe(true);
   });
   it('names why it is refused', () => {
     expect(promotionRefusal(promo(), 1, '2026-06-01')).toBeNull();
@@ -92,6 +95,7 @@ describe('accepting a lookup', () => {
     expect(acceptPromotion({ totalresults: 1, promotions: [promo()] }, 1, '2026-06-01')).toEqual({ promotion: promo() });
     expect(acceptPromotion({ totalresults: 2, promotions: [promo(), promo()] }, 1, '2026-06-01')).toEqual({ refusal: 'notApplicable' });
     expect(acceptPromotion({ totalresults: 0, promotions: [] }, 1, '2026-06-01')).toEqual({ refusal: 'notApplicable' });
+    expect(acceptPromotion({ totalresults: 1, promotions: [] }, 1, '2026-06-01')).toEqual({ refusal: 'notApplicable' });
     expect(acceptPromotion({ totalresults: 1, promotions: [promo()] }, 3, '2026-06-01')).toEqual({ refusal: 'notApplicable' });
   });
 });
