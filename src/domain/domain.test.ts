@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { BILLING_CYCLES, isBillingCycle, pricingKey } from './billing-cycle';
+import * as constants from './constants';
 import { USERNAME_SHAPE, SERVICE_PASSWORD_SHAPE, generateServicePassword, generateUsername, randomDigits } from './credentials';
 import { currencyForCountry, currencyRates, DEFAULT_COUNTRY } from './currency';
 import { isMacAddress, normaliseMacAddress } from './device';
 import { isValidEmail } from './email';
 import { MESSAGE_TEXTS } from './messages';
-import { gatewayIcon, parseGatewayList } from './gateway';
+import { gatewayIcon, isCryptoGateway, parseGatewayList } from './gateway';
 import { pickLocale, visitorCurrency } from './locale';
 import { roundMoney, sameAmount, sumMoney, toCents } from './money';
 import { statusTone } from './order-status';
@@ -35,7 +36,7 @@ describe('billing cycles', () => {
     expect(pricingKey('Monthly')).toBe('monthly');
     expect(pricingKey('Annually')).toBe('annually');
   });
-  it('refuses an unknown cycle', () => expect(() => pricingKey('Weekly')).toThrow(RangeError));
+  it('refuses an unknown cycle, naming it', () => expect(() => pricingKey('Weekly')).toThrow(new RangeError('Unknown billing cycle: Weekly')));
   it.each([
     ['Quarterly', 'quarterly'], ['Biennially', 'biennially'], ['Triennially', 'triennially'],
   ] as const)('prices %s from the catalogue key %s', (cycle, key) => expect(pricingKey(cycle)).toBe(key));
@@ -82,6 +83,9 @@ describe('redirect target', () => {
   it.each(['/', '/upsell', '/de-de/success', '/path/with-dash_under~tilde%20@at'])('keeps %s', (target) => {
     expect(isSafeRedirectTarget(target)).toBe(true);
   });
+  it('never takes a value that is not a string, even one that prints as a path', () => {
+    expect(isSafeRedirectTarget(['/upsell'] as unknown as string)).toBe(false);
+  });
   it.each(['//evil.example', 'https://evil.example', 'https:evil.example/x', 'upsell', 'x/upsell', '/a?b=c', '/a#b', '/a.b', '/a b', '', null, undefined])('ignores %j', (target) => {
     expect(isSafeRedirectTarget(target)).toBe(false);
   });
@@ -98,6 +102,10 @@ describe('credentials', () => {
     const bytes = [255, 250, 3, 13, 249];
     const source = (buffer: Uint8Array) => buffer.map(() => bytes.shift() ?? 0);
     expect(randomDigits(3, source)).toBe('339');
+  });
+  it('holds a username or password of another shape for not one of ours', () => {
+    for (const username of ['TV-1234567', 'TV-123456789', 'xTV-12345678', 'TV-12345678x', 'tv-12345678']) expect(USERNAME_SHAPE.test(username)).toBe(false);
+    for (const password of ['12345678901', '1234567890123', 'x123456789012', '123456789012x']) expect(SERVICE_PASSWORD_SHAPE.test(password)).toBe(false);
   });
   it('does not repeat itself', () => {
     const passwords = new Set(Array.from({ length: 200 }, generateServicePassword));
@@ -120,6 +128,10 @@ describe('gateways', () => {
   it.each([['highriskshop', 'card'], ['laucharge', 'card'], ['mercuryo', 'card'], ['CreditCard', 'card'], ['Bitcoin', 'coin'], ['Cryptocurrency', 'coin']])('%s shows a %s icon', (type, icon) => {
     expect(gatewayIcon(type)).toBe(icon);
   });
+  it.each([['CreditCard', false], ['highriskshop', false], ['laucharge', false], ['mercuryo', false], ['Bitcoin', true], ['Cryptocurrency', true]] as const)(
+    '%s is paid in crypto: %s',
+    (type, crypto) => expect(isCryptoGateway(type)).toBe(crypto),
+  );
   it('reads a hyphen-separated list, first is default', () => {
     expect(parseGatewayList('sandbox-sandboxcrypto')).toEqual(['sandbox', 'sandboxcrypto']);
     expect(parseGatewayList(' a -- b ')).toEqual(['a', 'b']);
@@ -144,6 +156,7 @@ describe('locale', () => {
     expect(pickLocale({ browserLanguages: ['nl-NL', 'en'] })).toBe('nl-nl');
     expect(pickLocale({ browserLanguages: ['pt-BR'] })).toBe('pt-pt');
     expect(pickLocale({ browserLanguages: ['en-GB'] })).toBe('en-gb');
+    expect(pickLocale({ browserLanguages: ['en-US', 'de-DE'] })).toBe('en-en');
   });
   it('defaults to en-en', () => {
     expect(pickLocale({})).toBe('en-en');
@@ -172,4 +185,17 @@ describe('message texts the spec gives word for word', () => {
     ['promo.notApplicable', 'This Coupon is not available for this product.'],
     ['copy.done', 'Copied!'],
   ] as const)('%s reads %j', (key, text) => expect(MESSAGE_TEXTS[key]).toBe(text));
+});
+
+describe('business constants the spec states', () => {
+  it.each([
+    ['PAYMENT_DEADLINE_MS', 86_400_000, 'a payment link is valid one day'],
+    ['CHECKOUT_COOKIE_MAX_AGE_S', 2_592_000, 'state cookie checkout: 30 days (2592000 s)'],
+    ['LANGUAGE_COOKIE_MAX_AGE_S', 31_536_000, 'browserLang cookie 365 days'],
+    ['AFFILIATE_COOKIE_MAX_AGE_S', 7_776_000, 'affiliate cookie 7776000 s (90 days)'],
+    ['CHUNK_RELOAD_GUARD_MS', 60_000, 'chunk-reload guard 60 s'],
+    ['MIN_LOADING_MS', 200, 'fetch minimum display delay 200 ms'],
+    ['COPIED_HINT_MS', 2_500, 'a "Copied!" hint shows for 2.5 seconds'],
+    ['HTTP_TIMEOUT_MS', 30_000, 'HTTP timeout 30000 ms'],
+  ] as const)('%s is %d: %s', (name, value, _fact) => expect(constants[name]).toBe(value));
 });
