@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { BILLING_CYCLES, isBillingCycle, pricingKey } from './billing-cycle';
 import * as constants from './constants';
 import { USERNAME_SHAPE, SERVICE_PASSWORD_SHAPE, generateServicePassword, generateUsername, randomDigits } from './credentials';
-import { currencyForCountry, currencyRates, DEFAULT_COUNTRY } from './currency';
+import { currencyForCountry, currencyRates, DEFAULT_COUNTRY, isCurrency } from './currency';
 import { isMacAddress, normaliseMacAddress } from './device';
 import { isValidEmail } from './email';
 import { MESSAGE_TEXTS } from './messages';
@@ -54,6 +54,14 @@ describe('currency by country', () => {
   it('defaults to the default country MA, so EUR', () => {
     expect(DEFAULT_COUNTRY).toBe('MA');
     expect(currencyForCountry(undefined)).toBe('EUR');
+  });
+});
+
+describe('currency codes', () => {
+  it('knows EUR and GBP, the catalogue\'s two currencies, by their upper-case codes only', () => {
+    expect(isCurrency('EUR')).toBe(true);
+    expect(isCurrency('GBP')).toBe(true);
+    for (const other of ['USD', 'eur', 'gbp', '']) expect(isCurrency(other)).toBe(false);
   });
 });
 
