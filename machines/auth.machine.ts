@@ -6,6 +6,7 @@ import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
 import { isValidEmail } from '../src/domain/email';
 import { isSafeRedirectTarget } from '../src/domain/redirect';
 import { isUserId, type UserId } from '../src/domain/user-id';
+import type { AuthResponse, GuestAuthResponse, Session } from '../src/api/client';
 
 /** The user of the session; a guest was identified by e-mail and can only order. */
 export interface AuthUser {
@@ -16,12 +17,7 @@ export interface AuthUser {
 }
 
 /** The session as the server last told it (GET /api/session), if any. */
-export interface AuthSession {
-  loggedIn: boolean;
-  guest: boolean;
-  userid: UserId | null;
-  email: string | null;
-}
+export type AuthSession = Session;
 
 export interface AuthInput {
   session?: AuthSession | null;
@@ -50,12 +46,8 @@ export type AuthEvent =
   | { type: 'auth.requestLink'; email: string; redirect: string }
   | { type: 'auth.signOut' };
 
-/** What the login and identifyGuest actors return. */
-export interface AuthResult {
-  /** A client's id (auth), or a guest's opaque handle (authMiddleware). */
-  userid: UserId;
-  email: string;
-}
+/** What the login and identifyGuest actors return: a client's id (auth), or a guest's opaque handle (authMiddleware). */
+export type AuthResult = Pick<AuthResponse | GuestAuthResponse, 'userid' | 'email'>;
 
 type GuardArgs = { context: AuthContext; event: AuthEvent };
 

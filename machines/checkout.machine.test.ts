@@ -1,18 +1,20 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createActor, fromPromise, waitFor, type AnyMachineSnapshot } from 'xstate';
+import { createActor, fromPromise, waitFor, type ActorRefFrom, type AnyMachineSnapshot } from 'xstate';
 import { PAYMENT_DEADLINE_MS } from '../src/domain/constants';
 import type { PromotionLookup } from '../src/domain/promotion';
 import { formatScenario, generatePaths, replayPath, transitionCoverage } from '../scripts/statecharts/graph';
 import {
   CHECKOUT_MODEL_NOW,
   checkoutModel,
-  modelFraudOrder,
   modelGateways,
   modelGuest,
-  modelOrder,
   modelProducts,
+  modelPlaced,
+  modelPlacedFlagged,
   modelPromotionLookup,
 } from '../scripts/statecharts/models/checkout.model';
+import { placeOrderModelFlaggedOrder as modelFraudOrder, placeOrderModelOrder as modelOrder, priceChangedError } from '../scripts/statecharts/models/place-order.model';
+import type { CreatedOrder, CreateOrderRequest as OrderRequest } from './place-order.machine';
 import {
   checkoutGuards,
   checkoutMachine,
@@ -23,9 +25,8 @@ import {
   type CheckoutGateway,
   type CheckoutProduct,
   type CheckoutUser,
-  type CreatedOrder,
-  type OrderRequest,
 } from './checkout.machine';
+import { placeOrderMachine } from './place-order.machine';
 
 const paths = generatePaths(checkoutModel);
 
@@ -91,16 +92,18 @@ function startCheckout(input: CheckoutInput, fakes: Fakes = {}) {
   const goToWaiting = vi.fn();
   const clearClientProduct = vi.fn();
   const identifyGuest = vi.fn(({ input: request }: { input: { email: string } }) => settle(fakes.guest ?? { ...modelGuest, email: request.email }));
+  const placeOrder = placeOrderMachine.provide({
+    actors: { identifyGuest: fromPromise(identifyGuest), createOrder: fromPromise(({ input: request }: { input: OrderRequest }) => createOrder(request)) },
+  });
   const machine = checkoutMachine.provide({
     actors: {
+      placeOrder,
       loadProducts: fromPromise(() => settle(fakes.products ?? modelProducts)),
       loadGateways: fromPromise(async () => fakes.gateways ?? ({ gateways: modelGateways, defaultGateway: 'sandbox' })),
       loadCurrency: fromPromise(async () => ({ country: fakes.country ?? 'NL' })),
       checkFraud: fromPromise(async (): Promise<{ valid: boolean }> => ({ valid: true })),
       lookupPromotion: fromPromise(() => settle(fakes.lookup ?? modelPromotionLookup)),
-      identifyGuest: fromPromise(identifyGuest),
       loadProduct: fromPromise(() => settle(fakes.product === undefined ? modelProducts[1]! : fakes.product)),
-      createOrder: fromPromise(({ input: request }: { input: OrderRequest }) => createOrder(request)),
     },
     actions: {
       redirectToPayment: (_args, params) => redirectToPayment(params),
@@ -118,6 +121,10 @@ function startCheckout(input: CheckoutInput, fakes: Fakes = {}) {
 const settled = (actor: ReturnType<typeof startCheckout>['actor']) =>
   waitFor(actor, (snapshot) => !snapshot.matches('loading') && !snapshot.hasTag('busy') && !isBusy(snapshot));
 
+/** Waits until the checkout's placeOrder child is in the state. */
+const placeOrderIn = (actor: ReturnType<typeof startCheckout>['actor'], state: string) =>
+  vi.waitFor(() => expect((actor.getSnapshot().children.placeOrder as ActorRefFrom<typeof placeOrderMachine> | undefined)?.getSnapshot().value).toBe(state));
+
 function isBusy(snapshot: AnyMachineSnapshot): boolean {
   return snapshot.matches('autoOrder') || snapshot.matches('submitting') || snapshot.matches({ ready: { promo: 'checking' } });
 }
@@ -125,8 +132,8 @@ function isBusy(snapshot: AnyMachineSnapshot): boolean {
 describe('checkout machine: gateways and the currency', () => {
   const gateways = {
     gateways: [
-      { module: 'hostedlink', displayname: 'Card', type: 'CreditCard', currencies: ['EUR'] },
-      { module: 'coinbase', displayname: 'Crypto (Coinbase)', type: 'Cryptocurrency', currencies: ['USD', 'EUR', 'SGD', 'GBP', 'USDC'] },
+      { module: 'hostedlink', displayname: 'Card', type: 'CreditCard' as const, currencies: ['EUR'] },
+      { module: 'coinbase', displayname: 'Crypto (Coinbase)', type: 'Cryptocurrency' as const, currencies: ['USD', 'EUR', 'SGD', 'GBP', 'USDC'] },
     ],
     defaultGateway: 'hostedlink',
   };
@@ -326,7 +333,7 @@ describe('checkout machine: ordering', () => {
     let answer: (order: CreatedOrder) => void = () => {};
     const { actor, createOrder } = await readyGuest({ createOrder: () => new Promise((resolve) => (answer = resolve)) });
     actor.send({ type: 'order.submit' });
-    await waitFor(actor, (snapshot) => snapshot.matches({ submitting: 'creatingOrder' }));
+    await placeOrderIn(actor, 'creatingOrder');
     actor.send({ type: 'order.submit' });
     actor.send({ type: 'order.submit' });
     answer(modelOrder);
@@ -334,15 +341,31 @@ describe('checkout machine: ordering', () => {
     expect(createOrder).toHaveBeenCalledTimes(1);
   });
 
-  it('uses a new idempotency key for a new attempt after a refusal and shows the server message', async () => {
-    const refusals = [new Error('Price changed')];
+  it("shows the server's message after a refusal, and a new attempt uses a new idempotency key", async () => {
+    const refusals = [new Error('api.unknown_gateway')];
     const { actor, createOrder } = await readyGuest({ createOrder: async () => { const refusal = refusals.shift(); if (refusal) throw refusal; return modelOrder; } });
     actor.send({ type: 'order.submit' });
     await waitFor(actor, (snapshot) => snapshot.matches('ready'));
-    expect(actor.getSnapshot().context.submitError).toBe('Price changed');
+    expect(actor.getSnapshot().context.submitError).toBe('api.unknown_gateway');
     actor.send({ type: 'order.submit' });
     await waitFor(actor, (snapshot) => snapshot.status === 'done');
     expect(createOrder.mock.calls.map(([request]) => request.idempotencyKey)).toEqual(['key-1', 'key-2']);
+  });
+
+  it("a price change confirmed orders the server's total; a refused one goes back to the form without a message", async () => {
+    const confirmed = await readyGuest({ createOrder: vi.fn().mockRejectedValueOnce(priceChangedError()).mockResolvedValue(modelOrder) });
+    confirmed.actor.send({ type: 'order.submit' });
+    await placeOrderIn(confirmed.actor, 'priceChanged');
+    confirmed.actor.getSnapshot().children.placeOrder!.send({ type: 'price.confirm' });
+    await waitFor(confirmed.actor, (snapshot) => snapshot.status === 'done');
+    expect(confirmed.createOrder.mock.calls.map(([request]) => request.amount)).toEqual([13, 14.5]);
+
+    const refused = await readyGuest({ createOrder: async () => { throw priceChangedError(); } });
+    refused.actor.send({ type: 'order.submit' });
+    await placeOrderIn(refused.actor, 'priceChanged');
+    refused.actor.getSnapshot().children.placeOrder!.send({ type: 'price.cancel' });
+    await waitFor(refused.actor, (snapshot) => snapshot.matches('ready'));
+    expect(refused.actor.getSnapshot().context).toMatchObject({ submitError: null, user: modelGuest, quote: { total: 13 } });
   });
 
   it('goes to the waiting step when the order comes back without a link (fraud)', async () => {
@@ -411,7 +434,7 @@ describe('checkout machine: automatic order from URL parameters (spec section 5)
     ['the product is not found', autoQuery, { product: null }],
     ['the product has no positive price', autoQuery, { product: { ...modelProducts[1]!, pricing: { EUR: { annually: 0 } } } }],
     ['the promo lookup fails', autoQuery, { lookup: new Error('Promotion code not found.') }],
-    ['the order is refused', autoQuery, { createOrder: () => Promise.reject(new Error('Price changed')) }],
+    ['the order is refused', autoQuery, { createOrder: () => Promise.reject(new Error('api.unknown_gateway')) }],
   ])('silently shows the form when %s', async (_name, query, fakes) => {
     const { actor } = startCheckout({ query }, fakes);
     await settled(actor);
@@ -442,15 +465,15 @@ describe('checkout guards', () => {
     expect(call(checkoutGuards.catalogueLoaded, { loaded: { products: true, gateways: true, currency: false, fraudCheck: true } })).toBe(false);
   });
 
-  it('autoOrderAsUser / autoOrderAsGuest need e-mail, numeric pid and auto_redirect "true"', () => {
+  it('autoOrderRequested needs e-mail, numeric pid, auto_redirect "true" and a gateway, for a guest or a known user', () => {
     const query = { email: 'ann@example.com', pid: '2', auto_redirect: 'true' };
-    expect(call(checkoutGuards.autoOrderAsGuest, { query })).toBe(true);
-    expect(call(checkoutGuards.autoOrderAsUser, { query })).toBe(false);
-    expect(call(checkoutGuards.autoOrderAsUser, { query, user: modelGuest })).toBe(true);
-    expect(call(checkoutGuards.autoOrderAsGuest, { query: { ...query, auto_redirect: 'yes' } })).toBe(false);
-    expect(call(checkoutGuards.autoOrderAsGuest, { query: { ...query, pid: '2a' } })).toBe(false);
-    expect(call(checkoutGuards.autoOrderAsGuest, { query: { ...query, email: 'ann' } })).toBe(false);
-    expect(call(checkoutGuards.autoOrderAsGuest, { query, selectedGateway: null })).toBe(false);
+    expect(call(checkoutGuards.autoOrderRequested, { query })).toBe(true);
+    expect(call(checkoutGuards.autoOrderRequested, { query, user: modelGuest })).toBe(true);
+    expect(call(checkoutGuards.autoOrderRequested, { query, loaded: { products: true, gateways: true, currency: true, fraudCheck: false } })).toBe(false);
+    expect(call(checkoutGuards.autoOrderRequested, { query: { ...query, auto_redirect: 'yes' } })).toBe(false);
+    expect(call(checkoutGuards.autoOrderRequested, { query: { ...query, pid: '2a' } })).toBe(false);
+    expect(call(checkoutGuards.autoOrderRequested, { query: { ...query, email: 'ann' } })).toBe(false);
+    expect(call(checkoutGuards.autoOrderRequested, { query, selectedGateway: null })).toBe(false);
   });
 
   it('hasProducts', () => {
@@ -504,18 +527,13 @@ describe('checkout guards', () => {
     expect(call(checkoutGuards.isValidEmail, { email: 'a@b.co' })).toBe(true);
   });
 
-  it('canSubmitAsUser / canSubmitAsGuest need a priced plan, a gateway and a user or a valid e-mail', () => {
-    expect(call(checkoutGuards.canSubmitAsGuest, { emailValid: true })).toBe(true);
-    expect(call(checkoutGuards.canSubmitAsGuest, { emailValid: false })).toBe(false);
-    expect(call(checkoutGuards.canSubmitAsGuest, { emailValid: true, selectedGateway: null })).toBe(false);
-    expect(call(checkoutGuards.canSubmitAsGuest, { emailValid: true, quote: null })).toBe(false);
-    expect(call(checkoutGuards.canSubmitAsUser, { user: modelGuest })).toBe(true);
-    expect(call(checkoutGuards.canSubmitAsUser, { user: null })).toBe(false);
-  });
-
-  it('hasUserId needs a positive user id', () => {
-    expect(checkoutGuards.hasUserId({ context: baseContext(), event: submit }, { user: modelGuest })).toBe(true);
-    expect(checkoutGuards.hasUserId({ context: baseContext(), event: submit }, { user: { userid: 0, email: '' } })).toBe(false);
+  it('canSubmit needs a priced plan, a gateway and a user or a valid e-mail', () => {
+    expect(call(checkoutGuards.canSubmit, { emailValid: true })).toBe(true);
+    expect(call(checkoutGuards.canSubmit, { emailValid: false })).toBe(false);
+    expect(call(checkoutGuards.canSubmit, { emailValid: true, selectedGateway: null })).toBe(false);
+    expect(call(checkoutGuards.canSubmit, { emailValid: true, quote: null })).toBe(false);
+    expect(call(checkoutGuards.canSubmit, { emailValid: false, user: modelGuest })).toBe(true);
+    expect(call(checkoutGuards.canSubmit, { emailValid: false, user: modelGuest, selectedPid: null })).toBe(false);
   });
 
   it('autoProductPriced / autoProductPricedWithPromo need the URL product with a positive price', () => {
@@ -529,8 +547,13 @@ describe('checkout guards', () => {
     expect(checkoutGuards.autoProductPricedWithPromo(args({ query: { ...query, promocode: 'SAVE10' } }), { product: modelProducts[1]! })).toBe(true);
   });
 
-  it('hasPaymentLink', () => {
-    expect(checkoutGuards.hasPaymentLink({ context: baseContext(), event: submit }, { link: 'https://pay.example/1' })).toBe(true);
-    expect(checkoutGuards.hasPaymentLink({ context: baseContext(), event: submit }, { link: null })).toBe(false);
+  it('orderToPay / orderToWait read how placeOrder ended', () => {
+    const ended = (output: Parameters<typeof checkoutGuards.orderToPay>[1]['output']) => ({ output });
+    const args = { context: baseContext(), event: submit };
+    expect(checkoutGuards.orderToPay(args, ended(modelPlaced))).toBe(true);
+    expect(checkoutGuards.orderToWait(args, ended(modelPlaced))).toBe(false);
+    expect(checkoutGuards.orderToWait(args, ended(modelPlacedFlagged))).toBe(true);
+    expect(checkoutGuards.orderToPay(args, ended({ outcome: 'cancelled', user: null }))).toBe(false);
+    expect(checkoutGuards.orderToWait(args, ended({ outcome: 'failed', user: null, error: 'x' }))).toBe(false);
   });
 });

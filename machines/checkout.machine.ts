@@ -3,36 +3,28 @@
  * gateway, creates the order and hands over to the payment page (or the waiting step); the automatic
  * order from URL parameters is its own branch that silently falls back to the form.
  */
-import { isUserId, type UserId } from '../src/domain/user-id';
 import { assign, fromPromise, raise, setup } from 'xstate';
-import { PAYMENT_DEADLINE_MS, EXTRA_CONNECTION_OPTION_ID, MAX_CHECKOUT_PRODUCTS, PROXY_PROTECTION_OPTION_ID } from '../src/domain/constants';
+import type { components } from '../src/api/schema';
+import { EXTRA_CONNECTION_OPTION_ID, MAX_CHECKOUT_PRODUCTS, PROXY_PROTECTION_OPTION_ID } from '../src/domain/constants';
 import { currencyForCountry, DEFAULT_COUNTRY, type Currency } from '../src/domain/currency';
 import { isValidEmail } from '../src/domain/email';
 import { promotionRefusalMessage, type MessageKey } from '../src/domain/messages';
 import { quoteOrder, type OrderQuote, type PricedOption, type PricedProduct, type PricingTable } from '../src/domain/pricing';
 import { acceptPromotion, isoDate, type Promotion, type PromotionLookup } from '../src/domain/promotion';
+import { placeOrderMachine, type OrderDraft, type OrderPayment, type OrderUser, type PlacedOrder, type PlaceOrderInput, type PlaceOrderOutput } from './place-order.machine';
 
-/** A configurable option of a product (id 2 extra connection, id 4 proxy protection). */
-export interface CheckoutOption extends PricedOption {
-  name: string;
-  pricing: PricingTable;
-}
+export type { CreatedOrder, CreateOrderRequest, OrderDraft } from './place-order.machine';
 
-/** A product as the catalogue returns it. */
-export interface CheckoutProduct extends PricedProduct {
-  name: string;
-  description: string;
-  configoptions: CheckoutOption[];
-}
+type Schemas = components['schemas'];
 
-/** A payment gateway as the catalogue returns it. */
-export interface CheckoutGateway {
-  module: string;
-  displayname: string;
-  type: string;
-  /** The currencies it takes (absent: any); an order in another one cannot be paid on it. */
-  currencies?: readonly string[];
-}
+/** A configurable option of a product (the contract's ConfigOption; id 2 extra connection, id 4 proxy protection), priced by the domain's partial table. */
+export type CheckoutOption = Pick<Schemas['ConfigOption'], 'id' | 'name'> & PricedOption & { pricing: PricingTable };
+
+/** A product as the catalogue returns it (the contract's Product, as far as the checkout reads it). */
+export type CheckoutProduct = Pick<Schemas['Product'], 'pid' | 'name' | 'description' | 'billingcycle'> & PricedProduct & { configoptions: CheckoutOption[] };
+
+/** A payment gateway as the catalogue returns it (the contract's Gateway); `currencies` absent means any. */
+export type CheckoutGateway = Omit<Schemas['Gateway'], 'currencies'> & Partial<Pick<Schemas['Gateway'], 'currencies'>>;
 
 /** True when the gateway takes payments in the currency. */
 export function gatewayTakes(gateway: CheckoutGateway, currency: string): boolean {
@@ -46,12 +38,8 @@ function gatewayFor(gateways: CheckoutGateway[], preferred: string | null, curre
   return gateways.find((gateway) => gatewayTakes(gateway, currency))?.module ?? null;
 }
 
-/** The user the order is placed for: logged in, or a guest identified by e-mail. */
-export interface CheckoutUser {
-  /** A client's id, or a guest's opaque handle (authMiddleware). */
-  userid: UserId;
-  email: string;
-}
+/** The user the order is placed for: logged in, or a guest identified by e-mail (authMiddleware). */
+export type CheckoutUser = OrderUser;
 
 /** Query parameters read on entry (spec section 2). */
 export interface CheckoutQuery {
@@ -68,19 +56,10 @@ export interface CheckoutQuery {
 export type PromoError = { key: MessageKey } | { serverMessage: string };
 
 /** The created order (spec section 4). */
-export interface CheckoutOrder {
-  orderid: number;
-  invoiceid: number;
-  serviceid: number | null;
-  fraud: boolean;
-}
+export type CheckoutOrder = PlacedOrder;
 
 /** The payment link for the chosen gateway and its deadline (ISO date-time, one day ahead). */
-export interface CheckoutPayment {
-  gateway: string;
-  link: string;
-  deadline: string;
-}
+export type CheckoutPayment = OrderPayment;
 
 /** The automatic order's own product and promotion (spec section 5). */
 export interface AutoOrder {
@@ -88,29 +67,14 @@ export interface AutoOrder {
   promotion: Promotion | null;
 }
 
-/** What the createOrder actor sends (the body of POST /api/order plus its Idempotency-Key). */
-export interface OrderRequest {
-  pid: number;
-  paymentmethod: string;
-  promocode?: string;
-  affid?: string;
-  amount: number;
-  currency: Currency;
-  configoptions: Partial<Record<'2' | '4', 0 | 1>>;
+/** What is ordered: the form's choice, or the automatic order's product, options and promotion. */
+export interface OrderChoice {
+  product: CheckoutProduct;
+  extraConnection: boolean;
+  proxyProtection: boolean;
+  promotion: Promotion | null;
   /** "Remind me if I don't finish": one reminder mail if the order is still unpaid after a while. */
   remind: boolean;
-  email: string;
-  userid: UserId;
-  idempotencyKey: string;
-}
-
-/** What the createOrder actor returns (POST /api/order). */
-export interface CreatedOrder {
-  orderid: number;
-  invoiceid: number;
-  serviceids: number[];
-  fraud: boolean;
-  link: string | null;
 }
 
 export interface CheckoutInput {
@@ -119,7 +83,7 @@ export interface CheckoutInput {
   user?: CheckoutUser | null;
   /** The clock; tests pass a fixed one. */
   now?: () => number;
-  /** Makes one Idempotency-Key per submission attempt. */
+  /** Makes one Idempotency-Key per attempt to create the order (placeOrder). */
   createIdempotencyKey?: () => string;
 }
 
@@ -154,7 +118,6 @@ export interface CheckoutContext {
   affId: string | null;
   quote: OrderQuote | null;
   autoOrder: AutoOrder | null;
-  idempotencyKey: string | null;
   order: CheckoutOrder | null;
   payment: CheckoutPayment | null;
   submitError: string | null;
@@ -171,6 +134,9 @@ export type CheckoutEvent =
   | { type: 'gateway.select'; module: string }
   | { type: 'remind.toggle' }
   | { type: 'order.submit' };
+
+/** The placeOrder child's end, as the checkout's guards and actions read it. */
+type PlacedEvent = { output: PlaceOrderOutput };
 
 /** What the finished machine hands over: the order and its payment link. */
 export interface CheckoutOutput {
@@ -201,59 +167,49 @@ function quoteWith(product: CheckoutProduct, currency: Currency, extraConnection
 
 /** The total of the current choice (src/domain quoteOrder), or null without a priced product. */
 export function quoteFor(context: CheckoutContext): OrderQuote | null {
-  const product = selectedProduct(context);
-  return product ? quoteWith(product, context.currency, context.extraConnection, context.proxyProtection, context.promotion) : null;
+  const choice = formChoice(context);
+  return choice ? quoteOf(context, choice) : null;
 }
 
-function configOptionsFor(product: CheckoutProduct, extraConnection: boolean, proxyProtection: boolean): OrderRequest['configoptions'] {
-  const options: OrderRequest['configoptions'] = {};
+function quoteOf(context: Pick<CheckoutContext, 'currency'>, choice: OrderChoice): OrderQuote | null {
+  return quoteWith(choice.product, context.currency, choice.extraConnection, choice.proxyProtection, choice.promotion);
+}
+
+/** The form's choice, or null without a selected product. */
+function formChoice(context: CheckoutContext): OrderChoice | null {
+  const product = selectedProduct(context);
+  return product && { product, extraConnection: context.extraConnection, proxyProtection: context.proxyProtection, promotion: context.promotion, remind: context.remind };
+}
+
+/** The automatic order's choice: its product, the URL's options and promotion; a deep link has no form to untick, so the reminder stays on. */
+function autoOrderChoice(context: CheckoutContext, product: CheckoutProduct = context.autoOrder!.product, promotion: Promotion | null = context.autoOrder!.promotion): OrderChoice {
+  return { product, extraConnection: isFlagOn(context.query.extraconnect), proxyProtection: isFlagOn(context.query.proxyprotect), promotion, remind: true };
+}
+
+function configOptionsFor(product: CheckoutProduct, extraConnection: boolean, proxyProtection: boolean): NonNullable<OrderDraft['configoptions']> {
+  const options: NonNullable<OrderDraft['configoptions']> = {};
   if (optionById(product, EXTRA_CONNECTION_OPTION_ID)) options['2'] = extraConnection ? 1 : 0;
   if (optionById(product, PROXY_PROTECTION_OPTION_ID)) options['4'] = proxyProtection ? 1 : 0;
   return options;
 }
 
-/** The order the shopper submits from the form. */
-export function formOrderRequest(context: CheckoutContext): OrderRequest {
-  const product = selectedProduct(context)!;
+/** The one order request (POST /api/order's body, without its key) for a choice, from the form or the automatic order. */
+export function orderRequestOf(context: CheckoutContext, choice: OrderChoice): OrderDraft {
   return {
-    pid: product.pid,
+    pid: choice.product.pid,
     paymentmethod: context.selectedGateway ?? '',
-    ...(context.promotion ? { promocode: context.promotion.code } : {}),
+    ...(choice.promotion ? { promocode: choice.promotion.code } : {}),
     ...(context.affId ? { affid: context.affId } : {}),
-    amount: context.quote?.total ?? 0,
+    amount: quoteOf(context, choice)?.total ?? 0,
     currency: context.currency,
-    configoptions: configOptionsFor(product, context.extraConnection, context.proxyProtection),
-    remind: context.remind,
-    email: context.user?.email ?? context.email,
-    userid: context.user?.userid ?? 0,
-    idempotencyKey: context.idempotencyKey ?? '',
+    configoptions: configOptionsFor(choice.product, choice.extraConnection, choice.proxyProtection),
+    remind: choice.remind,
   };
 }
 
-/** The quote of the automatic order: its product, the URL's options and a usable promotion. */
-export function autoOrderQuote(context: CheckoutContext, product: CheckoutProduct, promotion: Promotion | null): OrderQuote | null {
-  return quoteWith(product, context.currency, isFlagOn(context.query.extraconnect), isFlagOn(context.query.proxyprotect), promotion);
-}
-
-/** The order placed by the automatic order from URL parameters. */
-export function autoOrderRequest(context: CheckoutContext): OrderRequest {
-  const { product, promotion } = context.autoOrder!;
-  const extraConnection = isFlagOn(context.query.extraconnect);
-  const proxyProtection = isFlagOn(context.query.proxyprotect);
-  return {
-    pid: product.pid,
-    paymentmethod: context.selectedGateway ?? '',
-    ...(promotion ? { promocode: promotion.code } : {}),
-    ...(context.affId ? { affid: context.affId } : {}),
-    amount: autoOrderQuote(context, product, promotion)?.total ?? 0,
-    currency: context.currency,
-    configoptions: configOptionsFor(product, extraConnection, proxyProtection),
-    // A deep link has no form to untick: the reminder stays on (every reminder can turn it off).
-    remind: true,
-    email: context.user?.email ?? context.query.email ?? '',
-    userid: context.user?.userid ?? 0,
-    idempotencyKey: context.idempotencyKey ?? '',
-  };
+/** What placeOrder starts from: the request, and the user or the e-mail to identify. */
+function placeOrderInput(context: CheckoutContext, choice: OrderChoice, email: string): PlaceOrderInput {
+  return { request: orderRequestOf(context, choice), user: context.user, email, now: context.now, createIdempotencyKey: context.createIdempotencyKey };
 }
 
 function initialSelectedPid(products: CheckoutProduct[], query: CheckoutQuery): number | null {
@@ -275,8 +231,7 @@ const isCatalogueLoaded = (context: CheckoutContext) => Object.values(context.lo
 /** Every guard of the checkout machine, exported for unit tests. */
 export const checkoutGuards = {
   catalogueLoaded: ({ context }: GuardArgs) => isCatalogueLoaded(context),
-  autoOrderAsUser: ({ context }: GuardArgs) => isCatalogueLoaded(context) && isAutoOrderRequested(context) && context.user !== null,
-  autoOrderAsGuest: ({ context }: GuardArgs) => isCatalogueLoaded(context) && isAutoOrderRequested(context) && context.user === null,
+  autoOrderRequested: ({ context }: GuardArgs) => isCatalogueLoaded(context) && isAutoOrderRequested(context),
   hasProducts: (_args: GuardArgs, params: { products: CheckoutProduct[] }) => params.products.length > 0,
   extraConnectionChosen: ({ context }: GuardArgs) => context.extraConnection,
   proxyProtectionChosen: ({ context }: GuardArgs) => context.proxyProtection,
@@ -296,13 +251,12 @@ export const checkoutGuards = {
   hasPromoLookup: ({ context }: GuardArgs) => context.promoLookup !== null,
   isEmptyEmail: ({ context, event }: GuardArgs) => (event.type === 'email.change' ? event.email : context.email).trim() === '',
   isValidEmail: ({ context, event }: GuardArgs) => isValidEmail(event.type === 'email.change' ? event.email : context.email),
-  canSubmitAsUser: ({ context }: GuardArgs) => context.user !== null && isOrderComplete(context),
-  canSubmitAsGuest: ({ context }: GuardArgs) => context.user === null && context.emailValid && isOrderComplete(context),
-  hasUserId: (_args: GuardArgs, params: { user: CheckoutUser }) => isUserId(params.user.userid),
+  canSubmit: ({ context }: GuardArgs) => (context.user !== null || context.emailValid) && isOrderComplete(context),
   autoProductPricedWithPromo: ({ context }: GuardArgs, params: { product: CheckoutProduct | null }) =>
     isAutoProductPriced(context, params.product) && context.query.promocode !== undefined && context.query.promocode.trim() !== '',
   autoProductPriced: ({ context }: GuardArgs, params: { product: CheckoutProduct | null }) => isAutoProductPriced(context, params.product),
-  hasPaymentLink: (_args: GuardArgs, params: { link: string | null }) => typeof params.link === 'string' && params.link !== '',
+  orderToPay: (_args: GuardArgs, params: PlacedEvent) => params.output.outcome === 'payment',
+  orderToWait: (_args: GuardArgs, params: PlacedEvent) => params.output.outcome === 'waiting',
 };
 
 function isOrderComplete(context: CheckoutContext): boolean {
@@ -311,7 +265,7 @@ function isOrderComplete(context: CheckoutContext): boolean {
 
 function isAutoProductPriced(context: CheckoutContext, product: CheckoutProduct | null): boolean {
   if (!product || product.pid !== Number(context.query.pid)) return false;
-  const quote = autoOrderQuote(context, product, null);
+  const quote = quoteOf(context, autoOrderChoice(context, product, null));
   return quote !== null && quote.price > 0;
 }
 
@@ -325,20 +279,26 @@ export const checkoutMachineDocs = {
     loadCurrency: { input: 'none', output: '{ country: string } (GET /api/currency)', description: "Tells the visitor's country; GB pays in GBP, everyone else in EUR." },
     checkFraud: { input: 'none', output: '{ valid: boolean } (GET /api/checkFraud)', description: "Checks the visitor's connection; not valid sets the fraud flag." },
     lookupPromotion: { input: '{ code: string }', output: 'PromotionLookup { totalresults, promotions } (GET /api/getPromotion); rejects with the server message', description: 'Looks a promo code up; the rules of spec section 5 decide whether it applies.' },
-    identifyGuest: { input: '{ email: string }', output: 'CheckoutUser { userid, email } (POST /api/authMiddleware)', description: 'Identifies a guest by e-mail so the order has a user id.' },
     loadProduct: { input: '{ pid: number }', output: 'CheckoutProduct | null (GET /api/getProduct)', description: 'Looks up the product the automatic order asks for.' },
-    createOrder: { input: 'OrderRequest (POST /api/order body + Idempotency-Key)', output: 'CreatedOrder { orderid, invoiceid, serviceids, fraud, link } ; rejects with the server message', description: 'Creates the order and its payment link for the chosen gateway.' },
+    placeOrder: {
+      input: 'PlaceOrderInput { request (orderRequestOf), user, email, now, createIdempotencyKey }',
+      output: "PlaceOrderOutput { outcome: 'payment' | 'waiting' | 'failed' | 'cancelled', user, order, payment, error }",
+      description: 'The placeOrder machine: identifies a guest, creates the order, asks to confirm a changed price, hands over (docs/statecharts/placeOrder.md).',
+    },
   },
   actions: {
     storeEmail: { input: 'email.change', output: 'email, emailValid, emailError', description: "Keeps the typed e-mail, its valid flag and 'email.invalid' when it has the wrong shape." },
+    recomputeQuote: { input: 'the form (plan, add-ons, promotion, currency)', output: 'quote', description: 'The one place the total is computed again after the form changed.' },
+    storeOrder: { input: 'PlaceOrderOutput', output: 'order, payment', description: 'Keeps the placed order and its payment link.' },
+    keepUser: { input: 'PlaceOrderOutput', output: 'user', description: 'A guest placeOrder identified stays identified for the next attempt.' },
+    showPlaceOrderError: { input: 'PlaceOrderOutput', output: 'submitError', description: "The server's message of a refused order (none after the new price was cancelled)." },
     clearClientProduct: { input: 'none', output: 'none', description: "Forgets the previous service's client product (persisted store) once the new order exists." },
     redirectToPayment: { input: '{ link: string }', output: 'none', description: "Sends the browser to the gateway's payment page." },
     goToWaiting: { input: '{ orderid: number }', output: 'none', description: 'Opens the waiting step when no payment link came back (fraud).' },
   },
   guards: {
     catalogueLoaded: { description: 'Products, gateways, currency and fraud check have all answered.' },
-    autoOrderAsUser: { description: 'The URL asks for an automatic order (e-mail, numeric pid, auto_redirect "true", a gateway) and the user is already known.' },
-    autoOrderAsGuest: { description: 'The URL asks for an automatic order (e-mail, numeric pid, auto_redirect "true", a gateway) and the guest must first be identified by e-mail.' },
+    autoOrderRequested: { description: 'The URL asks for an automatic order (e-mail, numeric pid, auto_redirect "true", a gateway); placeOrder identifies a guest, not a known user.' },
     hasProducts: { description: 'The catalogue returned at least one product.' },
     extraConnectionChosen: { description: 'The extra connection is chosen (pre-filled or toggled).' },
     proxyProtectionChosen: { description: 'Proxy protection is chosen (pre-filled or toggled).' },
@@ -354,14 +314,16 @@ export const checkoutMachineDocs = {
     hasPromoLookup: { description: 'A promo lookup answered (refusals can be re-checked against another plan).' },
     isEmptyEmail: { description: 'The e-mail is empty.' },
     isValidEmail: { description: 'The e-mail has the shape text@text.text.' },
-    canSubmitAsUser: { description: 'A known user with a priced product and a gateway.' },
-    canSubmitAsGuest: { description: 'A guest with a valid e-mail, a priced product and a gateway.' },
-    hasUserId: { description: 'The identification returned a user: a guest\'s opaque handle (or a positive client id).' },
+    canSubmit: { description: 'A known user, or a guest with a valid e-mail; a priced product and a gateway.' },
     autoProductPricedWithPromo: { description: 'The product was found with a positive price in the currency and the URL has a promo code.' },
     autoProductPriced: { description: 'The product was found with a positive price in the currency.' },
-    hasPaymentLink: { description: 'The created order came back with a payment link (not a fraud order).' },
+    orderToPay: { description: 'placeOrder created the order with a payment link.' },
+    orderToWait: { description: 'placeOrder created the order without a payment link (flagged).' },
   },
 } as const;
+
+/** The params of the checkout's guards and actions on placeOrder's end. */
+const placed = ({ event }: { event: { output: unknown } }) => ({ output: event.output as PlaceOrderOutput });
 
 // Every e-mail state answers typing the same way, so the three share one transition list.
 const emailChange = [
@@ -383,9 +345,8 @@ export const checkoutMachine = setup({
     loadCurrency: fromPromise<{ country: string }>(notProvided('loadCurrency')),
     checkFraud: fromPromise<{ valid: boolean }>(notProvided('checkFraud')),
     lookupPromotion: fromPromise<PromotionLookup, { code: string }>(notProvided('lookupPromotion')),
-    identifyGuest: fromPromise<CheckoutUser, { email: string }>(notProvided('identifyGuest')),
     loadProduct: fromPromise<CheckoutProduct | null, { pid: number }>(notProvided('loadProduct')),
-    createOrder: fromPromise<CreatedOrder, OrderRequest>(notProvided('createOrder')),
+    placeOrder: placeOrderMachine,
   },
   actions: {
     storeEmail: assign(({ event }) => {
@@ -393,6 +354,10 @@ export const checkoutMachine = setup({
       const emailValid = isValidEmail(event.email);
       return { email: event.email, emailValid, emailError: emailValid || event.email.trim() === '' ? null : ('email.invalid' as const) };
     }),
+    recomputeQuote: assign({ quote: ({ context }) => quoteFor(context) }),
+    storeOrder: assign((_args, { output }: PlacedEvent) => (output.outcome === 'payment' || output.outcome === 'waiting' ? { order: output.order, payment: output.payment, submitError: null } : {})),
+    keepUser: assign(({ context }, { output }: PlacedEvent) => ({ user: output.user ?? context.user })),
+    showPlaceOrderError: assign((_args, { output }: PlacedEvent) => ({ submitError: output.outcome === 'failed' ? output.error : null })),
     clearClientProduct: () => {},
     redirectToPayment: (_args, _params: { link: string }) => {},
     goToWaiting: (_args, _params: { orderid: number }) => {},
@@ -428,7 +393,6 @@ export const checkoutMachine = setup({
     affId: input.query?.aff_id?.trim() || null,
     quote: null,
     autoOrder: null,
-    idempotencyKey: null,
     order: null,
     payment: null,
     submitError: null,
@@ -492,8 +456,7 @@ export const checkoutMachine = setup({
         },
       ],
       always: [
-        { guard: 'autoOrderAsUser', target: 'autoOrder.loadingProduct', description: 'The URL asks for an automatic order for the known user.' },
-        { guard: 'autoOrderAsGuest', target: 'autoOrder.identifyingGuest', description: 'The URL asks for an automatic order for a guest.' },
+        { guard: 'autoOrderRequested', target: 'autoOrder', description: 'The URL asks for an automatic order.' },
         { guard: 'catalogueLoaded', target: 'ready', description: 'Everything answered: show the form.' },
       ],
     },
@@ -503,26 +466,8 @@ export const checkoutMachine = setup({
     },
     autoOrder: {
       description: 'The automatic order from URL parameters (spec section 5); any failed condition or lookup falls back to the form.',
-      initial: 'identifyingGuest',
+      initial: 'loadingProduct',
       states: {
-        identifyingGuest: {
-          description: 'Identifying the guest by the e-mail of the URL.',
-          invoke: {
-            id: 'identifyGuest',
-            src: 'identifyGuest',
-            input: ({ context }) => ({ email: context.query.email ?? '' }),
-            onDone: [
-              {
-                guard: { type: 'hasUserId', params: ({ event }) => ({ user: event.output }) },
-                target: 'loadingProduct',
-                description: 'The guest has a user id.',
-                actions: assign({ user: ({ event }) => ({ userid: event.output.userid, email: event.output.email }) }),
-              },
-              { target: '#checkout.ready', description: 'No user id: fall back to the form silently.' },
-            ],
-            onError: { target: '#checkout.ready', description: 'Identification failed: fall back to the form silently.' },
-          },
-        },
         loadingProduct: {
           description: 'Looking up the product of the URL.',
           invoke: {
@@ -538,7 +483,7 @@ export const checkoutMachine = setup({
               },
               {
                 guard: { type: 'autoProductPriced', params: ({ event }) => ({ product: event.output }) },
-                target: 'creatingOrder',
+                target: 'placingOrder',
                 description: 'Priced product, no promo code.',
                 actions: assign({ autoOrder: ({ event }) => ({ product: event.output!, promotion: null }) }),
               },
@@ -554,7 +499,7 @@ export const checkoutMachine = setup({
             src: 'lookupPromotion',
             input: ({ context }) => ({ code: context.query.promocode?.trim() ?? '' }),
             onDone: {
-              target: 'creatingOrder',
+              target: 'placingOrder',
               description: 'Use the promotion if it is usable for the product, otherwise order without it.',
               actions: assign({
                 autoOrder: ({ context, event }) => {
@@ -567,30 +512,22 @@ export const checkoutMachine = setup({
             onError: { target: '#checkout.ready', description: 'Lookup failed: fall back to the form silently.' },
           },
         },
-        creatingOrder: {
-          description: 'Creating the automatic order.',
-          entry: assign({ idempotencyKey: ({ context }) => context.createIdempotencyKey(), order: null, payment: null }),
+        placingOrder: {
+          description: "placeOrder places the automatic order (identifying a guest first); a changed price is confirmed on this page; a refusal or a cancel falls back to the form silently.",
           invoke: {
-            id: 'createOrder',
-            src: 'createOrder',
-            input: ({ context }) => autoOrderRequest(context),
+            id: 'placeOrder',
+            src: 'placeOrder',
+            input: ({ context }) => placeOrderInput(context, autoOrderChoice(context), context.query.email ?? ''),
             onDone: [
+              { guard: { type: 'orderToPay', params: placed }, target: '#checkout.redirecting', description: 'Order created: go to the payment page.', actions: [{ type: 'storeOrder', params: placed }, 'clearClientProduct'] },
               {
-                guard: { type: 'hasPaymentLink', params: ({ event }) => ({ link: event.output.link }) },
-                target: '#checkout.redirecting',
-                description: 'Order created: go to the payment page.',
-                actions: [
-                  'clearClientProduct',
-                  assign(({ context, event }) => storeOrder(context, event.output)),
-                ],
-              },
-              {
+                guard: { type: 'orderToWait', params: placed },
                 target: '#checkout.waiting',
-                description: 'Order created without a payment link (fraud): go to the waiting step.',
-                actions: ['clearClientProduct', assign(({ context, event }) => storeOrder(context, event.output))],
+                description: 'Order created without a payment link (flagged): go to the waiting step.',
+                actions: [{ type: 'storeOrder', params: placed }, 'clearClientProduct'],
               },
+              { target: '#checkout.ready', description: "Not placed (refused, or the new price cancelled): fall back to the form silently.", actions: [{ type: 'keepUser', params: placed }] },
             ],
-            onError: { target: '#checkout.ready', description: 'Order refused: fall back to the form silently.' },
           },
         },
       },
@@ -598,12 +535,9 @@ export const checkoutMachine = setup({
     ready: {
       description: 'The form: plan, add-ons, promo, e-mail and gateway side by side; the total follows every change.',
       type: 'parallel',
-      entry: assign({ quote: ({ context }) => quoteFor(context) }),
+      entry: 'recomputeQuote',
       on: {
-        'order.submit': [
-          { guard: 'canSubmitAsUser', target: 'submitting.creatingOrder', description: 'Submit for the known user.' },
-          { guard: 'canSubmitAsGuest', target: 'submitting.identifyingGuest', description: 'Submit as a guest: identify by e-mail first.' },
-        ],
+        'order.submit': { guard: 'canSubmit', target: 'submitting', description: 'Submit: placeOrder identifies a guest first.' },
       },
       states: {
         plan: {
@@ -616,13 +550,7 @@ export const checkoutMachine = setup({
                 'plan.select': {
                   guard: 'isOfferedPlan',
                   description: 'Select another plan, recompute the total and re-check the promo code.',
-                  actions: [
-                    assign(({ context, event }) => {
-                      const next = { ...context, selectedPid: event.pid };
-                      return { selectedPid: event.pid, quote: quoteFor(next) };
-                    }),
-                    raise({ type: 'promo.recheck' }),
-                  ],
+                  actions: [assign({ selectedPid: ({ event }) => event.pid }), 'recomputeQuote', raise({ type: 'promo.recheck' })],
                 },
               },
             },
@@ -646,7 +574,7 @@ export const checkoutMachine = setup({
                     'extraConnection.toggle': {
                       target: 'on',
                       description: 'Add the extra connection and recompute the total.',
-                      actions: assign(({ context }) => ({ extraConnection: true, quote: quoteFor({ ...context, extraConnection: true }) })),
+                      actions: [assign({ extraConnection: true }), 'recomputeQuote'],
                     },
                   },
                 },
@@ -656,7 +584,7 @@ export const checkoutMachine = setup({
                     'extraConnection.toggle': {
                       target: 'off',
                       description: 'Remove the extra connection and recompute the total.',
-                      actions: assign(({ context }) => ({ extraConnection: false, quote: quoteFor({ ...context, extraConnection: false }) })),
+                      actions: [assign({ extraConnection: false }), 'recomputeQuote'],
                     },
                   },
                 },
@@ -676,7 +604,7 @@ export const checkoutMachine = setup({
                     'proxyProtection.toggle': {
                       target: 'on',
                       description: 'Add proxy protection and recompute the total.',
-                      actions: assign(({ context }) => ({ proxyProtection: true, quote: quoteFor({ ...context, proxyProtection: true }) })),
+                      actions: [assign({ proxyProtection: true }), 'recomputeQuote'],
                     },
                   },
                 },
@@ -686,7 +614,7 @@ export const checkoutMachine = setup({
                     'proxyProtection.toggle': {
                       target: 'off',
                       description: 'Remove proxy protection and recompute the total.',
-                      actions: assign(({ context }) => ({ proxyProtection: false, quote: quoteFor({ ...context, proxyProtection: false }) })),
+                      actions: [assign({ proxyProtection: false }), 'recomputeQuote'],
                     },
                   },
                 },
@@ -726,32 +654,24 @@ export const checkoutMachine = setup({
                     guard: { type: 'promotionAccepted', params: ({ event }) => ({ lookup: event.output }) },
                     target: 'applied',
                     description: 'The code applies to the selected plan: apply the discount.',
-                    actions: assign(({ context, event }) => {
-                      const verdict = acceptPromotion(event.output, context.selectedPid!, todayOf(context));
-                      const promotion = 'promotion' in verdict ? verdict.promotion : null;
-                      return { promoLookup: event.output, promotion, quote: quoteFor({ ...context, promotion }) };
-                    }),
+                    actions: [
+                      assign(({ context, event }) => {
+                        const verdict = acceptPromotion(event.output, context.selectedPid!, todayOf(context));
+                        return { promoLookup: event.output, promotion: 'promotion' in verdict ? verdict.promotion : null };
+                      }),
+                      'recomputeQuote',
+                    ],
                   },
                   {
                     target: 'rejected',
                     description: "Refused: 'This Coupon is not available for this product.' (or not started, expired, used up).",
-                    actions: assign(({ context, event }) => ({
-                      promoLookup: event.output,
-                      promotion: null,
-                      promoError: refusalOf(context, event.output),
-                      quote: quoteFor({ ...context, promotion: null }),
-                    })),
+                    actions: [assign(({ context, event }) => ({ promoLookup: event.output, promotion: null, promoError: refusalOf(context, event.output) })), 'recomputeQuote'],
                   },
                 ],
                 onError: {
                   target: 'rejected',
                   description: "The lookup failed: show the server's message.",
-                  actions: assign(({ context, event }) => ({
-                    promoLookup: null,
-                    promotion: null,
-                    promoError: { serverMessage: errorMessage(event.error) },
-                    quote: quoteFor({ ...context, promotion: null }),
-                  })),
+                  actions: [assign(({ event }) => ({ promoLookup: null, promotion: null, promoError: { serverMessage: errorMessage(event.error) } })), 'recomputeQuote'],
                 },
               },
               on: { 'order.submit': { description: 'Ignored until the code is checked.' } },
@@ -762,27 +682,18 @@ export const checkoutMachine = setup({
                 'promo.change': {
                   target: 'idle',
                   description: 'Editing the code removes the discount.',
-                  actions: assign(({ context, event }) => ({
-                    promoCode: event.code,
-                    promoLookup: null,
-                    promotion: null,
-                    quote: quoteFor({ ...context, promotion: null }),
-                  })),
+                  actions: [assign(({ event }) => ({ promoCode: event.code, promoLookup: null, promotion: null })), 'recomputeQuote'],
                 },
                 'promo.recheck': [
                   {
                     guard: 'lookupFitsSelectedPlan',
                     description: 'The new plan keeps the discount; recompute the total.',
-                    actions: assign(({ context }) => ({ quote: quoteFor(context) })),
+                    actions: 'recomputeQuote',
                   },
                   {
                     target: 'rejected',
                     description: 'The new plan is not listed: remove the discount.',
-                    actions: assign(({ context }) => ({
-                      promotion: null,
-                      promoError: refusalOf(context, context.promoLookup!),
-                      quote: quoteFor({ ...context, promotion: null }),
-                    })),
+                    actions: [assign(({ context }) => ({ promotion: null, promoError: refusalOf(context, context.promoLookup!) })), 'recomputeQuote'],
                   },
                 ],
               },
@@ -800,11 +711,13 @@ export const checkoutMachine = setup({
                   guard: 'lookupFitsSelectedPlan',
                   target: 'applied',
                   description: 'The new plan is listed: apply the discount.',
-                  actions: assign(({ context }) => {
-                    const verdict = acceptPromotion(context.promoLookup!, context.selectedPid!, todayOf(context));
-                    const promotion = 'promotion' in verdict ? verdict.promotion : null;
-                    return { promotion, promoError: null, quote: quoteFor({ ...context, promotion }) };
-                  }),
+                  actions: [
+                    assign(({ context }) => {
+                      const verdict = acceptPromotion(context.promoLookup!, context.selectedPid!, todayOf(context));
+                      return { promotion: 'promotion' in verdict ? verdict.promotion : null, promoError: null };
+                    }),
+                    'recomputeQuote',
+                  ],
                 },
               },
             },
@@ -860,63 +773,22 @@ export const checkoutMachine = setup({
       },
     },
     submitting: {
-      description: 'Placing the order; a second submit is ignored here, so only one order is created.',
-      entry: assign({
-        idempotencyKey: ({ context }) => context.createIdempotencyKey(),
-        order: null,
-        payment: null,
-        submitError: null,
-      }),
-      initial: 'identifyingGuest',
-      states: {
-        identifyingGuest: {
-          description: 'Identifying the guest by e-mail.',
-          invoke: {
-            id: 'identifyGuest',
-            src: 'identifyGuest',
-            input: ({ context }) => ({ email: context.email.trim() }),
-            onDone: [
-              {
-                guard: { type: 'hasUserId', params: ({ event }) => ({ user: event.output }) },
-                target: 'creatingOrder',
-                description: 'The guest has a user id: create the order.',
-                actions: assign({ user: ({ event }) => ({ userid: event.output.userid, email: event.output.email }) }),
-              },
-              { target: '#checkout.ready', description: 'No user id came back: back to the form.', actions: assign({ submitError: 'request.failed' }) },
-            ],
-            onError: {
-              target: '#checkout.ready',
-              description: "Identification failed: back to the form with the server's message.",
-              actions: assign({ submitError: ({ event }) => errorMessage(event.error) }),
-            },
+      description: 'placeOrder places the order; a second submit is ignored here, so only one order is created; a changed price is confirmed on the form.',
+      entry: assign({ order: null, payment: null, submitError: null }),
+      invoke: {
+        id: 'placeOrder',
+        src: 'placeOrder',
+        input: ({ context }) => placeOrderInput(context, formChoice(context)!, context.email),
+        onDone: [
+          { guard: { type: 'orderToPay', params: placed }, target: '#checkout.redirecting', description: 'Order created: go to the payment page.', actions: [{ type: 'storeOrder', params: placed }, 'clearClientProduct'] },
+          {
+            guard: { type: 'orderToWait', params: placed },
+            target: '#checkout.waiting',
+            description: 'Order created without a payment link (flagged): go to the waiting step.',
+            actions: [{ type: 'storeOrder', params: placed }, 'clearClientProduct'],
           },
-        },
-        creatingOrder: {
-          description: 'Creating the order.',
-          invoke: {
-            id: 'createOrder',
-            src: 'createOrder',
-            input: ({ context }) => formOrderRequest(context),
-            onDone: [
-              {
-                guard: { type: 'hasPaymentLink', params: ({ event }) => ({ link: event.output.link }) },
-                target: '#checkout.redirecting',
-                description: 'Order created: go to the payment page.',
-                actions: ['clearClientProduct', assign(({ context, event }) => storeOrder(context, event.output))],
-              },
-              {
-                target: '#checkout.waiting',
-                description: 'Order created without a payment link (fraud): go to the waiting step.',
-                actions: ['clearClientProduct', assign(({ context, event }) => storeOrder(context, event.output))],
-              },
-            ],
-            onError: {
-              target: '#checkout.ready',
-              description: "Order refused: back to the form with the server's message.",
-              actions: assign({ submitError: ({ event }) => errorMessage(event.error) }),
-            },
-          },
-        },
+          { target: '#checkout.ready', description: "Not placed: back to the form with the server's message (none after the new price was cancelled).", actions: [{ type: 'keepUser', params: placed }, { type: 'showPlaceOrderError', params: placed }] },
+        ],
       },
     },
     redirecting: {
@@ -937,11 +809,3 @@ function refusalOf(context: CheckoutContext, lookup: PromotionLookup): PromoErro
   return { key: 'refusal' in verdict ? promotionRefusalMessage(verdict.refusal) : 'promo.notApplicable' };
 }
 
-/** Stores the created order and its payment link (deadline one day ahead) for the chosen gateway. */
-function storeOrder(context: CheckoutContext, created: CreatedOrder): Partial<CheckoutContext> {
-  const order: CheckoutOrder = { orderid: created.orderid, invoiceid: created.invoiceid, serviceid: created.serviceids[0] ?? null, fraud: created.fraud };
-  const payment: CheckoutPayment | null = created.link
-    ? { gateway: context.selectedGateway ?? '', link: created.link, deadline: new Date(context.now() + PAYMENT_DEADLINE_MS).toISOString() }
-    : null;
-  return { order, payment, submitError: null };
-}

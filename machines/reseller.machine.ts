@@ -9,19 +9,14 @@ import type { Currency } from '../src/domain/currency';
 import { isValidEmail } from '../src/domain/email';
 import { failureMessage } from '../src/domain/failure-message';
 import type { MessageKey } from '../src/domain/messages';
-import { quoteProducts, type PricedProduct } from '../src/domain/pricing';
+import { quoteProducts } from '../src/domain/pricing';
+import type { Gateway, OrderRequest, OrderResponse, Product, ResellerAuthRequest, ResellerAuthResponse, ResellerProductList, ResellerService as ContractResellerService } from '../src/api/client';
 
-/** A reseller product (getResellersProducts). */
-export interface ResellerProduct extends PricedProduct {
-  name: string;
-}
+/** A reseller product (getResellersProducts): what the pack list shows and prices. */
+export type ResellerProduct = Pick<Product, 'pid' | 'name' | 'billingcycle' | 'pricing'>;
 
 /** A payment gateway as the gateway list gives it. */
-export interface ResellerGateway {
-  module: string;
-  displayname: string;
-  type: string;
-}
+export type ResellerGateway = Pick<Gateway, 'module' | 'displayname' | 'type'>;
 
 /** What the reseller page starts from. */
 export interface ResellerInput {
@@ -45,13 +40,7 @@ export interface ResellerOrder {
 }
 
 /** The reseller service the success page is about (getResellerProducts). */
-export interface ResellerService {
-  serviceid: number;
-  pid: number;
-  name: string;
-  status: string;
-  reseller: { name: string; status: string };
-}
+export type ResellerService = ContractResellerService;
 
 /** What the reseller pages show and the machine remembers. */
 export interface ResellerContext {
@@ -104,47 +93,20 @@ export type ResellerEvent =
   | { type: 'gateway.select'; gateway: string }
   | { type: 'order.submit' };
 
-/** getResellersProducts. */
-export interface ResellerProductsOutput {
-  totalresults: number;
-  products: ResellerProduct[];
-}
+/** getResellersProducts: the packs (newResellerPid reaches the machine as input). */
+export type ResellerProductsOutput = Pick<ResellerProductList, 'totalresults'> & { products: ResellerProduct[] };
 
 /** resellerAuth's body. */
-export interface ResellerAuthInput {
-  email: string;
-  password: string;
-  existingReseller: boolean;
-}
+export type ResellerAuthInput = ResellerAuthRequest;
 
 /** resellerAuth's answer. */
-export interface ResellerAuthOutput {
-  userid: UserId;
-  email: string;
-  reseller: boolean;
-}
+export type ResellerAuthOutput = ResellerAuthResponse;
 
 /** The reseller order body: a list of product ids. */
-export interface CreateResellerOrderInput {
-  pid: number[];
-  paymentmethod: string;
-  amount: number;
-  currency: Currency;
-}
+export type CreateResellerOrderInput = Pick<OrderRequest, 'paymentmethod' | 'amount' | 'currency'> & { pid: Extract<OrderRequest['pid'], number[]> };
 
-/** The order's answer. */
-export interface CreateResellerOrderOutput {
-  orderid: number;
-  invoiceid: number;
-  serviceids: number[];
-  fraud: boolean;
-  status: string;
-  amount: number;
-  currency: Currency;
-  link: string | null;
-  /** Date-time of the payment deadline, with the link. */
-  deadline: string | null;
-}
+/** The order's answer, with the link and its deadline (date-time). */
+export type CreateResellerOrderOutput = OrderResponse;
 
 /** The service of the reseller success page. */
 export interface LoadResellerProductInput {
@@ -221,7 +183,7 @@ export const resellerGuards = {
     gatewayListed(context),
   hasPaymentLink: (_: unknown, params: { link: string | null }) => typeof params.link === 'string' && params.link !== '',
   canEnterResellerSuccess: (_: unknown, params: ResellerSuccessQuery) => canEnterResellerSuccess(params),
-  isActiveResellerService: (_: unknown, params: { status: string }) => isActiveResellerService(params),
+  isActiveResellerService: (_: unknown, params: Pick<ResellerService, 'status'>) => isActiveResellerService(params),
 };
 
 /** What the views and the app read about each actor, action, guard and delay. */

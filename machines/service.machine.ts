@@ -7,24 +7,10 @@ import { COPIED_HINT_MS } from '../src/domain/constants';
 import { isMacAddress, normaliseMacAddress } from '../src/domain/device';
 import { failureMessage } from '../src/domain/failure-message';
 import type { MessageKey } from '../src/domain/messages';
+import type { ClientProduct as ContractClientProduct, UpdateMacAddressRequest, UpdateMacAddressResponse } from '../src/api/client';
 
-/** The client's service (getClientProducts). */
-export interface ClientProduct {
-  serviceid: number;
-  orderid: number;
-  pid: number;
-  name: string;
-  status: string;
-  billingcycle: string;
-  /** Null until the service is provisioned. */
-  username: string | null;
-  password: string | null;
-  serverhostname: string;
-  playlistUrl: string | null;
-  macAddress: { id: number; value: string };
-  extraConnect: { id: number; value: number };
-  reseller: { name: string; status: string } | null;
-}
+/** The client's service (getClientProducts); username and password are null until it is provisioned. */
+export type ClientProduct = ContractClientProduct;
 
 /** The service the success page is about. */
 export interface ServiceInput {
@@ -67,17 +53,10 @@ export interface LoadClientProductInput {
 }
 
 /** updateMacAddress's body. */
-export interface SaveDeviceAddressInput {
-  serviceid: number;
-  macAddress: string;
-}
+export type SaveDeviceAddressInput = UpdateMacAddressRequest;
 
 /** updateMacAddress's answer. */
-export interface SaveDeviceAddressOutput {
-  serviceid: number;
-  macAddress: { id: number; value: string };
-  result: string;
-}
+export type SaveDeviceAddressOutput = UpdateMacAddressResponse;
 
 const notProvided = (name: string) => () => Promise.reject(new Error(`${name} is not provided`));
 

@@ -6,28 +6,14 @@ import { assign, fromPromise, setup } from 'xstate';
 import { EXTRA_CONNECTION_OPTION_ID, PAYMENT_DEADLINE_MS, UPSELL_MAX_QUANTITY, UPSELL_MIN_QUANTITY } from '../src/domain/constants';
 import type { Currency } from '../src/domain/currency';
 import { failureMessage } from '../src/domain/failure-message';
-import { quoteUpsell, type PricingTable } from '../src/domain/pricing';
+import { quoteUpsell } from '../src/domain/pricing';
+import type { ActiveProduct, ActiveProductList, AddInvoiceRequest, AddInvoiceResponse, Gateway } from '../src/api/client';
 
-/** An active service of the client (getActiveProducts), with its extra-connection pricing. */
-export interface ActiveService {
-  serviceid: number;
-  pid: number;
-  name: string;
-  billingcycle: string;
-  /** Extra connections the service already has. */
-  extraConnections: number;
-  /** Pricing of the extra-connection option per currency per cycle. */
-  pricing: PricingTable;
-}
+/** An active service of the client (getActiveProducts): its extra connections and the extra-connection pricing. */
+export type ActiveService = ActiveProduct;
 
-/** A payment gateway as the gateway list gives it. */
-export interface UpsellGateway {
-  module: string;
-  displayname: string;
-  type: string;
-  /** The currencies it takes (the gateway list names them). */
-  currencies?: readonly string[];
-}
+/** A payment gateway as the gateway list gives it (the currencies it takes, when named). */
+export type UpsellGateway = Pick<Gateway, 'module' | 'displayname' | 'type'> & Partial<Pick<Gateway, 'currencies'>>;
 
 /** What the upsell page starts from. */
 export interface UpsellInput {
@@ -67,28 +53,13 @@ export type UpsellEvent =
   | { type: 'services.retry' };
 
 /** getActiveProducts. */
-export interface ActiveServicesOutput {
-  totalresults: number;
-  products: ActiveService[];
-}
+export type ActiveServicesOutput = ActiveProductList;
 
 /** addInvoice's body. */
-export interface CreateInvoiceInput {
-  serviceId: number;
-  extraQuantity: number;
-  paymentmethod: string;
-  price: number;
-  currency: Currency;
-}
+export type CreateInvoiceInput = AddInvoiceRequest;
 
 /** addInvoice's answer: the invoice and its payment link with the deadline (date-time). */
-export interface CreateInvoiceOutput {
-  invoiceid: number;
-  amount: number;
-  currency: Currency;
-  link: string;
-  deadline: string;
-}
+export type CreateInvoiceOutput = AddInvoiceResponse;
 
 /** What the waiting step starts from once the payment page is open. */
 export interface UpsellOutput {

@@ -247,7 +247,7 @@ describe('waiting machine: with timers and the app actors', () => {
     await vi.waitFor(() => expect(actor.getSnapshot().matches({ watching: { payment: 'declined' } })).toBe(true));
     actor.send({ type: 'payment.renew' });
     await vi.waitFor(() => expect(opened).toEqual(['https://pay.example/again']));
-    expect(asked).toEqual([{ invoiceid: 201, gateway: { module: 'sandbox_card', displayname: 'Card', type: 'CreditCard' } }]);
+    expect(asked).toEqual([{ invoiceid: 201, gateway: { module: 'sandbox_card', type: 'CreditCard' } }]);
     expect(actor.getSnapshot().context).toMatchObject({ selectedGateway: 'sandbox_card', paymentLink: 'https://pay.example/again', payment: 'Open' });
     actor.stop();
   });
@@ -269,7 +269,7 @@ describe('waiting machine: with timers and the app actors', () => {
     actor.send({ type: 'gateway.change' });
     actor.send({ type: 'gateway.select', gateway: 'sandbox_crypto' });
     await vi.waitFor(() => expect(opened).toEqual(['https://pay.example/new']));
-    expect(asked).toEqual([{ invoiceid: 201, gateway: { module: 'sandbox_crypto', displayname: 'Crypto', type: 'Bitcoin' } }]);
+    expect(asked).toEqual([{ invoiceid: 201, gateway: { module: 'sandbox_crypto', type: 'Bitcoin' } }]);
     const { context: after } = actor.getSnapshot();
     expect(after.selectedGateway).toBe('sandbox_crypto');
     expect(after.duration).toBe(PAYMENT_DEADLINE_MS);

@@ -7,6 +7,7 @@ import { assign, fromPromise, setup } from 'xstate';
 import { ORDER_POLL_INTERVAL_MS, ORDER_POLL_MAX_BACKOFF_MS, PAYMENT_DEADLINE_MS } from '../src/domain/constants';
 import { failureMessage } from '../src/domain/failure-message';
 import { statusTone, type StatusTone } from '../src/domain/order-status';
+import type { Gateway, GatewayPaymentResponse, OrderStatus, OrderStatusChange, OrderStatusResponse, PaymentProgress, Receipt } from '../src/api/client';
 
 /** The countdown ticks once a second. */
 export const COUNTDOWN_TICK_MS = 1_000;
@@ -19,23 +20,14 @@ export interface WaitingOrder {
   fraud: boolean;
 }
 
-/** A payment gateway as the gateway list gives it. */
-export interface WaitingGateway {
-  module: string;
-  displayname: string;
-  type: string;
-}
+/** A payment gateway as the gateway list gives it (what the waiting page shows of it). */
+export type WaitingGateway = Pick<Gateway, 'module' | 'displayname' | 'type'>;
 
 /** The latest payment link's state as the server reports it; null until the first status answer. */
-export type WaitingPaymentStatus = 'Open' | 'Declined' | 'Confirming' | 'Paid' | 'Expired';
+export type WaitingPaymentStatus = NonNullable<PaymentProgress>['status'];
 
 /** What the invoice bills, for the receipt block (the status answer's receipt, amount and currency). */
-export interface WaitingReceipt {
-  lines: { pid: number; name: string; billingcycle: string; extraConnections: number; proxyProtection: boolean }[];
-  promocode: string | null;
-  amount: number;
-  currency: string;
-}
+export type WaitingReceipt = Receipt & Pick<OrderStatusResponse, 'amount' | 'currency'>;
 
 /** What the waiting step starts from: the order, its payment link and the persisted deadline. */
 export interface WaitingInput {
@@ -68,8 +60,8 @@ export interface WaitingContext {
   selectedGateway: string;
   /** Module picked in the gateway-change view, while its link is being made. */
   pendingGateway: string | null;
-  /** Last known order status: Active, Cancelled, Fraud, Pending … */
-  status: string;
+  /** Last known order status: Active, Cancelled, Fraud or Pending. */
+  status: OrderStatus;
   /** How the status is shown: success (green), muted (grey), warning (amber). */
   statusTone: StatusTone;
   /** Pause before the next status poll; doubles after each failed poll. */
@@ -92,16 +84,11 @@ export type WaitingEvent =
   | { type: 'gateway.dismiss' }
   | { type: 'order.cancel' };
 
-/** The order status read (getOrderStatus). */
-export interface OrderStatusResult {
-  orderid: number;
-  status: string;
-  fraud: boolean;
-  serviceids: number[];
+/** The order status read (getOrderStatus), the payment reduced to its state and the receipt with its amount. */
+export type OrderStatusResult = Pick<OrderStatusResponse, 'orderid' | 'status' | 'fraud' | 'serviceids' | 'latePayment'> & {
   payment: WaitingPaymentStatus | null;
-  latePayment: boolean;
   receipt: WaitingReceipt;
-}
+};
 
 /** An upsell has an invoice but no order id: the app reads the status by whichever it has. */
 export interface FetchOrderStatusInput {
@@ -115,21 +102,16 @@ export interface CancelOrderInput {
 }
 
 /** cancelOrder's answer. */
-export interface CancelOrderOutput {
-  orderid: number;
-  status: string;
-}
+export type CancelOrderOutput = OrderStatusChange;
 
-/** The invoice to pay and the gateway to pay it on (offshore or coinbase by gateway type). */
+/** The invoice to pay and the gateway to pay it on (offshore or coinbase by gateway type; null when the list does not know it). */
 export interface CreatePaymentLinkInput {
   invoiceid: number | null;
-  gateway: WaitingGateway;
+  gateway: Pick<WaitingGateway, 'module'> & { type: WaitingGateway['type'] | null };
 }
 
 /** The new payment link. */
-export interface CreatePaymentLinkOutput {
-  link: string;
-}
+export type CreatePaymentLinkOutput = Pick<GatewayPaymentResponse, 'link'>;
 
 const notProvided = (name: string) => () => Promise.reject(new Error(`${name} is not provided`));
 
@@ -146,9 +128,9 @@ export function backedOffDelay(delayMs: number): number {
 }
 
 /** The gateway picked in the gateway-change view, as the gateway list describes it. */
-function pendingGatewayOf(context: WaitingContext): WaitingGateway {
+function pendingGatewayOf(context: WaitingContext): CreatePaymentLinkInput['gateway'] {
   const module = context.pendingGateway ?? context.selectedGateway;
-  return context.gateways.find((gateway) => gateway.module === module) ?? { module, displayname: module, type: '' };
+  return { module, type: context.gateways.find((gateway) => gateway.module === module)?.type ?? null };
 }
 
 interface GuardArgs {
@@ -159,9 +141,9 @@ interface GuardArgs {
 export const waitingGuards = {
   isFraud: ({ context }: GuardArgs) => context.order.fraud,
   deadlinePassed: ({ context }: GuardArgs) => context.now >= context.lastDate,
-  orderActive: (_: unknown, params: { status: string }) => params.status === 'Active',
-  orderFraud: (_: unknown, params: { status: string; fraud: boolean }) => params.status === 'Fraud' || params.fraud,
-  orderCancelled: (_: unknown, params: { status: string }) => params.status === 'Cancelled',
+  orderActive: (_: unknown, params: { status: OrderStatus }) => params.status === 'Active',
+  orderFraud: (_: unknown, params: { status: OrderStatus; fraud: boolean }) => params.status === 'Fraud' || params.fraud,
+  orderCancelled: (_: unknown, params: { status: OrderStatus }) => params.status === 'Cancelled',
   hasLatePayment: (_: unknown, params: { latePayment: boolean }) => params.latePayment,
   paymentDeclined: ({ context }: GuardArgs) => context.payment === 'Declined',
   paymentConfirming: ({ context }: GuardArgs) => context.payment === 'Confirming',
@@ -260,7 +242,7 @@ export const waitingMachine = setup({
   actions: {
     readClock: assign({ now: () => Date.now() }),
     updateCountdown: assign(({ context }) => countdownAt(context.now, context.lastDate, context.duration)),
-    storeStatus: assign((_, params: { status: string }) => ({ status: params.status, statusTone: statusTone(params.status) })),
+    storeStatus: assign((_, params: { status: OrderStatus }) => ({ status: params.status, statusTone: statusTone(params.status) })),
     storeProgress: assign((_, params: OrderStatusResult) => ({ payment: params.payment, latePayment: params.latePayment, receipt: params.receipt })),
     pickSameGateway: assign(({ context }) => ({ pendingGateway: context.selectedGateway })),
     clearPendingGateway: assign({ pendingGateway: null }),

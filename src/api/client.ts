@@ -80,9 +80,29 @@ export type ClientProduct = Schemas['ClientProduct'];
 export type ResellerService = Schemas['ResellerService'];
 /** An active service offered extra connections. */
 export type ActiveProduct = Schemas['ActiveProduct'];
+/** The client's active services offered extra connections. */
+export type ActiveProductList = Schemas['ActiveProductList'];
 /** The visitor's session. */
 export type Session = Schemas['Session'];
 /** The visitor's country and currency. */
 export type VisitorCurrency = Schemas['VisitorCurrency'];
+/** What an order or invoice bills, for the receipt block. */
+export type Receipt = Schemas['Receipt'];
+/** The latest payment link's state (null before one was made). */
+export type PaymentProgress = Schemas['PaymentProgress'];
+/** An order whose status changed (cancelOrder's answer). */
+export type OrderStatusChange = Schemas['OrderStatusChange'];
+/** A signed-in client (login, sign-up). */
+export type AuthResponse = Schemas['AuthResponse'];
+/** A guest identified by e-mail for ordering. */
+export type GuestAuthResponse = Schemas['GuestAuthResponse'];
+/** The body of a reseller's sign-in or sign-up. */
+export type ResellerAuthRequest = Schemas['ResellerAuthRequest'];
+/** A reseller's sign-in or sign-up. */
+export type ResellerAuthResponse = Schemas['ResellerAuthResponse'];
+/** The body saving a service's device address. */
+export type UpdateMacAddressRequest = Schemas['UpdateMacAddressRequest'];
+/** The device address saved on a service. */
+export type UpdateMacAddressResponse = Schemas['UpdateMacAddressResponse'];
 /** A payment notification sent by a gateway. */
 export type WebhookEvent = Schemas['WebhookEvent'];

@@ -1,4 +1,3 @@
-import { isUserId } from '../../../src/domain/user-id';
 import { fromPromise, type AnyEventObject, type AnyMachineSnapshot } from 'xstate';
 import {
   checkoutMachine,
@@ -8,9 +7,8 @@ import {
   type CheckoutInput,
   type CheckoutProduct,
   type CheckoutUser,
-  type CreatedOrder,
-  type OrderRequest,
 } from '../../../machines/checkout.machine';
+import type { PlaceOrderInput, PlaceOrderOutput } from '../../../machines/place-order.machine';
 import type { PricingTable } from '../../../src/domain/pricing';
 import type { PromotionLookup } from '../../../src/domain/promotion';
 import type { MachineModel } from '../graph';
@@ -48,8 +46,17 @@ export const modelPromotionLookup: PromotionLookup = {
 };
 
 export const modelGuest: CheckoutUser = { userid: 'g_Model0Guest0Handle0001', email: 'ann@example.com' };
-export const modelOrder: CreatedOrder = { orderid: 501, invoiceid: 601, serviceids: [701], fraud: false, link: 'https://pay.example/601' };
-export const modelFraudOrder: CreatedOrder = { orderid: 502, invoiceid: 602, serviceids: [702], fraud: true, link: null };
+/** placeOrder's ends as the checkout receives them (its own paths are in place-order.model.ts). */
+export const modelPlaced: PlaceOrderOutput = {
+  outcome: 'payment',
+  user: modelGuest,
+  order: { orderid: 501, invoiceid: 601, serviceid: 701, fraud: false },
+  payment: { gateway: 'sandbox', link: 'https://pay.example/601', deadline: '2026-01-16T12:00:00.000Z' },
+  total: 10,
+};
+export const modelPlacedFlagged: PlaceOrderOutput = { outcome: 'waiting', user: modelGuest, order: { orderid: 502, invoiceid: 602, serviceid: 702, fraud: true }, payment: null, total: 10 };
+export const modelPlaceFailed: PlaceOrderOutput = { outcome: 'failed', user: null, error: 'Bad gateway' };
+export const modelPlaceCancelled: PlaceOrderOutput = { outcome: 'cancelled', user: modelGuest };
 
 const base = { now: () => CHECKOUT_MODEL_NOW, createIdempotencyKey: () => 'key-1' };
 
@@ -73,9 +80,9 @@ const machine = checkoutMachine.provide({
     loadCurrency: fromPromise<{ country: string }>(never),
     checkFraud: fromPromise<{ valid: boolean }>(never),
     lookupPromotion: fromPromise<PromotionLookup, { code: string }>(never),
-    identifyGuest: fromPromise<CheckoutUser, { email: string }>(never),
     loadProduct: fromPromise<CheckoutProduct | null, { pid: number }>(never),
-    createOrder: fromPromise<CreatedOrder, OrderRequest>(never),
+    // placeOrder is an inert child here: its ends are the events below (xstate.done.actor.placeOrder).
+    placeOrder: fromPromise<PlaceOrderOutput, PlaceOrderInput>(never) as never,
   },
   actions: { clearClientProduct: () => {}, redirectToPayment: () => {}, goToWaiting: () => {} },
 });
@@ -139,14 +146,12 @@ function readyEvents(snapshot: AnyMachineSnapshot, context: CheckoutContext): An
 function events(snapshot: AnyMachineSnapshot): AnyEventObject[] {
   const context = snapshot.context as CheckoutContext;
   if (snapshot.matches('loading')) return loadingEvents(context, context.query.auto_redirect === undefined);
-  if (snapshot.matches({ autoOrder: 'identifyingGuest' })) return [done('identifyGuest', modelGuest), done('identifyGuest', { userid: 0, email: '' }), failed('identifyGuest', 'Bad gateway')];
   if (snapshot.matches({ autoOrder: 'loadingProduct' })) return [done('loadProduct', modelProducts[1]), done('loadProduct', null), failed('loadProduct', 'Not found')];
   if (snapshot.matches({ autoOrder: 'checkingPromo' })) return [done('lookupPromotion', modelPromotionLookup), failed('lookupPromotion', 'Promotion code not found.')];
-  if (snapshot.matches({ autoOrder: 'creatingOrder' }) || snapshot.matches({ submitting: 'creatingOrder' })) {
-    return [done('createOrder', modelOrder), done('createOrder', modelFraudOrder), failed('createOrder', 'Price changed')];
-  }
-  if (snapshot.matches({ submitting: 'identifyingGuest' })) {
-    return [done('identifyGuest', modelGuest), done('identifyGuest', { userid: 0, email: '' }), failed('identifyGuest', 'Bad gateway'), { type: 'order.submit' }];
+  if (snapshot.matches({ autoOrder: 'placingOrder' }) || snapshot.matches('submitting')) {
+    const placed = [done('placeOrder', modelPlaced), done('placeOrder', modelPlacedFlagged), done('placeOrder', modelPlaceFailed), done('placeOrder', modelPlaceCancelled)];
+    // A second submit while the order is placed is ignored (one order).
+    return snapshot.matches('submitting') ? [...placed, { type: 'order.submit' }] : placed;
   }
   if (snapshot.matches('ready')) return readyEvents(snapshot, context);
   return [];
@@ -169,12 +174,15 @@ function describeResult(event: AnyEventObject): string | null {
       return (output as { valid: boolean }).valid ? 'fraud check passes' : 'fraud check flags the visitor';
     case 'lookupPromotion':
       return 'promo code found';
-    case 'identifyGuest':
-      return isUserId((output as CheckoutUser).userid) ? 'guest identified' : 'guest identified without user id';
     case 'loadProduct':
       return output ? `product ${(output as CheckoutProduct).pid} found` : 'product not found';
-    case 'createOrder':
-      return (output as CreatedOrder).link ? 'order created with payment link' : 'order created without link (fraud)';
+    case 'placeOrder':
+      return {
+        payment: 'order placed with payment link',
+        waiting: 'order placed without link (flagged)',
+        failed: `order not placed ("${(output as { error?: string }).error}")`,
+        cancelled: 'new price refused',
+      }[(output as PlaceOrderOutput).outcome];
     default:
       return `${done[1]} done`;
   }
@@ -211,6 +219,6 @@ export const checkoutModel: MachineModel = {
   inputs: checkoutModelInputs,
   events,
   describeEvent,
-  expectedPaths: 39,
+  expectedPaths: 35,
   docs: checkoutMachineDocs,
 };

@@ -58,7 +58,7 @@ const order = (link: string | null): CreateResellerOrderOutput => ({
   deadline: link ? '2026-01-02T12:00:00.000Z' : null,
 });
 
-const service = (status: string): ResellerService => ({ serviceid: 801, pid: 21, name: 'Reseller 100 credits', status, reseller: { name: 'Reseller panel', status } });
+const service = (status: ResellerService['status']): ResellerService => ({ serviceid: 801, pid: 21, name: 'Reseller 100 credits', status, reseller: { name: 'Reseller panel', status } });
 
 function events(snapshot: AnyMachineSnapshot): Array<EventObject & Record<string, unknown>> {
   const context = snapshot.context as ResellerContext;

@@ -22,11 +22,13 @@ export const upsellModelInput: UpsellInput = {
 };
 
 const monthly = { monthly: 4.5, quarterly: 13, semiannually: 25, annually: 48, biennially: -1, triennially: -1 };
+/** The contract lists every cycle; -1 is one not sold. */
+const notSold = { monthly: -1, quarterly: -1, semiannually: -1, annually: -1, biennially: -1, triennially: -1 };
 
 /** A monthly service priced in EUR, and a One Time service priced only in GBP (not sold in EUR). */
 export const upsellModelServices: ActiveService[] = [
   { serviceid: 11, pid: 1, name: 'TV Monthly', billingcycle: 'Monthly', extraConnections: 0, pricing: { EUR: monthly, GBP: monthly } },
-  { serviceid: 12, pid: 3, name: 'TV One Time', billingcycle: 'One Time', extraConnections: 1, pricing: { GBP: { monthly: 5 } } },
+  { serviceid: 12, pid: 3, name: 'TV One Time', billingcycle: 'One Time', extraConnections: 1, pricing: { EUR: notSold, GBP: { ...notSold, monthly: 5 } } },
 ];
 
 const never = () => new Promise<never>(() => {});

@@ -59,7 +59,7 @@ const machine = waitingMachine.provide({
   },
 });
 
-const statusResult = (status: string, { fraud = false, payment = 'Open', latePayment = false }: { fraud?: boolean; payment?: WaitingPaymentStatus | null; latePayment?: boolean } = {}) => ({
+const statusResult = (status: OrderStatusResult['status'], { fraud = false, payment = 'Open', latePayment = false }: { fraud?: boolean; payment?: WaitingPaymentStatus | null; latePayment?: boolean } = {}) => ({
   type: 'xstate.done.actor.fetchOrderStatus',
   output: { orderid: 101, status, fraud, serviceids: [301], payment, latePayment, receipt: waitingModelReceipt } satisfies OrderStatusResult,
 });

@@ -1,66 +1,19 @@
 /** The checkout machine with the app's actors (typed-client calls) and actions (navigation, saved state). */
 import { fromPromise } from 'xstate';
-import {
-  checkoutMachine,
-  type CheckoutContext,
-  type CheckoutGateway,
-  type CheckoutProduct,
-  type CheckoutUser,
-  type CreatedOrder,
-  type OrderRequest,
-} from '../../../machines/checkout.machine';
-import { currencyForCountry, type Currency } from '../../domain/currency';
+import { checkoutMachine, type CheckoutContext, type CheckoutGateway, type CheckoutProduct } from '../../../machines/checkout.machine';
+import { placeOrderMachine, type CreatedOrder, type CreateOrderRequest, type IdentifiedGuest } from '../../../machines/place-order.machine';
+import { currencyForCountry } from '../../domain/currency';
 import { isLocale, visitorCurrency } from '../../domain/locale';
-import { sameAmount } from '../../domain/money';
 import type { PromotionLookup } from '../../domain/promotion';
 import { ApiFailure, unwrap } from '../api';
 import type { SavedChoices } from '../persistence';
 import type { AppServices } from '../services';
 import { savePayment } from './payment';
 
-/** A total the server priced differently (409 price_changed): what was sent and what it asks. */
-export interface PriceChange {
-  previous: number;
-  amount: number;
-  currency: Currency;
-}
-
-/**
- * Holds a price change until the shopper confirms it; the confirmed amount is then sent for an
- * order of that same total. The server still prices every order itself.
- */
-export function createPriceChange() {
-  let pending: PriceChange | null = null;
-  let confirmed: PriceChange | null = null;
-  const listeners = new Set<() => void>();
-  const emit = () => listeners.forEach((listener) => listener());
-  return {
-    get: () => pending,
-    subscribe(listener: () => void) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    report(change: PriceChange) {
-      pending = change;
-      emit();
-    },
-    confirm() {
-      confirmed = pending;
-      pending = null;
-      emit();
-    },
-    amountFor(amount: number, currency: Currency) {
-      return confirmed && confirmed.currency === currency && sameAmount(confirmed.previous, amount) ? confirmed.amount : amount;
-    },
-  };
-}
-
-export type PriceChangeStore = ReturnType<typeof createPriceChange>;
-
 const PROMO_CODE = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** The checkout machine wired to the typed client. */
-export function checkoutLogic(app: AppServices, hooks: { priceChange: PriceChangeStore; goToWaiting: () => void }) {
+export function checkoutLogic(app: AppServices, hooks: { goToWaiting: () => void }) {
   const { client } = app;
   return checkoutMachine.provide({
     actors: {
@@ -78,7 +31,6 @@ export function checkoutLogic(app: AppServices, hooks: { priceChange: PriceChang
         const lookup = await unwrap(client.GET('/checkout/api/getPromotion', { params: { query: { code: input.code } } }));
         return { totalresults: lookup.totalresults, promotions: lookup.promotions.promotion };
       }),
-      identifyGuest: fromPromise<CheckoutUser, { email: string }>(({ input }) => unwrap(client.POST('/checkout/api/authMiddleware', { body: input }))),
       loadProduct: fromPromise<CheckoutProduct | null, { pid: number }>(async ({ input }) => {
         try {
           return await unwrap(client.GET('/checkout/api/getProduct', { params: { query: { pid: String(input.pid) } } }));
@@ -87,17 +39,7 @@ export function checkoutLogic(app: AppServices, hooks: { priceChange: PriceChang
           throw error;
         }
       }),
-      createOrder: fromPromise<CreatedOrder, OrderRequest>(async ({ input }) => {
-        const { idempotencyKey, email: _email, userid: _userid, ...body } = input;
-        const amount = hooks.priceChange.amountFor(body.amount, body.currency);
-        try {
-          const order = await unwrap(client.POST('/checkout/api/order', { params: { header: { 'Idempotency-Key': idempotencyKey } }, body: { ...body, amount } }));
-          return { orderid: order.orderid, invoiceid: order.invoiceid, serviceids: order.serviceids, fraud: order.fraud, link: order.link };
-        } catch (error) {
-          if (error instanceof ApiFailure && error.serverPrice) hooks.priceChange.report({ previous: amount, ...error.serverPrice });
-          throw error;
-        }
-      }),
+      placeOrder: placeOrderLogic(app),
     },
     actions: {
       // The new order replaces the previous one the success page was about.
@@ -110,6 +52,24 @@ export function checkoutLogic(app: AppServices, hooks: { priceChange: PriceChang
         savePayment(app, 'order', handoverOf(context));
         hooks.goToWaiting();
       },
+    },
+  });
+}
+
+/**
+ * The placeOrder machine wired to the typed client. A refused order rejects with the ApiFailure,
+ * whose serverPrice (409 price_changed) the machine reads as a price change.
+ */
+export function placeOrderLogic(app: AppServices) {
+  const { client } = app;
+  return placeOrderMachine.provide({
+    actors: {
+      identifyGuest: fromPromise<IdentifiedGuest, { email: string }>(({ input }) => unwrap(client.POST('/checkout/api/authMiddleware', { body: input }))),
+      createOrder: fromPromise<CreatedOrder, CreateOrderRequest>(async ({ input }) => {
+        const { idempotencyKey, email: _email, userid: _userid, ...body } = input;
+        const order = await unwrap(client.POST('/checkout/api/order', { params: { header: { 'Idempotency-Key': idempotencyKey } }, body }));
+        return { orderid: order.orderid, invoiceid: order.invoiceid, serviceids: order.serviceids, fraud: order.fraud, link: order.link };
+      }),
     },
   });
 }

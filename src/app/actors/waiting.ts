@@ -55,7 +55,7 @@ export function waitingLogic(app: AppServices, hooks: { goToSuccess: (serviceid:
         const { amount, currency } = await invoiceStatus(input.invoiceid);
         const body = { invoiceid: input.invoiceid, paymentmethod: input.gateway.module, amount, currency };
         const { link } = await unwrap(
-          isCryptoGateway(input.gateway.type) ? client.POST('/checkout/api/coinbase', { body }) : client.POST('/checkout/api/offshore', { body }),
+          input.gateway.type !== null && isCryptoGateway(input.gateway.type) ? client.POST('/checkout/api/coinbase', { body }) : client.POST('/checkout/api/offshore', { body }),
         );
         return { link };
       }),

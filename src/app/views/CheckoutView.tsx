@@ -5,8 +5,8 @@ import { useTranslation } from 'react-i18next';
 import type { Actor, SnapshotFrom } from 'xstate';
 import { checkoutMachine, selectedProduct, type CheckoutOption, type CheckoutUser } from '../../../machines/checkout.machine';
 import { EXTRA_CONNECTION_OPTION_ID, PROXY_PROTECTION_OPTION_ID } from '../../domain/constants';
+import type { Currency } from '../../domain/currency';
 import { priceFor } from '../../domain/pricing';
-import type { PriceChangeStore } from '../actors/checkout';
 import { GatewayPicker, PlanPicker } from '../components/Choices';
 import { Alert, Loading } from '../components/Feedback';
 import { Field } from '../components/Field';
@@ -16,7 +16,7 @@ import { useApp, useMessage, useMinimumDuration } from '../hooks';
 import { lazyComponent } from '../lazy';
 import { localeParam, useLocale } from '../locale';
 import type { EntrySearch } from '../search';
-import { useCheckoutActor, useCheckoutUser } from './checkout-actor';
+import { useCheckoutActor, useCheckoutUser, usePlaceOrder } from './checkout-actor';
 
 const route = getRouteApi('/{-$locale}/');
 
@@ -91,7 +91,7 @@ function LoginDisclosure() {
 function Checkout({ search, user, links, onRetry }: { search: EntrySearch; user: CheckoutUser | null; links: ReactNode; onRetry: () => void }) {
   const { t } = useTranslation();
   const { minLoadingMs } = useApp();
-  const { actor, priceChange } = useCheckoutActor(search, user);
+  const { actor } = useCheckoutActor(search, user);
   const snapshot = useSelector(actor, (current) => current);
   // The order form is the first screen's biggest render: it comes in a deferred render, which React
   // does in slices, so the page keeps answering meanwhile.
@@ -125,7 +125,7 @@ function Checkout({ search, user, links, onRetry }: { search: EntrySearch; user:
   }
   return (
     <>
-      <OrderForm actor={actor} snapshot={snapshot} priceChange={priceChange} user={user} />
+      <OrderForm actor={actor} snapshot={snapshot} user={user} />
       {links}
     </>
   );
@@ -134,16 +134,17 @@ function Checkout({ search, user, links, onRetry }: { search: EntrySearch; user:
 interface FormProps {
   actor: CheckoutActor;
   snapshot: CheckoutSnapshot;
-  priceChange: PriceChangeStore;
   user: CheckoutUser | null;
 }
 
-function OrderForm({ actor, snapshot, priceChange, user }: FormProps) {
+function OrderForm({ actor, snapshot, user }: FormProps) {
   const { t } = useTranslation();
   const message = useMessage();
   const { context } = snapshot;
   const product = selectedProduct(context);
   const submitting = snapshot.matches('submitting');
+  const placing = usePlaceOrder(actor);
+  const priceChange = placing?.snapshot.matches('priceChanged') ? placing.snapshot.context.priceChange : null;
   // An e-mail error shows once the field was left or a submit was refused, not while typing.
   const [touched, setTouched] = useState(false);
   const emailInput = useRef<HTMLInputElement>(null);
@@ -210,14 +211,14 @@ function OrderForm({ actor, snapshot, priceChange, user }: FormProps) {
       )}
       <ReminderChoice checked={context.remind} onToggle={() => actor.send({ type: 'remind.toggle' })} />
       <GatewayPicker gateways={context.gateways} currency={context.currency} selected={context.selectedGateway} onSelect={(module) => actor.send({ type: 'gateway.select', module })} />
-      <Summary snapshot={snapshot} />
-      {context.submitError === 'api.price_changed' ? (
-        <Suspense fallback={<Alert>{message(context.submitError)}</Alert>}>
-          <PriceChanged priceChange={priceChange} onConfirm={() => actor.send({ type: 'order.submit' })} />
+      {/* While an order is placed the total is the one sent: after a confirmed price change, the server's. */}
+      <Summary snapshot={snapshot} sent={placing?.snapshot.context.request ?? null} />
+      {priceChange && (
+        <Suspense fallback={<Alert>{message('api.price_changed')}</Alert>}>
+          <PriceChanged change={priceChange} onConfirm={() => placing!.placeOrder.send({ type: 'price.confirm' })} onCancel={() => placing!.placeOrder.send({ type: 'price.cancel' })} />
         </Suspense>
-      ) : (
-        context.submitError && <Alert>{message(context.submitError)}</Alert>
       )}
+      {context.submitError && <Alert>{message(context.submitError)}</Alert>}
       <button type="submit" className="button primary wide" aria-disabled={submitting || undefined}>
         {submitting ? t('checkout.submitting') : t('checkout.submit')}
       </button>
@@ -302,7 +303,7 @@ function DiscountBox({ actor, snapshot }: { actor: CheckoutActor; snapshot: Chec
 }
 
 /** The order summary; the total is announced as it changes. */
-function Summary({ snapshot }: { snapshot: CheckoutSnapshot }) {
+function Summary({ snapshot, sent }: { snapshot: CheckoutSnapshot; sent: { amount: number; currency: Currency } | null }) {
   const { t } = useTranslation();
   const { money } = useFormat();
   const titleId = useId();
@@ -327,7 +328,7 @@ function Summary({ snapshot }: { snapshot: CheckoutSnapshot }) {
         <div className="line total">
           <dt>{t('checkout.total')}</dt>
           <dd>
-            <output aria-live="polite">{money(quote.total, quote.currency)}</output> <span className="hint">{t(`cycle.${cycleKey(product.billingcycle)}`)}</span>
+            <output aria-live="polite">{sent ? money(sent.amount, sent.currency) : money(quote.total, quote.currency)}</output> <span className="hint">{t(`cycle.${cycleKey(product.billingcycle)}`)}</span>
           </dd>
         </div>
       </dl>

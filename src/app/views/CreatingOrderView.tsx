@@ -1,6 +1,6 @@
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
-import { useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CheckoutUser } from '../../../machines/checkout.machine';
 import { Notice } from '../components/Notice';
@@ -8,9 +8,14 @@ import { OrderNotice } from '../components/OrderNotice';
 import { PageTitle } from '../components/PageTitle';
 import { localeParam, useLocale } from '../locale';
 import type { EntrySearch } from '../search';
-import { useCheckoutActor, useCheckoutUser } from './checkout-actor';
+import { Alert } from '../components/Feedback';
+import { useMessage } from '../hooks';
+import { lazyComponent } from '../lazy';
+import { useCheckoutActor, useCheckoutUser, usePlaceOrder } from './checkout-actor';
 
 const route = getRouteApi('/{-$locale}/creatingOrder');
+
+const PriceChanged = lazyComponent(() => import('../components/PriceChanged').then((module) => module.PriceChanged));
 
 /**
  * The order-creation notice: the landing page of an automatic-order link (email, pid,
@@ -42,6 +47,9 @@ function AutomaticOrder({ search, user }: { search: EntrySearch; user: CheckoutU
   const fellBack = useSelector(actor, (snapshot) => snapshot.matches('ready'));
   const notFound = useSelector(actor, (snapshot) => snapshot.matches('notFound'));
   const link = useSelector(actor, (snapshot) => snapshot.context.payment?.link ?? null);
+  const message = useMessage();
+  const placing = usePlaceOrder(actor);
+  const priceChange = placing?.snapshot.matches('priceChanged') ? placing.snapshot.context.priceChange : null;
 
   useEffect(() => {
     // The automatic order stopped silently: the form, pre-filled from the same link.
@@ -51,5 +59,14 @@ function AutomaticOrder({ search, user }: { search: EntrySearch; user: CheckoutU
     }
   }, [fellBack, navigate, locale, search]);
 
-  return notFound ? <p>{t('checkout.noProducts')}</p> : <OrderNotice link={link} />;
+  if (notFound) return <p>{t('checkout.noProducts')}</p>;
+  // The link's total was priced differently: confirm it here, or refuse it and go on to the form.
+  if (priceChange) {
+    return (
+      <Suspense fallback={<Alert>{message('api.price_changed')}</Alert>}>
+        <PriceChanged change={priceChange} onConfirm={() => placing!.placeOrder.send({ type: 'price.confirm' })} onCancel={() => placing!.placeOrder.send({ type: 'price.cancel' })} />
+      </Suspense>
+    );
+  }
+  return <OrderNotice link={link} />;
 }

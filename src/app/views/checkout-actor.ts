@@ -1,8 +1,10 @@
 import { useNavigate } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useState } from 'react';
-import type { CheckoutInput, CheckoutUser } from '../../../machines/checkout.machine';
-import { checkoutLogic, choicesOf, createPriceChange } from '../actors/checkout';
+import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
+import type { Actor, ActorRefFrom, SnapshotFrom } from 'xstate';
+import type { checkoutMachine, CheckoutInput, CheckoutUser } from '../../../machines/checkout.machine';
+import type { placeOrderMachine } from '../../../machines/place-order.machine';
+import { checkoutLogic, choicesOf } from '../actors/checkout';
 import { AFFILIATE_COOKIE, readCookie } from '../cookies';
 import { useApp } from '../hooks';
 import { readChoices } from '../persistence';
@@ -28,10 +30,7 @@ export function useCheckoutActor(search: EntrySearch, user: CheckoutUser | null)
   const app = useApp();
   const navigate = useNavigate();
   const locale = useLocale();
-  const [priceChange] = useState(createPriceChange);
-  const [logic] = useState(() =>
-    checkoutLogic(app, { priceChange, goToWaiting: () => void navigate({ to: '/{-$locale}/waiting', params: { locale: localeParam(locale) } }) }),
-  );
+  const [logic] = useState(() => checkoutLogic(app, { goToWaiting: () => void navigate({ to: '/{-$locale}/waiting', params: { locale: localeParam(locale) } }) }));
   const [input] = useState(() => checkoutInput(app, search, user));
   const actor = useActorRef(logic, { input, inspect: app.inspect });
 
@@ -48,7 +47,23 @@ export function useCheckoutActor(search: EntrySearch, user: CheckoutUser | null)
     return () => subscription.unsubscribe();
   }, [actor, app]);
 
-  return { actor, priceChange };
+  return { actor };
+}
+
+type PlaceOrderActor = ActorRefFrom<typeof placeOrderMachine>;
+
+/** The checkout's placeOrder child while an order is placed (its ref and snapshot), else undefined. */
+export function usePlaceOrder(actor: Actor<typeof checkoutMachine>): { placeOrder: PlaceOrderActor; snapshot: SnapshotFrom<typeof placeOrderMachine> } | undefined {
+  const placeOrder = useSelector(actor, (snapshot) => snapshot.children.placeOrder as PlaceOrderActor | undefined);
+  const subscribe = useCallback(
+    (listener: () => void) => {
+      const subscription = placeOrder?.subscribe(listener);
+      return () => subscription?.unsubscribe();
+    },
+    [placeOrder],
+  );
+  const snapshot = useSyncExternalStore(subscribe, () => placeOrder?.getSnapshot());
+  return placeOrder && snapshot ? { placeOrder, snapshot } : undefined;
 }
 
 /** The URL's entry parameters over the saved choices (not for an automatic order, which uses the URL alone). */
