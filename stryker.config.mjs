@@ -16,7 +16,7 @@ export default {
   htmlReporter: { fileName: 'reports/mutation/index.html' },
   jsonReporter: { fileName: 'reports/mutation/mutation.json' },
   // Nothing the unit tests read: not copied into the sandbox.
-  ignorePatterns: ['/tests/api', '/tests/e2e', '/tests/model', '/tests/routes', '/tests/server', '/build', '/dist', '/.data', '/test-results', '/coverage'],
+  ignorePatterns: ['/.stryker-tmp-*', '/tests/api', '/tests/e2e', '/tests/model', '/tests/routes', '/tests/server', '/build', '/dist', '/.data', '/test-results', '/coverage'],
   thresholds: { high: 80, low: 60, break: null },
   cleanTempDir: 'always',
 };
