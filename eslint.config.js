@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'build/', 'node_modules/', '.data/', 'coverage/', 'test-results/', 'src/api/schema.d.ts'] },
+  { ignores: ['dist/', 'build/', 'node_modules/', '.data/', 'coverage/', 'test-results/', 'reports/', '.stryker-tmp*/', 'src/api/schema.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -14,6 +14,9 @@ describe('failure message', () => {
     expect(failureMessage(undefined)).toBe(FALLBACK_FAILURE_MESSAGE);
     expect(failureMessage('boom')).toBe(FALLBACK_FAILURE_MESSAGE);
     expect(failureMessage(new Error(''))).toBe(FALLBACK_FAILURE_MESSAGE);
+    expect(failureMessage(new Error('   '))).toBe(FALLBACK_FAILURE_MESSAGE);
+    expect(failureMessage({ message: 404 })).toBe(FALLBACK_FAILURE_MESSAGE);
+    expect(failureMessage(null)).toBe(FALLBACK_FAILURE_MESSAGE);
     expect(failureMessage({ error: { code: 'x' } })).toBe(FALLBACK_FAILURE_MESSAGE);
   });
   it('falls back to a key that has a text', () => expect(MESSAGE_TEXTS[FALLBACK_FAILURE_MESSAGE]).toBeTruthy());

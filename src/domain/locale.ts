@@ -24,7 +24,8 @@ export function pickLocale(input: { cookie?: string | null; country?: string | n
     const lower = language.toLowerCase();
     if (isLocale(lower)) return lower;
     const primary = lower.split('-')[0];
-    if (primary === 'en') return lower === 'en-gb' ? 'en-gb' : DEFAULT_LOCALE;
+    // en-gb was taken above as a locale of its own; any other English is the default's.
+    if (primary === 'en') return DEFAULT_LOCALE;
     const match = LOCALES.find((locale) => locale.startsWith(`${primary}-`));
     if (match) return match;
   }

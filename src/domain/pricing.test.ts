@@ -12,6 +12,18 @@ describe('priceFor', () => {
   it('reads the price of the cycle in the currency', () => expect(priceFor(semiannual.pricing, 'Semi-Annually', 'EUR')).toBe(59.99));
   it('treats a negative price as not sold', () => expect(priceFor(semiannual.pricing, 'Monthly', 'EUR')).toBeNull());
   it('treats a missing currency as not sold', () => expect(priceFor({ EUR: { monthly: 1 } }, 'Monthly', 'GBP')).toBeNull());
+  it('treats a missing cycle as not sold', () => expect(priceFor({ EUR: { monthly: 1 } }, 'Annually', 'EUR')).toBeNull());
+  // WHMCS marks a cycle it does not sell with a negative price (-1.00); 0 is a cycle sold for free.
+  it('sells a cycle priced 0, for 0', () => {
+    expect(priceFor({ EUR: { monthly: 0 } }, 'Monthly', 'EUR')).toBe(0);
+    expect(priceFor({ EUR: { monthly: -0.01 } }, 'Monthly', 'EUR')).toBeNull();
+  });
+  it.each([
+    ['Quarterly', { quarterly: 34.99 }, 34.99], ['Biennially', { biennially: 219.99 }, 219.99], ['Triennially', { triennially: 299.5 }, 299.5],
+  ] as const)('reads the %s price from its own column', (cycle, prices, expected) => {
+    const pricing = { EUR: { monthly: 12.99, annually: 119.99, ...prices } };
+    expect(priceFor(pricing, cycle, 'EUR')).toBe(expected);
+  });
 });
 
 describe('quoteOrder', () => {
@@ -40,6 +52,16 @@ describe('quoteOrder', () => {
     expect(quote('EUR')).toMatchObject({ price: 12.99, discount: 5, total: 7.99 });
     expect(quote('GBP')).toMatchObject({ price: 10.99, discount: 4.25, total: 6.74 });
     expect(quote('GBP', { ...monthly, pricing: { GBP: { monthly: 3 } } })).toMatchObject({ discount: 3, total: 0 });
+  });
+  it('quotes a free product at 0 rather than as not sold', () => {
+    expect(quoteOrder({ product: { ...monthly, pricing: { EUR: { monthly: 0 } } }, currency: 'EUR', extraConnection: extra, proxyProtection: null, promotion: null }))
+      .toEqual({ currency: 'EUR', price: 0, extraConnection: 4.5, proxyProtection: 0, discount: 0, total: 4.5 });
+  });
+  it('prices the options of a triennial product from their triennial column', () => {
+    const triennial: PricedProduct = { pid: 5, billingcycle: 'Triennially', pricing: { GBP: { monthly: 9.99, triennially: 250 } } };
+    const option = (id: number, triennially: number): PricedOption => ({ id, pricing: { GBP: { monthly: 1, triennially } } });
+    expect(quoteOrder({ product: triennial, currency: 'GBP', extraConnection: option(2, 60), proxyProtection: option(4, 30.5), promotion: null }))
+      .toEqual({ currency: 'GBP', price: 250, extraConnection: 60, proxyProtection: 30.5, discount: 0, total: 340.5 });
   });
   it('is null when the product has no price in the currency', () => {
     expect(quoteOrder({ product: { ...monthly, pricing: { EUR: { monthly: 1 } } }, currency: 'GBP', extraConnection: null, proxyProtection: null, promotion: null })).toBeNull();

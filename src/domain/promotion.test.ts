@@ -17,6 +17,19 @@ describe('promotion validity', () => {
     expect(promotionAppliesTo(promo({ appliesto: '' }), 1)).toBe(false);
     expect(promotionAppliesTo(promo({ appliesto: '12' }), 1)).toBe(false);
   });
+  it('reads a product list written with spaces after the commas', () => {
+    expect(promotionAppliesTo(promo({ appliesto: '1, 2' }), 2)).toBe(true);
+    expect(promotionAppliesTo(promo({ appliesto: ' 1 ,2' }), 1)).toBe(true);
+    expect(promotionAppliesTo(promo({ appliesto: '1, 2' }), 3)).toBe(false);
+  });
+  it('reads start and expiry dates that carry a time of day by their day', () => {
+    const timed = promo({ startdate: '2026-01-01 00:00:00', expirationdate: '2026-12-31 00:00:00' });
+    expect(isWithinDates(timed, '2026-01-01')).toBe(true);
+    expect(isWithinDates(timed, '2026-12-31')).toBe(true);
+    expect(promotionRefusal(timed, 1, '2025-12-31')).toBe('notStarted');
+    expect(promotionRefusal(timed, 1, '2027-01-01')).toBe('expired');
+    expect(isWithinDates(promo({ startdate: '0000-00-00 00:00:00', expirationdate: '0000-00-00 00:00:00' }), '1999-01-01')).toBe(true);
+  });
   it('is valid from start to expiry, both days included', () => {
     expect(isWithinDates(promo(), '2026-01-01')).toBe(true);
     expect(isWithinDates(promo(), '2026-12-31')).toBe(true);
@@ -33,6 +46,9 @@ describe('promotion validity', () => {
     expect(hasUsesLeft({ maxuses: 0, uses: 999 })).toBe(true);
     expect(hasUsesLeft({ maxuses: 5, uses: 4 })).toBe(true);
     expect(hasUsesLeft({ maxuses: 5, uses: 5 })).toBe(false);
+    expect(hasUsesLeft({ maxuses: 5, uses: 6 })).toBe(false);
+    expect(hasUsesLeft({})).toBe(true);
+    expect(hasUsesLeft({ maxuses: 1 })).toBe(true);
   });
   it('names why it is refused', () => {
     expect(promotionRefusal(promo(), 1, '2026-06-01')).toBeNull();
@@ -79,6 +95,7 @@ describe('accepting a lookup', () => {
     expect(acceptPromotion({ totalresults: 1, promotions: [promo()] }, 1, '2026-06-01')).toEqual({ promotion: promo() });
     expect(acceptPromotion({ totalresults: 2, promotions: [promo(), promo()] }, 1, '2026-06-01')).toEqual({ refusal: 'notApplicable' });
     expect(acceptPromotion({ totalresults: 0, promotions: [] }, 1, '2026-06-01')).toEqual({ refusal: 'notApplicable' });
+    expect(acceptPromotion({ totalresults: 1, promotions: [] }, 1, '2026-06-01')).toEqual({ refusal: 'notApplicable' });
     expect(acceptPromotion({ totalresults: 1, promotions: [promo()] }, 3, '2026-06-01')).toEqual({ refusal: 'notApplicable' });
   });
 });
