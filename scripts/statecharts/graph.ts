@@ -243,6 +243,18 @@ function walkEvents(model: MachineModel, root: Root, events: AnyEventObject[]): 
 }
 
 /**
+ * The model's paths for a test file: when the engine throws (a machine that cannot be walked), no paths
+ * and the error, so a test fails and says why instead of the file failing to load (which a mutation run counts as a survivor).
+ */
+export function generatePathsForTest(model: MachineModel): { paths: ModelPath[]; error: Error | null } {
+  try {
+    return { paths: generatePaths(model), error: null };
+  } catch (error) {
+    return { paths: [], error: error instanceof Error ? error : new Error(String(error)) };
+  }
+}
+
+/**
  * Paths from the initial state that together walk every transition and guard outcome the model's
  * events reach: a shortest path to each distinct state value, then, for each transition and guard
  * outcome no path walked yet, a shortest path to a snapshot where an event walks it, extended by
