@@ -64,6 +64,10 @@ describe('promotion discount', () => {
     expect(promotionDiscount(promo({ value: 15 }), 19.99, 'EUR')).toBe(3);
     expect(promotionDiscount(promo({ value: 10 }), 12.35, 'GBP')).toBe(1.24);
   });
+  it('never takes more than the amount, even for a percentage above 100 a billing system may hold', () => {
+    expect(promotionDiscount(promo({ value: 150 }), 11, 'EUR')).toBe(11);
+    expect(promotionDiscount(promo({ value: 100 }), 12.99, 'EUR')).toBe(12.99);
+  });
   it('takes the fixed amount of the order\'s currency, never more than the amount', () => {
     const fixed = promo({ type: 'Fixed Amount', value: 5, amounts: { EUR: 5, GBP: 4.25 } });
     expect(promotionDiscount(fixed, 12, 'EUR')).toBe(5);
