@@ -325,6 +325,17 @@ export const checkoutMachineDocs = {
 /** The params of the checkout's guards and actions on placeOrder's end. */
 const placed = ({ event }: { event: { output: unknown } }) => ({ output: event.output as PlaceOrderOutput });
 
+// The form's order and the link's automatic order hand over alike once placed; only a refusal differs.
+const handOverPlacedOrder = [
+  { guard: { type: 'orderToPay', params: placed }, target: '#checkout.redirecting', description: 'Order created: go to the payment page.', actions: [{ type: 'storeOrder', params: placed }, 'clearClientProduct'] },
+  {
+    guard: { type: 'orderToWait', params: placed },
+    target: '#checkout.waiting',
+    description: 'Order created without a payment link (flagged): go to the waiting step.',
+    actions: [{ type: 'storeOrder', params: placed }, 'clearClientProduct'],
+  },
+] as const;
+
 // Every e-mail state answers typing the same way, so the three share one transition list.
 const emailChange = [
   { guard: 'isEmptyEmail', target: 'empty', description: 'Cleared the e-mail.', actions: 'storeEmail' },
@@ -519,13 +530,7 @@ export const checkoutMachine = setup({
             src: 'placeOrder',
             input: ({ context }) => placeOrderInput(context, autoOrderChoice(context), context.query.email ?? ''),
             onDone: [
-              { guard: { type: 'orderToPay', params: placed }, target: '#checkout.redirecting', description: 'Order created: go to the payment page.', actions: [{ type: 'storeOrder', params: placed }, 'clearClientProduct'] },
-              {
-                guard: { type: 'orderToWait', params: placed },
-                target: '#checkout.waiting',
-                description: 'Order created without a payment link (flagged): go to the waiting step.',
-                actions: [{ type: 'storeOrder', params: placed }, 'clearClientProduct'],
-              },
+              ...handOverPlacedOrder,
               { target: '#checkout.ready', description: "Not placed (refused, or the new price cancelled): fall back to the form silently.", actions: [{ type: 'keepUser', params: placed }] },
             ],
           },
@@ -780,13 +785,7 @@ export const checkoutMachine = setup({
         src: 'placeOrder',
         input: ({ context }) => placeOrderInput(context, formChoice(context)!, context.email),
         onDone: [
-          { guard: { type: 'orderToPay', params: placed }, target: '#checkout.redirecting', description: 'Order created: go to the payment page.', actions: [{ type: 'storeOrder', params: placed }, 'clearClientProduct'] },
-          {
-            guard: { type: 'orderToWait', params: placed },
-            target: '#checkout.waiting',
-            description: 'Order created without a payment link (flagged): go to the waiting step.',
-            actions: [{ type: 'storeOrder', params: placed }, 'clearClientProduct'],
-          },
+          ...handOverPlacedOrder,
           { target: '#checkout.ready', description: "Not placed: back to the form with the server's message (none after the new price was cancelled).", actions: [{ type: 'keepUser', params: placed }, { type: 'showPlaceOrderError', params: placed }] },
         ],
       },
