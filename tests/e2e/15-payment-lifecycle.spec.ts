@@ -43,12 +43,14 @@ test('an expired link is renewed on the same gateway ("Get a new payment link") 
   // Back on the waiting page without paying, with the deadline moved into the past (as a day later).
   await page.goto('/checkout/waiting');
   await expect(page.getByRole('timer')).toBeVisible();
+  // Off the app first: the waiting page saves the cookie as its status answers arrive, which could undo the edit.
+  await page.goto('about:blank');
   const cookies = await context.cookies();
   const checkout = cookies.find((cookie) => cookie.name === 'checkout')!;
   const state = JSON.parse(decodeURIComponent(checkout.value)) as { payment: { lastDate: number } };
   state.payment.lastDate = Date.now() - 1_000;
   await context.addCookies([{ ...checkout, value: encodeURIComponent(JSON.stringify(state)) }]);
-  await page.reload();
+  await page.goto('/checkout/waiting');
 
   await expect(page.getByRole('heading', { level: 1, name: 'Waiting for your payment' })).toBeVisible();
   await expect(page.getByRole('alert')).toHaveText('This payment link has expired. Get a new payment link or choose another payment method.');
