@@ -265,6 +265,30 @@ describe('waiting machine: with timers and the app actors', () => {
     actor.stop();
   });
 
+  it('a new link granted while the status already says Confirming keeps the payment Confirming: no cancel, no further link', async () => {
+    let grantLink: (answer: { link: string }) => void = () => {};
+    let statusReads = 0;
+    const machine = waitingMachine.provide({
+      actors: {
+        // The old link's money arrives while the new link is being made; later reads are still on their way.
+        fetchOrderStatus: fromPromise<OrderStatusResult, FetchOrderStatusInput>(() => (statusReads++ === 0
+          ? Promise.resolve({ orderid: 101, status: 'Pending', fraud: false, serviceids: [301], payment: 'Confirming' as const, latePayment: false, receipt: waitingModelReceipt })
+          : new Promise(() => {}))),
+        createPaymentLink: fromPromise<{ link: string }, unknown>(() => new Promise((resolve) => { grantLink = resolve; })),
+      },
+    });
+    const actor = createActor(machine, { input: { ...waitingModelInput, now: Date.now(), lastDate: Date.now() - 1_000 } });
+    actor.start();
+    actor.send({ type: 'payment.renew' });
+    await vi.waitFor(() => expect(actor.getSnapshot().context.payment).toBe('Confirming'));
+    grantLink({ link: 'https://pay.example/again' });
+    await vi.waitFor(() => expect(actor.getSnapshot().context.paymentLink).toBe('https://pay.example/again'));
+    expect(actor.getSnapshot().context.payment).toBe('Confirming');
+    expect(actor.getSnapshot().can({ type: 'order.cancel' })).toBe(false);
+    expect(actor.getSnapshot().can({ type: 'payment.renew' })).toBe(false);
+    actor.stop();
+  });
+
   it('asks a new link for the same invoice and the new gateway, then opens it', async () => {
     const asked: unknown[] = [];
     const opened: string[] = [];

@@ -759,7 +759,7 @@ export interface components {
         ServiceStatus: "Pending" | "Active" | "Suspended" | "Terminated" | "Cancelled" | "Fraud";
         Error: {
             error: {
-                /** @description Machine-readable code, e.g. bad_request, unauthenticated, invalid_credentials, forbidden, not_found, promotion_not_found, price_changed, idempotency_key_reused, order_not_pending, invoice_paid, invoice_cancelled, invoice_refunded, promotion_invalid, invalid_signature, stale_timestamp, rate_limited, unsupported_media_type, payload_too_large, request_timeout, headers_too_large, store_unavailable, overloaded, billing_error, billing_unavailable, currency_not_offered, request_in_progress. */
+                /** @description Machine-readable code, e.g. bad_request, unauthenticated, invalid_credentials, forbidden, not_found, promotion_not_found, price_changed, idempotency_key_reused, order_not_pending, invoice_paid, invoice_cancelled, invoice_refunded, payment_confirming, promotion_invalid, invalid_signature, stale_timestamp, rate_limited, unsupported_media_type, payload_too_large, request_timeout, headers_too_large, store_unavailable, overloaded, billing_error, billing_unavailable, currency_not_offered, request_in_progress. */
                 code: string;
                 /** @description A human-readable message. */
                 message: string;
@@ -1266,7 +1266,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A conflict with the current state (`price_changed` with the server's amount and currency, `idempotency_key_reused`, `order_not_pending`, `invoice_paid`, `invoice_cancelled`, `invoice_refunded`, a service action the service's status does not allow; with BILLING=whmcs `currency_not_offered` for an order in another currency than the one WHMCS bills the client in, `request_in_progress` while the first submission under an Idempotency-Key is still with WHMCS). */
+        /** @description A conflict with the current state (`price_changed` with the server's amount and currency, `idempotency_key_reused`, `order_not_pending`, `invoice_paid`, `invoice_cancelled`, `invoice_refunded`, `payment_confirming` (no new link and no cancel while a payment of the invoice is being confirmed), a service action the service's status does not allow; with BILLING=whmcs `currency_not_offered` for an order in another currency than the one WHMCS bills the client in, `request_in_progress` while the first submission under an Idempotency-Key is still with WHMCS). */
         Conflict: {
             headers: {
                 [name: string]: unknown;
