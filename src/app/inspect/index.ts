@@ -16,6 +16,7 @@ declare global {
     __statechartErrors?: string[];
     /** Defined by the browser journeys (tests/e2e/support/statechart-coverage.ts). */
     __tvcStatechartSteps?: (steps: TranslatedStep[]) => Promise<void>;
+    __tvcStatechartError?: (message: string) => Promise<void>;
   }
 }
 
@@ -58,7 +59,10 @@ export function startInspection(mode: InspectMode, liveUrl: string): Inspector {
       void window.__tvcStatechartSteps?.([step]);
       send?.({ kind: 'snapshot', machine: step.machine, actor: step.actor, event: step.eventType, value: step.value, stateIds: step.stateIds, transitions: step.transitions });
     },
-    (message) => errors.push(message),
+    (message) => {
+      errors.push(message);
+      void window.__tvcStatechartError?.(message);
+    },
   );
   return (event) => {
     translate(event);

@@ -4,12 +4,13 @@
  * with a fresh data directory. The returned function stops it and removes the directory.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { copyFileSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { assertChromium } from './chromium';
 import { freePort } from '../../../scripts/lib/free-port';
 import { personalDataInLog } from './log-privacy';
+import { mergeLayer, startLayer } from '../../../scripts/statecharts/coverage-files';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 /** What the SPA bundle is built from (the server's code is not in it). */
@@ -24,14 +25,32 @@ function newestMtime(path: string): number {
   return newest;
 }
 
-function buildIfStale(): void {
-  const built = join(ROOT, 'dist', 'index.html');
+/**
+ * The journeys run the SPA built with INSPECT=record into build/e2e-dist: the production build plus the
+ * statechart inspection hook, whose steps make coverage/statecharts/browser-journeys (E2E_INSPECT=off: dist/, as npm run build makes it).
+ */
+export const E2E_DIST = process.env.E2E_INSPECT === 'off' ? join(ROOT, 'dist') : join(ROOT, 'build', 'e2e-dist');
+
+/** Builds the SPA (with `env`, into `outDir`) when it is missing, older than its sources or built another way (inspect.json). */
+export function buildSpaIfStale(outDir: string, env: Record<string, string>): void {
+  const built = join(outDir, 'index.html');
   const builtAt = existsSync(built) ? statSync(built).mtimeMs : 0;
   const changedAt = Math.max(...SPA_SOURCES.map((source) => newestMtime(join(ROOT, source))));
-  if (builtAt > changedAt) return;
-  console.log(builtAt ? '[e2e] dist/ is older than its sources: building the SPA' : '[e2e] no dist/: building the SPA');
-  const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
-  if (build.status !== 0) throw new Error(`[e2e] npm run build failed (exit ${build.status})`);
+  const inspectFile = join(outDir, 'inspect.json');
+  const builtMode = existsSync(inspectFile) ? (JSON.parse(readFileSync(inspectFile, 'utf8')) as { mode: string; live: string | null }) : null;
+  const wantedMode = env.INSPECT ? { mode: env.INSPECT, live: env.INSPECT === 'on' ? `ws://localhost:${env.STUDIO_PORT ?? '3001'}/live` : null } : null;
+  if (builtAt > changedAt && JSON.stringify(builtMode) === JSON.stringify(wantedMode)) return;
+  console.log(`[e2e] building the SPA into ${outDir}${env.INSPECT ? ` with INSPECT=${env.INSPECT}` : ''} (${builtAt ? 'older than its sources or built another way' : 'none yet'})`);
+  const build = spawnSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, INSPECT: '', ...env },
+  });
+  if (build.status !== 0) throw new Error(`[e2e] vite build failed (exit ${build.status})`);
+}
+
+function buildIfStale(): void {
+  buildSpaIfStale(E2E_DIST, E2E_DIST.endsWith('e2e-dist') ? { INSPECT: 'record' } : {});
 }
 
 
@@ -102,6 +121,9 @@ export async function stop(child: ChildProcess): Promise<void> {
 export default async function globalSetup(): Promise<() => Promise<void>> {
   assertChromium();
   buildIfStale();
+  startLayer('browser-journeys');
+  // Every server of the run (this one and those a journey starts itself) serves that build.
+  process.env.DIST_DIR = E2E_DIST;
   const workDir = mkdtempSync(join(tmpdir(), 'tvc-e2e-'));
   const logPath = join(workDir, 'server.log');
   let started: Started | null = null;
@@ -126,6 +148,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   return async () => {
     await stop(child);
     process.off('exit', killOnExit);
+    const covered = mergeLayer('browser-journeys');
+    if (covered.length) console.log(`[e2e] statechart coverage of the journeys in coverage/statecharts/browser-journeys: ${covered.map((file) => `${file.machine} ${file.transitions.length} transitions`).join(', ')}`);
     // The server's log stays beside the test results (gitignored) for whoever reads a failure.
     mkdirSync(join(ROOT, 'test-results'), { recursive: true });
     copyFileSync(logPath, join(ROOT, 'test-results', 'e2e-server.log'));
