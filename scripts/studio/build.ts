@@ -4,7 +4,7 @@
  * Redocly CLI into api.html, no CDN). Works offline and can be published as it is.
  */
 import { spawnSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import react from '@vitejs/plugin-react';
@@ -28,11 +28,19 @@ export async function buildStudio(outDir = STUDIO_DIR): Promise<void> {
     build: { outDir, emptyOutDir: false, target: 'es2022' },
   });
   await buildStudioData(outDir);
-  const redoc = spawnSync(process.execPath, [join(ROOT, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js'), 'build-docs', 'openapi.yaml', '--inlineBundle', '--title', 'TV Checkout API reference', '-o', join(outDir, 'api.html')], {
+  const apiFile = join(outDir, 'api.html');
+  const cli = join(ROOT, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js');
+  // One scrolling page (pagination none), every script inlined (no CDN). REDOCLY_TELEMETRY=off is the only switch the CLI
+  // honours for the page's disableTelemetry: without it Redoc 3 posts traces to otel.cloud.redocly.com on every click.
+  const redoc = spawnSync(process.execPath, [cli, 'build-docs', 'openapi.yaml', '--inlineBundle', '--openapi.pagination=none', '--title', 'TV Checkout API reference', '-o', apiFile], {
     cwd: ROOT,
     encoding: 'utf8',
+    env: { ...process.env, REDOCLY_TELEMETRY: 'off' },
   });
   if (redoc.status !== 0) throw new Error(`redocly build-docs failed (exit ${redoc.status}):\n${redoc.stdout}\n${redoc.stderr}`);
+  if (!readFileSync(apiFile, 'utf8').includes('"disableTelemetry":true')) throw new Error(`${apiFile}: Redoc's telemetry is not switched off`);
+  // Redoc's "API docs by" badge fetches its logo from Redocly's CDN; an image that fails hides itself, so the page asks nothing of the network.
+  writeFileSync(apiFile, readFileSync(apiFile, 'utf8').replace(/https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(-full)?\.svg/g, 'data:,'));
   console.log(`flow studio built into ${outDir} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
