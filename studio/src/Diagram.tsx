@@ -133,6 +133,17 @@ export function Diagram({ data, walked, active, taken, live, selected, onSelect 
     });
   };
 
+  // A scenario's step brings its innermost current states into sight.
+  useEffect(() => {
+    const parents = new Set([...active].map((id) => byId.get(id)?.parent));
+    const boxes = [...active].filter((id) => !parents.has(id)).flatMap((id) => (layout.nodes[id] ? [layout.nodes[id]] : []));
+    if (!boxes.length) return;
+    const x = Math.min(...boxes.map((box) => box.x));
+    const y = Math.min(...boxes.map((box) => box.y));
+    reveal({ x, y, width: Math.max(...boxes.map((box) => box.x + box.width)) - x, height: Math.max(...boxes.map((box) => box.y + box.height)) - y });
+    // reveal reads the view through setView; only the step matters here.
+  }, [active, byId, layout]);
+
   const moveFocus = (id: string) => {
     setFocused(id);
     nodeRefs.current.get(id)?.focus({ preventScroll: true });
@@ -201,7 +212,6 @@ export function Diagram({ data, walked, active, taken, live, selected, onSelect 
           onPointerMove={onPointerMove}
           onPointerUp={onPointerUp}
           onPointerCancel={onPointerUp}
-          role="img"
           aria-label={`Statechart of the ${data.machine} machine`}
         >
           <defs>

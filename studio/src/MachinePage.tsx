@@ -146,7 +146,9 @@ function Stepper({ data, scenario, step, setStep }: { data: MachineData; scenari
   const current = scenario.steps[step]!;
   const last = scenario.steps.length - 1;
   const stateKey = (id: string) => data.states.find((state) => state.id === id)?.key ?? id;
-  const leaves = current.active.filter((id) => !current.active.some((other) => other.startsWith(`${id}.`) && data.states.find((state) => state.id === other)?.parent === id));
+  // The innermost active states: no active state has them as parent.
+  const parents = new Set(current.active.map((id) => data.states.find((state) => state.id === id)?.parent));
+  const leaves = current.active.filter((id) => !parents.has(id));
   return (
     <section className="panel stepper" aria-labelledby="stepper-title">
       <h2 id="stepper-title">
