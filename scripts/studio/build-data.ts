@@ -60,10 +60,10 @@ export function summarizeValue(value: unknown): string {
   if (value === null || value === undefined) return String(value);
   if (Array.isArray(value)) {
     const named = value.map((item) => (typeof item === 'object' && item !== null ? ((item as Record<string, unknown>).name ?? (item as Record<string, unknown>).module ?? (item as Record<string, unknown>).id) : item));
-    const names = named.every((name) => name !== undefined && typeof name !== 'object') ? `: ${named.join(', ')}` : '';
+    const names = value.length && named.every((name) => name !== undefined && typeof name !== 'object') ? `: ${named.join(', ')}` : '';
     return `${value.length} item${value.length === 1 ? '' : 's'}${names}`.slice(0, MAX_VALUE);
   }
-  const text = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value);
+  const text = JSON.stringify(value);
   return text.length > MAX_VALUE ? `${text.slice(0, MAX_VALUE - 1)}…` : text;
 }
 
