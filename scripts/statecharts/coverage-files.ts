@@ -46,7 +46,8 @@ export function mergeLayer(layer: CoverageLayer, root = COVERAGE_DIR): LayerCove
     layer,
     transitions: union(parts.map((part) => part.transitions)),
     guardOutcomes: union(parts.map((part) => part.guardOutcomes)),
-    pairs: union(parts.map((part) => part.pairs)),
+    // The agreed file format writes a pair `<a> → <b>` (the engine's pairKey says `<a> ⇒ <b>`).
+    pairs: union(parts.map((part) => part.pairs.map((pair) => pair.replace(' ⇒ ', ' → ')))),
   }));
   mkdirSync(join(root, layer), { recursive: true });
   for (const file of merged) writeFileSync(join(root, layer, `${file.machine}.json`), `${JSON.stringify(file, null, 2)}\n`);
