@@ -22,7 +22,7 @@ let t: TestApp;
 
 beforeAll(() => {
   // The page as `npm run build` renders it (package.json build:api-docs).
-  const build = spawnSync(join(ROOT, 'node_modules/.bin/redocly'), ['build-docs', 'openapi.yaml', '--inlineBundle', '-o', docsFile], { cwd: ROOT, encoding: 'utf8' });
+  const build = spawnSync(join(ROOT, 'node_modules/.bin/redocly'), ['build-docs', 'openapi.yaml', '--inlineBundle', '-o', docsFile], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, REDOCLY_TELEMETRY: 'off' } });
   expect(build.status, build.stderr).toBe(0);
 }, 120_000);
 
@@ -42,7 +42,8 @@ describe('GET /checkout/api/docs', () => {
     const policy = String(answer.headers['content-security-policy']);
     expect(policy).toMatch(/script-src 'self'( 'sha256-[A-Za-z0-9+/=]{44}')+;/);
     expect(policy.split('; ').find((directive) => directive.startsWith('script-src'))).not.toContain('unsafe');
-    // No script, style or font from elsewhere: the page works offline.
+    // Built with Redoc's telemetry off (REDOCLY_TELEMETRY=off), and no script, style or font from elsewhere: the page works offline.
+    expect(answer.text).toContain('"disableTelemetry":true');
     expect(answer.text).not.toMatch(/<(script|link)[^>]+(src|href)="https?:/);
   });
 
