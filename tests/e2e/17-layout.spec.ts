@@ -121,7 +121,9 @@ test.describe('desktop, 1280×800', () => {
     await expectInViewport(page.getByText(reason), DESKTOP.height, 'the reason');
 
     await page.getByRole('textbox', { name: 'E-mail' }).fill(uniqueEmail('layout-nogateway'));
-    await pay.click();
+    // Playwright waits for an aria-disabled button to become enabled: a shopper's click is forced.
+    await pay.click({ force: true });
+    await page.getByRole('textbox', { name: 'E-mail' }).press('Enter');
     await page.waitForTimeout(500);
     await expect(page).toHaveURL(/\/checkout\/$/);
     expect(orders).toBe(0);
@@ -139,7 +141,7 @@ test.describe('phone, 390×844', () => {
     await expect(pay).toHaveCount(1);
     const bar = page.locator('.pay-bar');
     await expect(bar).toContainText('€12.99');
-    await expect(bar).toContainText('every month');
+    await expect(bar).toContainText('per month');
     expect(await bar.evaluate((element) => getComputedStyle(element).position)).toBe('fixed');
     const atBottom = async (what: string) => {
       const box = (await bar.boundingBox())!;
@@ -155,12 +157,12 @@ test.describe('phone, 390×844', () => {
     await page.getByRole('checkbox', { name: "Remind me if I don't finish" }).scrollIntoViewIfNeeded();
     await atBottom('half-way down');
 
-    // At the very bottom the page's last line (the language links) ends above the bar.
+    // At the very bottom the page's last part (its footer) ends above the bar.
     await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
     await atBottom('at the bottom of the page');
-    const lastLink = (await page.getByRole('navigation', { name: 'Languages' }).getByRole('link').last().boundingBox())!;
+    const footer = (await page.getByRole('contentinfo').last().boundingBox())!;
     const barTop = (await bar.boundingBox())!.y;
-    expect(lastLink.y + lastLink.height).toBeLessThanOrEqual(barTop);
+    expect(footer.y + footer.height).toBeLessThanOrEqual(barTop);
     // The summary's lines are in the page above the bar.
     const summary = page.getByRole('region', { name: 'Your order' });
     const summaryBox = (await summary.boundingBox())!;
