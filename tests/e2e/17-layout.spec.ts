@@ -4,7 +4,7 @@
  * phone the total and the one pay button are a bar fixed at the bottom. No layout shift on the way.
  */
 import type { Locator, Page } from '@playwright/test';
-import { expect, onSandboxPage, openCheckout, test, uniqueEmail } from './support/fixtures';
+import { DEMO_CLIENT, expect, logIn, onSandboxPage, openCheckout, test, uniqueEmail } from './support/fixtures';
 
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
@@ -127,6 +127,30 @@ test.describe('desktop, 1280×800', () => {
     await page.waitForTimeout(500);
     await expect(page).toHaveURL(/\/checkout\/$/);
     expect(orders).toBe(0);
+  });
+});
+
+test.describe('the upsell', () => {
+  test('has the same order pane on a desktop and the same bar on a phone', async ({ page }) => {
+    await page.setViewportSize(DESKTOP);
+    await logIn(page, DEMO_CLIENT);
+    await page.goto('/checkout/upsell');
+    const summary = page.getByRole('region', { name: 'Your order' });
+    // One connection on the demo client's monthly service: €4.00.
+    await expect(summary.getByRole('status')).toHaveText('€4.00 per month');
+    const pay = page.getByRole('button', { name: 'Pay €4.00' });
+    await expectInViewport(summary.getByRole('status'), DESKTOP.height, 'the price');
+    await expectInViewport(pay, DESKTOP.height, 'the pay button');
+    const service = (await page.getByRole('combobox', { name: 'Service' }).boundingBox())!;
+    expect((await summary.boundingBox())!.x).toBeGreaterThanOrEqual(service.x + service.width);
+    await expect(summary).toContainText(/You will pay by .+ on the provider's secure page\./);
+
+    await page.setViewportSize(PHONE);
+    const bar = page.locator('.pay-bar');
+    expect(await bar.evaluate((element) => getComputedStyle(element).position)).toBe('fixed');
+    await expect(bar).toContainText('€4.00');
+    await expectInViewport(pay, PHONE.height, 'the pay button on a phone');
+    await expect(page.getByRole('button', { name: /^Pay / })).toHaveCount(1);
   });
 });
 

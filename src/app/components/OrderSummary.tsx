@@ -1,9 +1,24 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { takes, type GatewayChoice } from './Choices';
 
 /** One priced line of the order: a label and its formatted amount. */
 export interface SummaryLine {
   label: string;
   amount: string;
+}
+
+/**
+ * What the summary says under the total: the page the chosen payment method takes the shopper to, or,
+ * when no payment method takes the currency (or none loaded), why the order cannot be paid.
+ */
+export function usePaymentNote(gateways: GatewayChoice[], selected: string | null, currency: string): { hint: string | null; reason: string | null } {
+  const { t } = useTranslation();
+  if (!gateways.some((gateway) => takes(gateway, currency))) {
+    return { hint: null, reason: gateways.length === 0 ? t('gateway.none') : t('summary.noGatewayForCurrency', { currency }) };
+  }
+  const chosen = gateways.find((gateway) => gateway.module === selected && takes(gateway, currency));
+  return { hint: chosen ? t('summary.payOn', { gateway: chosen.displayname }) : null, reason: null };
 }
 
 interface OrderSummaryProps {

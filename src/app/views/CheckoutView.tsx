@@ -3,14 +3,14 @@ import { useSelector } from '@xstate/react';
 import { Suspense, useDeferredValue, useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Actor, SnapshotFrom } from 'xstate';
-import { checkoutMachine, gatewayTakes, selectedProduct, type CheckoutOption, type CheckoutUser } from '../../../machines/checkout.machine';
+import { checkoutMachine, selectedProduct, type CheckoutOption, type CheckoutUser } from '../../../machines/checkout.machine';
 import { EXTRA_CONNECTION_OPTION_ID, PROXY_PROTECTION_OPTION_ID } from '../../domain/constants';
 import type { Currency } from '../../domain/currency';
 import { priceFor } from '../../domain/pricing';
 import { GatewayPicker, PlanPicker } from '../components/Choices';
 import { Alert, Loading } from '../components/Feedback';
 import { Field } from '../components/Field';
-import { OrderSummary } from '../components/OrderSummary';
+import { OrderSummary, usePaymentNote } from '../components/OrderSummary';
 import { PageTitle } from '../components/PageTitle';
 import { cycleKey, useFormat, whenIdle } from '../format';
 import { useApp, useMessage, useMinimumDuration } from '../hooks';
@@ -324,8 +324,7 @@ function CheckoutSummary({ snapshot, sent, alert, button }: { snapshot: Checkout
   const { context } = snapshot;
   const product = selectedProduct(context);
   const quote = product ? context.quote : null;
-  const gateway = context.gateways.find((candidate) => candidate.module === context.selectedGateway && gatewayTakes(candidate, context.currency));
-  const reason = gateway ? null : context.gateways.length === 0 ? t('gateway.none') : t('summary.noGatewayForCurrency', { currency: context.currency });
+  const { hint, reason } = usePaymentNote(context.gateways, context.selectedGateway, context.currency);
   const total = quote && (sent ? money(sent.amount, sent.currency) : money(quote.total, quote.currency));
   const cycle = product ? t(`cycle.${cycleKey(product.billingcycle)}`) : undefined;
   const lines =
@@ -348,7 +347,7 @@ function CheckoutSummary({ snapshot, sent, alert, button }: { snapshot: Checkout
         </>
       }
       barTotal={total ? { amount: total, note: cycle } : null}
-      hint={gateway && t('summary.payOn', { gateway: gateway.displayname })}
+      hint={hint}
       reason={reason}
       alert={alert}
       button={(describedBy) => button(describedBy, reason !== null)}
