@@ -127,6 +127,13 @@ test.describe('desktop, 1280×800', () => {
     await page.waitForTimeout(500);
     await expect(page).toHaveURL(/\/checkout\/$/);
     expect(orders).toBe(0);
+
+    // On a phone the reason is below the choices: pressing the bar's blocked button brings it into view.
+    await page.setViewportSize(PHONE);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await pay.click({ force: true });
+    await expectInViewport(page.getByText(reason), PHONE.height - (await page.locator('.pay-bar').boundingBox())!.height, 'the reason above the bar');
+    expect(orders).toBe(0);
   });
 });
 

@@ -49,6 +49,7 @@ export function OrderSummary({ title, lines, totalLabel, total, barTotal, hint, 
   const titleId = useId();
   const reasonId = useId();
   const alertBox = useRef<HTMLDivElement>(null);
+  const reasonBox = useRef<HTMLParagraphElement>(null);
   const alerting = Boolean(alert);
   // On a phone the summary may be below the screen when the bar's button is pressed: show its answer.
   useEffect(() => {
@@ -75,7 +76,7 @@ export function OrderSummary({ title, lines, totalLabel, total, barTotal, hint, 
           </dl>
         )}
         {reason ? (
-          <p className="banner warning" id={reasonId}>
+          <p className="banner warning" id={reasonId} ref={reasonBox}>
             {reason}
           </p>
         ) : (
@@ -85,7 +86,8 @@ export function OrderSummary({ title, lines, totalLabel, total, barTotal, hint, 
       <div className="summary-alerts" ref={alertBox}>
         {alert}
       </div>
-      <div className="pay-bar">
+      {/* A press on the blocked button shows why, also when the summary is below a phone's screen. */}
+      <div className="pay-bar" onClickCapture={reason ? () => reasonBox.current?.scrollIntoView?.({ block: 'nearest' }) : undefined}>
         {/* A visual repeat of the total just read in the summary: hidden from screen readers, and from 960 px. */}
         {barTotal && (
           <p className="pay-bar-total" aria-hidden="true">
