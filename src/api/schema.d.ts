@@ -1115,6 +1115,18 @@ export interface components {
             name: string;
             status: components["schemas"]["ServiceStatus"];
             reseller: components["schemas"]["ResellerAccount"];
+            panel: components["schemas"]["ResellerPanel"];
+        };
+        /** @description The reseller's panel account: its address, the login of the client's panel service (the panel activation's, else the oldest active reseller service's) and the credits of the client's active credit packs. */
+        ResellerPanel: {
+            /** @description The panel's address (RESELLER_PANEL_URL); null when none is configured. */
+            url: string | null;
+            /** @description The panel login, TV- and 8 digits; null until provisioned. */
+            username: string | null;
+            /** @description The panel password, 12 digits; null until provisioned. */
+            password: string | null;
+            /** @description Credits bought through the checkout: the sum over the client's active credit packs (a pack's credits are the number its product name gives, "Reseller 120 credits"). What the panel has spent is not known here. */
+            credits: number;
         };
         MacAddressField: {
             /** @description Id of the device-address custom field. */

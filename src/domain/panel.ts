@@ -68,3 +68,9 @@ export type PlayerId = (typeof PLAYERS)[number]['id'];
 export function playerOf(id: string): (typeof PLAYERS)[number] | null {
   return PLAYERS.find((player) => player.id === id) ?? null;
 }
+
+/** The credits a reseller credit pack adds, as its product name gives them ("Reseller 120 credits"); 0 for any other product. */
+export function packCredits(productName: string): number {
+  const match = /(\d+)\s+credits?\b/i.exec(productName);
+  return match ? Number(match[1]) : 0;
+}

@@ -320,8 +320,10 @@ describe('every answer of every operation matches openapi.yaml', () => {
     expectError(await demo.call('getClientProducts', { query: { serviceid: '999999' } }), 404, 'not_found');
     expect((await reseller.call('getClientProducts', { query: { serviceid: String(resellerServiceId) } })).body).toMatchObject({ reseller: { name: 'Reseller 120 credits', status: 'Active' } });
 
+    // The seeded reseller's one pack of 120 credits, its login, and the demo's panel address.
     expect((await reseller.call('getResellerProducts', { query: { serviceid: String(resellerServiceId) } })).body).toEqual({
       serviceid: resellerServiceId, pid: 11, name: 'Reseller 120 credits', status: 'Active', reseller: { name: 'Reseller 120 credits', status: 'Active' },
+      panel: { url: 'https://panel.tvcheckout.test/', username: 'TV-20000001', password: '200000000001', credits: 120 },
     });
     expectError(await demo.call('getResellerProducts', { query: { serviceid: String(resellerServiceId) } }), 403, 'forbidden');
     expectError(await demo.call('getResellerProducts', { query: { serviceid: String(demoServiceId) } }), 404, 'not_found');

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { EXTRA_CONNECTION_OPTION_ID } from '../../domain/constants';
 import { normaliseMacAddress } from '../../domain/device';
-import { m3uPlaylist, playlistUrl as panelPlaylistUrl } from '../../domain/panel';
+import { m3uPlaylist, packCredits, playlistUrl as panelPlaylistUrl } from '../../domain/panel';
 import type { ServiceRecord, ServiceStatus } from '../billing/port';
 import { conflict, forbidden, notFound } from '../http-error';
 import { requireLogin, requireSession, type Session } from '../session';
@@ -21,7 +21,7 @@ export function playlistUrl(service: Pick<ServiceRecord, 'serverHostname' | 'use
 type PlaylistHandler = (request: FastifyRequest<{ Querystring: { serviceid: string } }>, reply: FastifyReply) => Promise<FastifyReply>;
 
 /** Services: credentials, device address, notes and provisioning actions, each for its owner only. */
-export function serviceRoutes({ billing }: RouteDeps): Handlers<
+export function serviceRoutes({ billing, config }: RouteDeps): Handlers<
   'getClientProducts' | 'getResellerProducts' | 'getActiveProducts' | 'updateClientProduct' | 'moduleTerminate' | 'moduleCreate' | 'restartService' | 'updateMacAddress'
 > & { getPlaylist: PlaylistHandler } {
   /** The service, if it belongs to the session: all of a login's services, or a guest's orders placed in this browser. */
@@ -74,11 +74,24 @@ export function serviceRoutes({ billing }: RouteDeps): Handlers<
     },
 
     async getResellerProducts(request) {
-      const service = await ownedService(await requireLogin(request), Number(request.query.serviceid));
+      const session = await requireLogin(request);
+      const service = await ownedService(session, Number(request.query.serviceid));
       if (service.productGroup !== 'reseller') throw notFound('This is not a reseller service.');
+      const active = (await billing.activeServices(session.clientId))
+        .filter((candidate) => candidate.productGroup === 'reseller' && (session.reach === 'client' || session.orders.includes(candidate.orderId)))
+        .sort((a, b) => a.id - b.id);
+      // The panel account is the activation's service, else the first reseller service (later packs add credits to it).
+      const account = active.find((candidate) => candidate.pid === config.resellerActivationPid) ?? active[0] ?? service;
+      const provisioned = account.status === 'Active';
       return {
         serviceid: service.id, pid: service.pid, name: service.productName, status: service.status,
         reseller: { name: service.productName, status: service.status },
+        panel: {
+          url: config.resellerPanelUrl,
+          username: provisioned ? account.username : null,
+          password: provisioned ? account.password : null,
+          credits: active.reduce((sum, pack) => sum + packCredits(pack.productName), 0),
+        },
       };
     },
 
