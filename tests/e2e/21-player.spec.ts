@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { apiGuestOrder, apiPay, expect, payOnSandbox, test, uniqueEmail } from './support/fixtures';
 import { downloadsThePlaylist } from './support/success';
@@ -65,7 +66,19 @@ test('the player guide shows the steps of the picked player, in the panel conven
   // The QR code is drawn with dark modules on white, the quiet zone around it.
   const drawn = await mag.qr.evaluate((svg) => ({ background: svg.querySelector('rect')?.getAttribute('fill'), modules: svg.querySelector('path')?.getAttribute('fill') }));
   expect(drawn).toEqual({ background: '#fff', modules: '#000' });
+  await expectNoAxeViolations(page);
 });
+
+/** axe's default rules (WCAG 2.x A and AA, best practices) in the light scheme, its colour rules in the dark one. */
+async function expectNoAxeViolations(page: Page): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const builder = new AxeBuilder({ page });
+    if (scheme === 'dark') builder.withRules(['color-contrast', 'link-in-text-block']);
+    const { violations } = await builder.analyze();
+    expect(violations.map(({ id, nodes }) => `${scheme} ${id}: ${nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
+  }
+}
 
 test('the player guide in German', async ({ page }) => {
   const order = await apiGuestOrder(page.request, { email: uniqueEmail('spieler') });
@@ -92,4 +105,5 @@ test('a new reseller reaches the reseller success page with the panel address, t
   await expect(panel.getByRole('definition').filter({ has: page.locator('code') }).first()).toHaveText(/^TV-\d{8}$/);
   await expect(panel.getByRole('definition').filter({ has: page.locator('code') }).nth(1)).toHaveText(/^\d{12}$/);
   await expect(panel.locator('strong')).toHaveText('120');
+  await expectNoAxeViolations(page);
 });
