@@ -244,6 +244,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/checkout/api/playlist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The M3U playlist of a service of the session's client
+         * @description An M3U file written by the checkout for an active service of the session's client (the same ownership as `getClientProducts`), in the panel's URL conventions: an `#EXTM3U` header naming the panel's EPG (`xmltv.php`), then one `#EXTINF` entry whose URL is the panel's playlist (`get.php`, `type=m3u_plus`, `output=ts`) on the service's server host. The panel is not fetched: the file points at it. Sent as an attachment and never cached, so the page that asks for it stays where it is and no address with the password enters the browser's history.
+         */
+        get: operations["getPlaylist"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/checkout/api/getActiveProducts": {
         parameters: {
             query?: never;
@@ -1095,6 +1115,18 @@ export interface components {
             name: string;
             status: components["schemas"]["ServiceStatus"];
             reseller: components["schemas"]["ResellerAccount"];
+            panel: components["schemas"]["ResellerPanel"];
+        };
+        /** @description The reseller's panel account: its address, the login of the client's panel service (the panel activation's, else the oldest active reseller service's) and the credits of the client's active credit packs. */
+        ResellerPanel: {
+            /** @description The panel's address (RESELLER_PANEL_URL); null when none is configured. */
+            url: string | null;
+            /** @description The panel login, TV- and 8 digits; null until provisioned. */
+            username: string | null;
+            /** @description The panel password, 12 digits; null until provisioned. */
+            password: string | null;
+            /** @description Credits bought through the checkout: the sum over the client's active credit packs (a pack's credits are the number its product name gives, "Reseller 120 credits"). What the panel has spent is not known here. */
+            credits: number;
         };
         MacAddressField: {
             /** @description Id of the device-address custom field. */
@@ -1819,6 +1851,53 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPlaylist: {
+        parameters: {
+            query: {
+                /**
+                 * @description The service id; the service must belong to the session's client.
+                 * @example 3001
+                 */
+                serviceid: components["parameters"]["ServiceIdQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The playlist file. */
+            200: {
+                headers: {
+                    /**
+                     * @description `attachment; filename="tv-checkout-<serviceid>.m3u"`
+                     * @example attachment; filename="tv-checkout-3001.m3u"
+                     */
+                    "Content-Disposition"?: string;
+                    /** @description Always `no-store`. */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example #EXTM3U url-tvg="http://eu1.tvcheckout.net/xmltv.php?username=TV-12345678&password=483920571634"
+                     *     #EXTINF:-1 tvg-name="TV Premium" group-title="TV Checkout",TV Premium
+                     *     http://eu1.tvcheckout.net/get.php?username=TV-12345678&password=483920571634&type=m3u_plus&output=ts
+                     */
+                    "audio/x-mpegurl": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             431: components["responses"]["HeadersTooLarge"];
             502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
