@@ -7,6 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { parse } from 'yaml';
 import { startStudioServer, type StudioServer } from '../../scripts/studio/serve';
@@ -133,4 +134,23 @@ test('the API reference lists every operation of openapi.yaml, offline', async (
   }
   expect([...listed].sort()).toEqual(operationIds.map((id) => id.toLowerCase()).sort());
   expect(outside).toEqual([]);
+});
+
+test('axe-core finds no violation on the studio\'s pages, light and dark; the Live panel says how to see the app live', async ({ page }) => {
+  for (const screen of ['#/', '#/machine/waiting/scenario/14', '#/scenarios', '#/live']) {
+    await page.goto(`${studio.url}${screen}`);
+    await expect(page.getByRole('navigation', { name: 'Studio' })).toBeVisible();
+    if (screen.includes('machine')) {
+      await page.locator('.state-node[tabindex="0"]').focus();
+      await page.keyboard.press('Enter');
+      await expect(page.getByRole('heading', { name: /^Transitions out/ })).toBeVisible();
+    }
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      const { violations } = await new AxeBuilder({ page }).analyze();
+      expect(violations.map(({ id, nodes }) => `${scheme} ${screen}: ${id} at ${nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+  }
+  await expect(page.getByText('Start the app with INSPECT=on to see it live')).toBeVisible();
 });
