@@ -99,8 +99,31 @@ test('a scenario found by its state steps through on the diagram: Next and Previ
   expect(outside).toEqual([]);
 });
 
-test('the keyboard reaches a state and Enter shows its transitions', async ({ page }) => {
+test('the diagram zooms and pans by wheel, drag and keys; the keyboard reaches a state and Enter shows its transitions', async ({ page }) => {
   await page.goto(`${studio.url}#/machine/placeOrder`);
+  const view = page.locator('svg[data-machine="placeOrder"] > g');
+  const transform = async () => {
+    const [, x, y, k] = /translate\(([-\d.]+) ([-\d.]+)\) scale\(([-\d.]+)\)/.exec((await view.getAttribute('transform')) ?? '')!;
+    return { x: Number(x), y: Number(y), k: Number(k) };
+  };
+  const start = await transform();
+  await page.locator('.diagram-viewport').focus();
+  await page.keyboard.press('ArrowLeft');
+  await expect.poll(async () => (await transform()).x).toBeGreaterThan(start.x);
+  await page.keyboard.press('+');
+  await expect.poll(async () => (await transform()).k).toBeGreaterThan(start.k);
+  const zoomed = await transform();
+  const box = (await page.locator('svg[data-machine="placeOrder"]').boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.wheel(0, 200);
+  await expect.poll(async () => (await transform()).k).toBeLessThan(zoomed.k);
+  const wheeled = await transform();
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2 + 80, box.y + box.height / 2 + 30, { steps: 5 });
+  await page.mouse.up();
+  await expect.poll(async () => (await transform()).x).toBeCloseTo(wheeled.x + 80, 0);
+  await page.getByRole('button', { name: 'Fit' }).click();
+
   const first = page.locator('svg[data-machine="placeOrder"] .state-node[tabindex="0"]');
   await expect(first).toHaveCount(1);
   await first.focus();
