@@ -6,7 +6,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { getStateNodes } from 'xstate/graph';
-import { formatScenario, generatePaths, transitionCoverage, type MachineModel } from './graph';
+import { formatScenario, generatePaths, transitionCoverage, type MachineModel, type ModelPath } from './graph';
 import { allModels } from './models/index';
 
 /** The JSON figures of one machine (`npm run paths -- --json`). */
@@ -29,9 +29,8 @@ export interface MachinePathsReport {
   scenarios: string[];
 }
 
-/** Walks one model and summarises its paths and coverage. */
-export function reportPaths(model: MachineModel): MachinePathsReport {
-  const paths = generatePaths(model);
+/** Walks one model (or takes its paths, already generated) and summarises its paths and coverage. */
+export function reportPaths(model: MachineModel, paths: ModelPath[] = generatePaths(model)): MachinePathsReport {
   const coverage = transitionCoverage(model, paths);
   return {
     figures: {
