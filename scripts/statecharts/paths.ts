@@ -84,7 +84,7 @@ export function exitCodeOf(reports: MachinePathsReport[]): 0 | 1 {
 }
 
 function main(): void {
-  const reports = allModels.map(reportPaths);
+  const reports = allModels.map((model) => reportPaths(model));
   console.log(process.argv.includes('--json') ? JSON.stringify(reports.map((report) => report.figures), null, 2) : formatReports(reports));
   process.exitCode = exitCodeOf(reports);
 }
