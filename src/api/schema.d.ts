@@ -898,6 +898,7 @@ export interface components {
             /** @description The address as given, trimmed and in lower case. */
             email: string;
         };
+        /** @description A sign-up's password has at least 10 characters and is not the e-mail address (in any case; checked by the server, 400 `password_is_email`). */
         ResellerAuthRequest: {
             email: components["schemas"]["Email"];
             password: string;
@@ -1527,7 +1528,15 @@ export interface operations {
                     "application/json": components["schemas"]["ResellerAuthResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description Bad input (`bad_request`), or a sign-up's password refused (`bad_request` for fewer than 10 characters, `password_is_email` for the e-mail address); nothing is written or mailed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthenticated"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];

@@ -149,7 +149,7 @@ describe('bad input', () => {
     Object.assign(baselines, {
       auth: { body: DEMO_ACCOUNTS.client },
       authMiddleware: { body: { email: 'new.guest@mail.test' } },
-      resellerAuth: { body: { email: 'new.reseller@mail.test', password: 'pw-123456', existingReseller: false } },
+      resellerAuth: { body: { email: 'new.reseller@mail.test', password: 'pw-1234567890', existingReseller: false } },
       newAffiliateClick: { body: { aff_id: 'partner_42', referer: 'https://partner.test/deals' } },
       getProductCustomFields: { query: { id: '1' } },
       order: {
