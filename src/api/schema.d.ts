@@ -1371,7 +1371,7 @@ export interface components {
     };
     parameters: {
         /**
-         * @description A key unique to one submission; repeating it with the same body returns the first result, with another body a 409 idempotency_key_reused.
+         * @description A key unique to one submission (a UUID); repeating it with the same body returns the first result, with another body a 409 idempotency_key_reused. A missing or empty key is refused with 400 bad_request, so a double submit can never create two orders or invoices.
          * @example 5f0c6d2e-8a4b-4c1d-9e7f-3a2b1c0d9e8f
          */
         IdempotencyKey: string;
@@ -1613,12 +1613,12 @@ export interface operations {
     order: {
         parameters: {
             query?: never;
-            header?: {
+            header: {
                 /**
-                 * @description A key unique to one submission; repeating it with the same body returns the first result, with another body a 409 idempotency_key_reused.
+                 * @description A key unique to one submission (a UUID); repeating it with the same body returns the first result, with another body a 409 idempotency_key_reused. A missing or empty key is refused with 400 bad_request, so a double submit can never create two orders or invoices.
                  * @example 5f0c6d2e-8a4b-4c1d-9e7f-3a2b1c0d9e8f
                  */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -2188,12 +2188,12 @@ export interface operations {
     addInvoice: {
         parameters: {
             query?: never;
-            header?: {
+            header: {
                 /**
-                 * @description A key unique to one submission; repeating it with the same body returns the first result, with another body a 409 idempotency_key_reused.
+                 * @description A key unique to one submission (a UUID); repeating it with the same body returns the first result, with another body a 409 idempotency_key_reused. A missing or empty key is refused with 400 bad_request, so a double submit can never create two orders or invoices.
                  * @example 5f0c6d2e-8a4b-4c1d-9e7f-3a2b1c0d9e8f
                  */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
