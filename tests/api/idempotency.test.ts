@@ -68,7 +68,7 @@ describe('Idempotency-Key', () => {
   ] as const)('%s without an Idempotency-Key, or with an empty or blank one, is refused with 400 and writes nothing', async (operationId, url, body) => {
     const shopper = operationId === 'order' ? await guest(t.app) : await loggedIn(t.app);
     const before = await storeSnapshot(t.db);
-    for (const headers of [{}, { 'idempotency-key': '' }, { 'idempotency-key': '   ' }]) {
+    for (const headers of [{}, { 'idempotency-key': '' }, { 'idempotency-key': '   ' }] as Record<string, string>[]) {
       const answer = await shopper.request({ method: 'POST', url, json: body, headers });
       expect(answer.status, JSON.stringify(headers)).toBe(400);
       expect(answer.body).toEqual({ error: { code: 'bad_request', message: expect.stringContaining('idempotency-key') } });
