@@ -91,6 +91,7 @@ test('a new reseller\'s password needs 10 characters and must not be the e-mail:
   await expect(page).toHaveURL(/\/checkout\/resellers$/);
 
   await password.fill('1234567890');
+  await page.getByLabel('Confirm password').fill('1234567890');
   await expect(page.getByRole('alert')).toBeHidden();
   await expect(password).not.toHaveAttribute('aria-invalid', 'true');
   expect(signUps).toBe(0);

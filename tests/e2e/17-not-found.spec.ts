@@ -17,11 +17,13 @@ test.describe('unknown pages', () => {
     });
   }
 
-  test('a page the app has answers 200, and the site\'s root leads to the checkout', async ({ page }) => {
-    expect((await page.goto('/checkout/nl-nl/resellers'))?.status()).toBe(200);
+  test('the site\'s root leads to the checkout, and a page the app has answers 200', async ({ page }) => {
     const root = await page.goto('/');
     expect(root?.status()).toBe(200);
     expect(root?.request().redirectedFrom()?.url()).toMatch(/\/$/);
     await expect(page).toHaveURL(/\/checkout\/$/);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1 })).not.toHaveText('This page could not be found');
+    expect((await page.goto('/checkout/nl-nl/resellers'))?.status()).toBe(200);
   });
 });
