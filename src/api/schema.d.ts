@@ -918,6 +918,7 @@ export interface components {
             /** @description The address as given, trimmed and in lower case. */
             email: string;
         };
+        /** @description A sign-up's password has at least 10 characters and is not the e-mail address (in any case; checked by the server, 400 `password_is_email`). */
         ResellerAuthRequest: {
             email: components["schemas"]["Email"];
             password: string;
@@ -1402,7 +1403,7 @@ export interface components {
     };
     parameters: {
         /**
-         * @description A key unique to one submission; repeating it with the same body returns the first result, with another body a 409 idempotency_key_reused.
+         * @description A key unique to one submission (a UUID); repeating it with the same body returns the first result, with another body a 409 idempotency_key_reused. A missing or empty key is refused with 400 bad_request, so a double submit can never create two orders or invoices.
          * @example 5f0c6d2e-8a4b-4c1d-9e7f-3a2b1c0d9e8f
          */
         IdempotencyKey: string;
@@ -1559,7 +1560,15 @@ export interface operations {
                     "application/json": components["schemas"]["ResellerAuthResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description Bad input (`bad_request`), or a sign-up's password refused (`bad_request` for fewer than 10 characters, `password_is_email` for the e-mail address); nothing is written or mailed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthenticated"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
@@ -1636,12 +1645,12 @@ export interface operations {
     order: {
         parameters: {
             query?: never;
-            header?: {
+            header: {
                 /**
-                 * @description A key unique to one submission; repeating it with the same body returns the first result, with another body a 409 idempotency_key_reused.
+                 * @description A key unique to one submission (a UUID); repeating it with the same body returns the first result, with another body a 409 idempotency_key_reused. A missing or empty key is refused with 400 bad_request, so a double submit can never create two orders or invoices.
                  * @example 5f0c6d2e-8a4b-4c1d-9e7f-3a2b1c0d9e8f
                  */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -2258,12 +2267,12 @@ export interface operations {
     addInvoice: {
         parameters: {
             query?: never;
-            header?: {
+            header: {
                 /**
-                 * @description A key unique to one submission; repeating it with the same body returns the first result, with another body a 409 idempotency_key_reused.
+                 * @description A key unique to one submission (a UUID); repeating it with the same body returns the first result, with another body a 409 idempotency_key_reused. A missing or empty key is refused with 400 bad_request, so a double submit can never create two orders or invoices.
                  * @example 5f0c6d2e-8a4b-4c1d-9e7f-3a2b1c0d9e8f
                  */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;

@@ -83,11 +83,12 @@ describe('the served set of routes', () => {
     const served = servedRoutes(t.app);
     // The parser reads what Fastify has: every route it finds is one Fastify answers.
     expect(served.length).toBeGreaterThan(operations.length);
-    // printRoutes prints the SPA's static wildcard (/checkout/*) as a bare '*'; it falls through to the
-    // 404 handler for every path with no built file (tests/api/http.test.ts).
-    expect(served.filter((route) => route.url === '*').map((route) => route.method).sort()).toEqual(['GET', 'HEAD']);
+    // printRoutes prints the SPA's static wildcard (/checkout/*) as a '*' under the root (which redirects to
+    // /checkout/); it falls through to the 404 handler for every path with no built file (tests/api/http.test.ts).
+    expect(served.filter((route) => route.url === '/*').map((route) => route.method).sort()).toEqual(['GET', 'HEAD']);
+    expect(served.filter((route) => route.url === '/').map((route) => route.method).sort()).toEqual(['GET', 'HEAD']);
     expect(t.app.hasRoute({ method: 'GET', url: '/checkout/*' })).toBe(true);
-    for (const route of served.filter(({ url }) => url !== '*')) expect(t.app.hasRoute({ method: route.method as 'GET', url: route.url }), `${route.method} ${route.url}`).toBe(true);
+    for (const route of served.filter(({ url }) => url !== '/*')) expect(t.app.hasRoute({ method: route.method as 'GET', url: route.url }), `${route.method} ${route.url}`).toBe(true);
     const spec = operations.map((op) => `${op.method} ${op.url}`).sort();
     const api = served.filter((route) => isApiPath(route.url));
     // Fastify answers HEAD for every GET route (exposeHeadRoutes); nothing else is added.
@@ -402,8 +403,8 @@ describe('every answer of every operation matches openapi.yaml', () => {
       'addInvoice', 'cancelOrder', 'coinbase', 'fraudOrder', 'getActiveProducts', 'getClientProducts', 'getInvoiceStatus', 'getOrderStatus',
       'getPlaylist', 'getResellerProducts', 'isReseller', 'moduleCreate', 'moduleTerminate', 'offshore', 'order', 'restartService', 'resumeOrder', 'updateClientProduct', 'updateMacAddress',
     ]);
-    const valid: Record<string, { query?: Record<string, string>; body?: unknown }> = {
-      addInvoice: { body: { serviceId: demoServiceId, extraQuantity: 1, paymentmethod: 'sandbox', price: 4, currency: 'EUR' } },
+    const valid: Record<string, { query?: Record<string, string>; body?: unknown; headers?: Record<string, string> }> = {
+      addInvoice: { body: { serviceId: demoServiceId, extraQuantity: 1, paymentmethod: 'sandbox', price: 4, currency: 'EUR' }, headers: { 'idempotency-key': 'contract-401-addInvoice' } },
       cancelOrder: { body: { orderid: demoOrderId } },
       coinbase: { body: { invoiceid: 1, paymentmethod: 'sandboxcrypto', amount: 12.99, currency: 'EUR' } },
       fraudOrder: { body: { orderid: demoOrderId } },
@@ -417,7 +418,7 @@ describe('every answer of every operation matches openapi.yaml', () => {
       moduleCreate: { body: { serviceid: demoServiceId } },
       moduleTerminate: { body: { serviceid: demoServiceId } },
       offshore: { body: { invoiceid: 1, paymentmethod: 'sandbox', amount: 12.99, currency: 'EUR' } },
-      order: { body: BASIC_ORDER },
+      order: { body: BASIC_ORDER, headers: { 'idempotency-key': 'contract-401-order' } },
       restartService: { body: { serviceid: demoServiceId } },
       resumeOrder: { query: { orderid: String(demoOrderId) } },
       updateClientProduct: { body: { serviceid: demoServiceId, notes: 'x' } },
@@ -426,7 +427,7 @@ describe('every answer of every operation matches openapi.yaml', () => {
     for (const op of needSession) {
       const input = valid[op.operationId] ?? {};
       const query = new URLSearchParams(input.query).toString();
-      const answer = await anonymous().request({ method: op.method, url: `${op.path}${query ? `?${query}` : ''}`, ...(op.method === 'POST' ? { json: input.body } : {}) });
+      const answer = await anonymous().request({ method: op.method, url: `${op.path}${query ? `?${query}` : ''}`, headers: input.headers, ...(op.method === 'POST' ? { json: input.body } : {}) });
       expect(answer.status, `${op.operationId}: ${answer.text}`).toBe(401);
       expect(answer.body).toEqual({ error: { code: 'unauthenticated', message: expect.any(String) } });
     }

@@ -188,6 +188,7 @@ async function see(value: StateValue, context: ResellerContext, page: Page, even
   if (context.emailError === null) expect(emailError).toBeNull();
   else if (event.type === 'order.submit') expect(emailError?.textContent).toBe(SPEC_MESSAGES.invalidEmail);
   if (context.passwordError === null) expect(screen.queryByText(SPEC_MESSAGES.passwordMismatch)).toBeNull();
+  if (context.passwordRuleError === null) for (const text of [APP_MESSAGES.passwordTooShort, APP_MESSAGES.passwordIsEmail]) expect(screen.queryByText(text)).toBeNull();
   const busy = value === 'authenticating' || value === 'ordering';
   const submit = screen.getByRole('button', { name: busy ? en.reseller.submitting : en.reseller.submit });
   expect(submit.getAttribute('aria-disabled')).toBe(busy ? 'true' : null);

@@ -6,6 +6,7 @@ import type { Actor, SnapshotFrom } from 'xstate';
 import type { resellerMachine, ResellerProductsOutput, ResellerService } from '../../../machines/reseller.machine';
 import type { components } from '../../api/schema';
 import { visitorCurrency } from '../../domain/locale';
+import { MIN_PASSWORD_LENGTH } from '../../domain/password';
 import { priceFor } from '../../domain/pricing';
 import { resellerLogic } from '../actors/reseller';
 import { settle, unwrap, type Settled } from '../api';
@@ -98,7 +99,7 @@ function ResellerForm({ actor, snapshot }: { actor: ResellerActor; snapshot: Res
   const { t } = useTranslation();
   const message = useMessage();
   const { money } = useFormat();
-  const { products, selectedPid, existingReseller, email, password, confirmPassword, emailError, passwordError, gateways, selectedGateway, newResellerPid, price, currency, error } =
+  const { products, selectedPid, existingReseller, email, password, confirmPassword, emailError, passwordError, passwordRuleError, gateways, selectedGateway, newResellerPid, price, currency, error } =
     snapshot.context;
   const busy = snapshot.matches('authenticating') || snapshot.matches('ordering');
   const priceOf = (plan: (typeof products)[number]) => priceFor(plan.pricing, plan.billingcycle, currency);
@@ -106,11 +107,11 @@ function ResellerForm({ actor, snapshot }: { actor: ResellerActor; snapshot: Res
   const activation = products.find((plan) => plan.pid === newResellerPid);
   const activationPrice = activation ? priceOf(activation) : null;
   // Errors show once a field was left or a submit was refused, not while typing.
-  const [touched, setTouched] = useState({ email: false, confirmation: false });
+  const [touched, setTouched] = useState({ email: false, password: false, confirmation: false });
   const submit = (event: FormEvent) => {
     event.preventDefault();
     actor.send({ type: 'order.submit' });
-    if (actor.getSnapshot().matches('ready')) setTouched({ email: true, confirmation: true });
+    if (actor.getSnapshot().matches('ready')) setTouched({ email: true, password: true, confirmation: true });
   };
   return (
     <form className="reseller-form" noValidate onSubmit={submit}>
@@ -150,8 +151,12 @@ function ResellerForm({ actor, snapshot }: { actor: ResellerActor; snapshot: Res
         name="password"
         autoComplete={existingReseller ? 'current-password' : 'new-password'}
         required
+        minLength={existingReseller ? undefined : MIN_PASSWORD_LENGTH}
+        hint={existingReseller ? undefined : t('reseller.passwordHint')}
         value={password}
         onChange={(event) => actor.send({ type: 'password.change', password: event.target.value })}
+        onBlur={() => setTouched({ ...touched, password: true })}
+        error={touched.password && passwordRuleError ? t(`messages.${passwordRuleError}`) : null}
       />
       {!existingReseller && (
         <Field
