@@ -98,7 +98,7 @@ catalogueFileSuite('CATALOGUE_FILE is applied at every start: products and promo
     expect((await visitor.call('getGateway')).body.paymentmethods.paymentmethod).toEqual([
       { module: 'sandbox', displayname: 'Visa / Mastercard', type: 'CreditCard', currencies: ['EUR', 'GBP'] },
       // Not named in the file: the adapter's own name.
-      { module: 'sandboxcrypto', displayname: 'Bitcoin (sandbox)', type: 'Bitcoin', currencies: ['EUR', 'GBP'] },
+      { module: 'sandboxcrypto', displayname: 'Bitcoin', type: 'Bitcoin', currencies: ['EUR', 'GBP'] },
     ]);
   });
 
