@@ -93,10 +93,10 @@ export function merchantFooterHtml(merchant: Merchant, locale: Locale): string {
     link(merchant.refundUrl, labels.refunds),
   ].join('');
   const logo = merchant.logo ? `<img src="${escapeHtml(merchant.logo)}" alt="" width="32" height="32">` : '';
-  return `<footer class="merchant-footer" lang="${languageTag(locale)}" aria-label="${escapeHtml(labels.label)}">`
+  return `<footer class="merchant-footer" lang="${languageTag(locale)}">`
     + `<p>${logo}<strong>${escapeHtml(labels.soldBy.replace('{{name}}', merchant.name))}</strong></p>`
     + `<p>${escapeHtml(labels.securePayment)}</p>`
-    + (links ? `<ul>${links}</ul>` : '')
+    + (links ? `<nav aria-label="${escapeHtml(labels.label)}"><ul>${links}</ul></nav>` : '')
     + '</footer>';
 }
 

@@ -160,7 +160,7 @@ describe('the hosted sandbox page', () => {
     expect(english.text).toContain('>Terms of service</a>');
     expect(english.text).toContain('Secure payment: ');
     const german = await new Browser(t.app).request({ method: 'GET', url: linkPath(order.link), headers: { cookie: 'browserLang=de-de' } });
-    expect(german.text).toContain('<footer class="merchant-footer" lang="de-DE"');
+    expect(german.text).toContain('<footer class="merchant-footer" lang="de-DE">');
     expect(german.text).toContain('<strong>Verkauft von TV Checkout Demo Ltd.</strong>');
     expect(german.text).toContain('>AGB</a>');
   });
