@@ -69,7 +69,7 @@ describe('a start as an operator makes it', () => {
 
   it('production with a catalogue file naming no merchant refuses, listing the missing fields, before any store is opened', async () => {
     const file = join(root, 'no-merchant.yaml');
-    writeFileSync(file, readFileSync(CATALOGUE_FILE, 'utf8').replace(/^merchant:\n(  .*\n)+/m, ''));
+    writeFileSync(file, readFileSync(CATALOGUE_FILE, 'utf8').replace(/^merchant:\n( {2}.*\n)+/m, ''));
     const exit = await production({ ...KEYS, ...MAIL, CATALOGUE_FILE: file, GATEWAYS: 'hostedlink', ...HOSTEDLINK });
     expect(exit.code).toBe(1);
     expect(exit.ready).toBe(false);
