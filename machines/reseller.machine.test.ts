@@ -264,7 +264,10 @@ describe('reseller machine: success guard', () => {
     await vi.waitFor(() => expect(actor.getSnapshot().matches({ successGuard: 'checking' })).toBe(false));
     return { value: actor.getSnapshot().value, redirects };
   };
-  const active: ResellerService = { serviceid: 5, pid: 11, name: 'Reseller', status: 'Active', reseller: { name: 'Panel', status: 'Active' } };
+  const active: ResellerService = {
+    serviceid: 5, pid: 11, name: 'Reseller', status: 'Active', reseller: { name: 'Panel', status: 'Active' },
+    panel: { url: 'https://panel.example.net/', username: 'TV-20000001', password: '200000000001', credits: 120 },
+  };
 
   it('shows the page to a logged-in user with an Active reseller service', async () => {
     expect(await check({ serviceid: 5, loggedIn: true }, async () => active)).toEqual({ value: { successGuard: 'allowed' }, redirects: [] });

@@ -321,8 +321,10 @@ describe('every answer of every operation matches openapi.yaml', () => {
     expectError(await demo.call('getClientProducts', { query: { serviceid: '999999' } }), 404, 'not_found');
     expect((await reseller.call('getClientProducts', { query: { serviceid: String(resellerServiceId) } })).body).toMatchObject({ reseller: { name: 'Reseller 120 credits', status: 'Active' } });
 
+    // The seeded reseller's one pack of 120 credits, its login, and the demo's panel address.
     expect((await reseller.call('getResellerProducts', { query: { serviceid: String(resellerServiceId) } })).body).toEqual({
       serviceid: resellerServiceId, pid: 11, name: 'Reseller 120 credits', status: 'Active', reseller: { name: 'Reseller 120 credits', status: 'Active' },
+      panel: { url: 'https://panel.tvcheckout.test/', username: 'TV-20000001', password: '200000000001', credits: 120 },
     });
     expectError(await demo.call('getResellerProducts', { query: { serviceid: String(resellerServiceId) } }), 403, 'forbidden');
     expectError(await demo.call('getResellerProducts', { query: { serviceid: String(demoServiceId) } }), 404, 'not_found');
@@ -343,6 +345,17 @@ describe('every answer of every operation matches openapi.yaml', () => {
     expect((await demo.call('restartService', { body: { serviceid: demoServiceId } })).body).toEqual({ serviceid: demoServiceId, status: 'Active', result: 'success' });
     expectError(await reseller.call('restartService', { body: { serviceid: demoServiceId } }), 403, 'forbidden');
     expectError(await demo.call('restartService', { body: { serviceid: 999999 } }), 404, 'not_found');
+  });
+
+  it('getPlaylist: the M3U attachment of an active service, refused for anyone else and before payment', async () => {
+    const playlist = await demo.call('getPlaylist', { query: { serviceid: String(demoServiceId) } });
+    expect(playlist.status, playlist.text).toBe(200);
+    expect(playlist.headers['content-disposition']).toBe(`attachment; filename="tv-checkout-${demoServiceId}.m3u"`);
+    expect(playlist.text).toMatch(/^#EXTM3U /);
+    expectError(await reseller.call('getPlaylist', { query: { serviceid: String(demoServiceId) } }), 403, 'forbidden');
+    expectError(await demo.call('getPlaylist', { query: { serviceid: '999999' } }), 404, 'not_found');
+    const { browser: shopper, order } = await guestWithOrder(t.app);
+    expectError(await shopper.call('getPlaylist', { query: { serviceid: String(order.serviceids[0]) } }), 409, 'service_state');
   });
 
   it('provisioning: moduleTerminate, moduleCreate, restartService of a terminated service', async () => {
@@ -388,7 +401,7 @@ describe('every answer of every operation matches openapi.yaml', () => {
     const needSession = operations.filter((op) => op.needsSession);
     expect(needSession.map((op) => op.operationId).sort()).toEqual([
       'addInvoice', 'cancelOrder', 'coinbase', 'fraudOrder', 'getActiveProducts', 'getClientProducts', 'getInvoiceStatus', 'getOrderStatus',
-      'getResellerProducts', 'isReseller', 'moduleCreate', 'moduleTerminate', 'offshore', 'order', 'restartService', 'resumeOrder', 'updateClientProduct', 'updateMacAddress',
+      'getPlaylist', 'getResellerProducts', 'isReseller', 'moduleCreate', 'moduleTerminate', 'offshore', 'order', 'restartService', 'resumeOrder', 'updateClientProduct', 'updateMacAddress',
     ]);
     const valid: Record<string, { query?: Record<string, string>; body?: unknown }> = {
       addInvoice: { body: { serviceId: demoServiceId, extraQuantity: 1, paymentmethod: 'sandbox', price: 4, currency: 'EUR' } },
@@ -399,6 +412,7 @@ describe('every answer of every operation matches openapi.yaml', () => {
       getClientProducts: { query: { serviceid: String(demoServiceId) } },
       getInvoiceStatus: { query: { invoiceid: '1' } },
       getOrderStatus: { query: { orderid: String(demoOrderId) } },
+      getPlaylist: { query: { serviceid: String(demoServiceId) } },
       getResellerProducts: { query: { serviceid: String(resellerServiceId) } },
       isReseller: {},
       moduleCreate: { body: { serviceid: demoServiceId } },

@@ -53,7 +53,10 @@ const order = (link: string | null): CreateResellerOrderOutput => ({
   deadline: link ? '2026-01-02T12:00:00.000Z' : null,
 });
 
-const service = (status: ResellerService['status']): ResellerService => ({ serviceid: 801, pid: 11, name: 'Reseller 120 credits', status, reseller: { name: 'Reseller panel', status } });
+const service = (status: ResellerService['status']): ResellerService => ({
+  serviceid: 801, pid: 11, name: 'Reseller 120 credits', status, reseller: { name: 'Reseller panel', status },
+  panel: { url: 'https://panel.example.net/', username: 'TV-20000001', password: '200000000001', credits: 120 },
+});
 
 function events(snapshot: AnyMachineSnapshot): Array<EventObject & Record<string, unknown>> {
   const context = snapshot.context as ResellerContext;

@@ -3,7 +3,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Actor, SnapshotFrom } from 'xstate';
-import type { resellerMachine, ResellerProductsOutput } from '../../../machines/reseller.machine';
+import type { resellerMachine, ResellerProductsOutput, ResellerService } from '../../../machines/reseller.machine';
 import type { components } from '../../api/schema';
 import { visitorCurrency } from '../../domain/locale';
 import { priceFor } from '../../domain/pricing';
@@ -211,10 +211,55 @@ export function ResellerSuccessView() {
         <>
           <p className="lead">{t('reseller.successText', { name: service.reseller.name, status: status ? t(`status.${status}`) : service.reseller.status })}</p>
           <p>{t('reseller.service', { id: service.serviceid, name: service.name })}</p>
+          <ResellerPanel panel={service.panel} />
         </>
       ) : (
         <Loading lines={2} />
       )}
+    </section>
+  );
+}
+
+/** The reseller panel: its address, the panel login and the credits bought through the checkout. */
+function ResellerPanel({ panel }: { panel: ResellerService['panel'] }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <section className="reseller-panel" aria-labelledby="reseller-panel-title">
+      <h2 id="reseller-panel-title">{t('player.reseller.title')}</h2>
+      <p>{panel.username === null ? t('player.reseller.pending') : t('player.reseller.intro')}</p>
+      <dl className="credentials">
+        {panel.url && (
+          <div className="credential">
+            <dt>{t('player.reseller.panel')}</dt>
+            <dd>
+              <a href={panel.url} target="_blank" rel="noopener noreferrer">{panel.url}</a>
+            </dd>
+          </div>
+        )}
+        {panel.username !== null && (
+          <div className="credential">
+            <dt>{t('player.reseller.login')}</dt>
+            <dd>
+              <code>{panel.username}</code>
+            </dd>
+          </div>
+        )}
+        {panel.password !== null && (
+          <div className="credential">
+            <dt>{t('success.password')}</dt>
+            <dd>
+              <code>{panel.password}</code>
+            </dd>
+          </div>
+        )}
+        <div className="credential">
+          <dt>{t('player.reseller.credits')}</dt>
+          <dd>
+            <strong>{new Intl.NumberFormat(i18n.language).format(panel.credits)}</strong>
+            <span className="hint">{t('player.reseller.creditsHint')}</span>
+          </dd>
+        </div>
+      </dl>
     </section>
   );
 }
