@@ -153,7 +153,7 @@ export interface paths {
         };
         /**
          * List the retail products
-         * @description The products of the retail group, in catalogue order.
+         * @description The products of the retail group, in catalogue order; names and descriptions in `locale` where the catalogue file translates them.
          */
         get: operations["getProducts"];
         put?: never;
@@ -173,7 +173,7 @@ export interface paths {
         };
         /**
          * One product
-         * @description A product of any group by its id.
+         * @description A product of any group by its id; its name and description in `locale` where the catalogue file translates them.
          */
         get: operations["getProduct"];
         put?: never;
@@ -193,7 +193,7 @@ export interface paths {
         };
         /**
          * List the reseller products
-         * @description The products of the reseller group, in catalogue order.
+         * @description The products of the reseller group, in catalogue order; names and descriptions in `locale` where the catalogue file translates them.
          */
         get: operations["getResellersProducts"];
         put?: never;
@@ -556,6 +556,26 @@ export interface paths {
          * @description Country from the connection (trusted proxy header when configured, default MA); GBP for GB, else EUR.
          */
         get: operations["getCurrency"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/checkout/api/merchant": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who sells
+         * @description The merchant's name, logo, support address and page, and the terms, privacy and refund pages, as the catalogue file gives them; every page's footer shows them.
+         */
+        get: operations["getMerchant"];
         put?: never;
         post?: never;
         delete?: never;
@@ -933,6 +953,28 @@ export interface components {
         };
         ResellerFlag: {
             reseller: boolean;
+        };
+        /**
+         * @description One of the checkout's six locales.
+         * @enum {string}
+         */
+        Locale: "en-en" | "de-de" | "en-gb" | "es-es" | "nl-nl" | "pt-pt";
+        /** @description Who sells, from the catalogue file's `merchant:` section; a field the file leaves out is null (production refuses to start without name, termsUrl and privacyUrl). */
+        Merchant: {
+            /** @description The merchant's name as shoppers read it. */
+            name: string;
+            /** @description The logo's URL (https://… or a path on this server). */
+            logo: string | null;
+            /** @description The address shoppers write to for help. */
+            supportEmail: string | null;
+            /** @description The help or contact page. */
+            supportUrl: string | null;
+            /** @description The terms of service. */
+            termsUrl: string | null;
+            /** @description The privacy policy. */
+            privacyUrl: string | null;
+            /** @description The refund policy. */
+            refundUrl: string | null;
         };
         VisitorCurrency: {
             /** @description ISO 3166-1 alpha-2 country of the connection. */
@@ -1428,6 +1470,11 @@ export interface components {
          */
         ProductIdQuery: string;
         /**
+         * @description The shopper's locale (the page's URL prefix; en-en without one). Names and descriptions the catalogue file translates come in it; any other falls back to the default text. Left out, the default text.
+         * @example de-de
+         */
+        LocaleQuery: components["schemas"]["Locale"];
+        /**
          * @description The product id.
          * @example 1
          */
@@ -1692,6 +1739,11 @@ export interface operations {
                  * @example GBP
                  */
                 currency?: components["schemas"]["Currency"];
+                /**
+                 * @description The shopper's locale (the page's URL prefix; en-en without one). Names and descriptions the catalogue file translates come in it; any other falls back to the default text. Left out, the default text.
+                 * @example de-de
+                 */
+                locale?: components["parameters"]["LocaleQuery"];
             };
             header?: never;
             path?: never;
@@ -1717,7 +1769,13 @@ export interface operations {
     };
     getProducts: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description The shopper's locale (the page's URL prefix; en-en without one). Names and descriptions the catalogue file translates come in it; any other falls back to the default text. Left out, the default text.
+                 * @example de-de
+                 */
+                locale?: components["parameters"]["LocaleQuery"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1748,6 +1806,11 @@ export interface operations {
                  * @example 1
                  */
                 pid: components["parameters"]["PidQuery"];
+                /**
+                 * @description The shopper's locale (the page's URL prefix; en-en without one). Names and descriptions the catalogue file translates come in it; any other falls back to the default text. Left out, the default text.
+                 * @example de-de
+                 */
+                locale?: components["parameters"]["LocaleQuery"];
             };
             header?: never;
             path?: never;
@@ -1774,7 +1837,13 @@ export interface operations {
     };
     getResellersProducts: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description The shopper's locale (the page's URL prefix; en-en without one). Names and descriptions the catalogue file translates come in it; any other falls back to the default text. Left out, the default text.
+                 * @example de-de
+                 */
+                locale?: components["parameters"]["LocaleQuery"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2393,6 +2462,30 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["VisitorCurrency"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getMerchant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The merchant. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Merchant"];
                 };
             };
             400: components["responses"]["BadRequest"];

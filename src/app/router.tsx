@@ -82,7 +82,7 @@ const resellersRoute = createRoute({
   getParentRoute: () => localeRoute,
   path: APP_ROUTES.resellers,
   loader: async ({ context: { app } }) => {
-    const [gateways, catalogue] = await Promise.all([gatewaysOrNone(app), settle(unwrap(app.client.GET('/checkout/api/getResellersProducts')))]);
+    const [gateways, catalogue] = await Promise.all([gatewaysOrNone(app), settle(unwrap(app.client.GET('/checkout/api/getResellersProducts', { params: { query: { locale: app.catalogueLocale() } } })))]);
     return { ...gateways, catalogue };
   },
   component: lazyView(() => import('./views/ResellersView'), 'ResellersView'),

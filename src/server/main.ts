@@ -5,6 +5,7 @@ import { openStore } from './db/connect';
 import { terminalLogStream } from './log';
 import { portsFromEnvironment } from './ports';
 import { refuseUnsafeConfig } from './production';
+import { refuseIncompleteMerchant } from './merchant';
 
 // Everything the server writes (data directory, generated keys) is readable by its own user only.
 process.umask(0o077);
@@ -23,6 +24,8 @@ const { config, catalogue } = (() => {
     // A named catalogue file is read and checked before anything else is refused or opened, so its fault is the line printed.
     const file = read.catalogueFile ? loadCatalogueFile(read.catalogueFile) : undefined;
     refuseUnsafeConfig(read);
+    // Production's file must say who sells; refused here, before the store is opened (buildApp checks again).
+    if (file) refuseIncompleteMerchant(read.mode, file);
     return { config: read, catalogue: file };
   } catch (error) {
     return refuse(error);

@@ -74,7 +74,7 @@ describe('src/server/operations.json', () => {
 
 describe('the served set of routes', () => {
   it('serves every operation of openapi.yaml at its method and path', () => {
-    expect(operations).toHaveLength(38);
+    expect(operations).toHaveLength(39);
     const missing = operations.filter((op) => !t.app.hasRoute({ method: op.method, url: op.url })).map((op) => `${op.method} ${op.path}`);
     expect(missing).toEqual([]);
   });
@@ -203,7 +203,7 @@ describe('every answer of every operation matches openapi.yaml', () => {
     expect((await postSignInToken(anonymous(), 'short')).status).toBe(400);
   });
 
-  it('catalogue: getProducts, getProduct, getResellersProducts, getProductCustomFields, getPromotion, getGateway', async () => {
+  it('catalogue: getProducts, getProduct, getResellersProducts, getProductCustomFields, getPromotion, getGateway, getMerchant', async () => {
     const browser = anonymous();
     const products = await browser.call('getProducts');
     expect(products.status).toBe(200);
@@ -222,13 +222,14 @@ describe('every answer of every operation matches openapi.yaml', () => {
     expect((await browser.call('getGateway')).body).toEqual({
       paymentmethods: {
         paymentmethod: [
-          { module: 'sandbox', displayname: 'Card (sandbox)', type: 'CreditCard', currencies: ['EUR', 'GBP'] },
-          { module: 'sandboxcrypto', displayname: 'Bitcoin (sandbox)', type: 'Bitcoin', currencies: ['EUR', 'GBP'] },
+          { module: 'sandbox', displayname: 'Card', type: 'CreditCard', currencies: ['EUR', 'GBP'] },
+          { module: 'sandboxcrypto', displayname: 'Bitcoin', type: 'Bitcoin', currencies: ['EUR', 'GBP'] },
         ],
       },
       defaultGateway: 'sandbox',
     });
     expect((await browser.call('getGateway', { query: { currency: 'GBP' } })).body.defaultGateway).toBe('sandbox');
+    expect((await browser.call('getMerchant')).body).toMatchObject({ name: 'TV Checkout Demo Ltd.', termsUrl: '/checkout/demo/terms' });
     expect((await browser.call('checkFraud')).body).toEqual({ valid: true });
     expect((await browser.call('health')).body).toEqual({ status: 'ok', store: t.store.engine });
   });

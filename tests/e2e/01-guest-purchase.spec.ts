@@ -17,7 +17,7 @@ test('a guest buys 6 months with an extra connection and WELCOME10, pays, waits 
   await expect(summary).toContainText('every 6 months');
 
   await page.getByRole('textbox', { name: 'E-mail' }).fill(email);
-  await expect(page.getByRole('radio', { name: 'Card (sandbox)' })).toBeChecked();
+  await expect(page.getByRole('radio', { name: 'Card', exact: true })).toBeChecked();
   await page.getByRole('button', { name: 'Validate and pay' }).click();
 
   // The sandbox provider charges exactly the total the checkout showed.

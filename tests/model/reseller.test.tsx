@@ -166,7 +166,7 @@ async function see(value: StateValue, context: ResellerContext, page: Page, even
   // The new-reseller product is no plan to pick: a new reseller's order adds it (the three seeded packs are).
   expect(within(plans).getAllByRole('radio')).toHaveLength(3);
   const cards = [...plans.querySelectorAll('.plan')].map((card) => [card.querySelector('.plan-name')!.textContent, card.querySelector('.plan-price')!.textContent]);
-  expect(cards).toEqual(SEEDED_RESELLER_PRODUCTS.filter((pack) => pack.pid !== 13).map((pack) => [pack.name, `${money(pack.pricing.EUR.monthly, 'EUR')} one-time payment`]));
+  expect(cards).toEqual(SEEDED_RESELLER_PRODUCTS.filter((pack) => pack.pid !== 13).map((pack) => [pack.name, `${money(pack.pricing.EUR.monthly, 'EUR')} billed once`]));
   expect(within(plans).getByRole('radio', { name: new RegExp(`^${planName(context.selectedPid!)} `) })).toHaveProperty('checked', true);
   const existing = within(screen.getByRole('group', { name: en.reseller.existing }));
   expect(existing.getByRole('radio', { name: en.reseller.yes })).toHaveProperty('checked', context.existingReseller);

@@ -11,6 +11,7 @@ type Answer = unknown | Response | ((request: Request) => unknown | Response | P
 export type Operation =
   | 'session'
   | 'currency'
+  | 'merchant'
   | 'getProducts'
   | 'getProduct'
   | 'getGateway'
@@ -101,6 +102,10 @@ export const clientSession: Schemas['Session'] = { loggedIn: true, guest: false,
 const defaults: Record<Operation, Answer> = {
   session: anonymous,
   currency: { country: 'FR', currency: 'EUR' },
+  merchant: {
+    name: 'Fake Shop Ltd.', logo: null, supportEmail: 'help@shop.example', supportUrl: null,
+    termsUrl: 'https://shop.example/terms', privacyUrl: 'https://shop.example/privacy', refundUrl: 'https://shop.example/refunds',
+  } satisfies Schemas['Merchant'],
   getProducts: { totalresults: demoProducts.length, products: demoProducts },
   getProduct: demoProducts[0],
   getGateway: demoGateways,

@@ -28,7 +28,7 @@ type Catalogue = Settled<components['schemas']['ResellerProductList']>;
 const resellersRoute = getRouteApi('/{-$locale}/resellers');
 const successRoute = getRouteApi('/{-$locale}/resellers/success');
 
-const loadCatalogue = (app: AppServices) => settle(unwrap(app.client.GET('/checkout/api/getResellersProducts')));
+const loadCatalogue = (app: AppServices) => settle(unwrap(app.client.GET('/checkout/api/getResellersProducts', { params: { query: { locale: app.catalogueLocale() } } })));
 
 /** Reseller plans (the second selected), existing reseller yes/no, account and payment method. */
 export function ResellersView() {
