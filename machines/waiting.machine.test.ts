@@ -11,6 +11,8 @@ import {
   countdownAt,
   waitingGuards,
   waitingMachine,
+  type CreatePaymentLinkInput,
+  type CreatePaymentLinkOutput,
   type FetchOrderStatusInput,
   type OrderStatusResult,
   type WaitingContext,
@@ -266,7 +268,7 @@ describe('waiting machine: with timers and the app actors', () => {
   });
 
   it('a new link granted while the status already says Confirming keeps the payment Confirming: no cancel, no further link', async () => {
-    let grantLink: (answer: { link: string }) => void = () => {};
+    let grantLink: (answer: CreatePaymentLinkOutput) => void = () => {};
     let statusReads = 0;
     const machine = waitingMachine.provide({
       actors: {
@@ -274,7 +276,7 @@ describe('waiting machine: with timers and the app actors', () => {
         fetchOrderStatus: fromPromise<OrderStatusResult, FetchOrderStatusInput>(() => (statusReads++ === 0
           ? Promise.resolve({ orderid: 101, status: 'Pending', fraud: false, serviceids: [301], payment: 'Confirming' as const, latePayment: false, receipt: waitingModelReceipt })
           : new Promise(() => {}))),
-        createPaymentLink: fromPromise<{ link: string }, unknown>(() => new Promise((resolve) => { grantLink = resolve; })),
+        createPaymentLink: fromPromise<CreatePaymentLinkOutput, CreatePaymentLinkInput>(() => new Promise((resolve) => { grantLink = resolve; })),
       },
     });
     const actor = createActor(machine, { input: { ...waitingModelInput, now: Date.now(), lastDate: Date.now() - 1_000 } });

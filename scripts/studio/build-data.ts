@@ -159,7 +159,7 @@ export async function machineData(model: MachineModel, options: { coverageDir: s
   return {
     machine: model.name,
     description: machine.root.description ?? '',
-    figures: reportPaths(model).figures,
+    figures: reportPaths(model, paths).figures,
     states,
     transitions,
     guardOutcomes: machineGuardOutcomes(machine),

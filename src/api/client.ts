@@ -50,6 +50,9 @@ export type Promotion = Schemas['Promotion'];
 export type PromotionLookup = Schemas['PromotionLookup'];
 /** A payment gateway. */
 export type Gateway = Schemas['Gateway'];
+
+/** Who sells (getMerchant): every page's footer. */
+export type Merchant = Schemas['Merchant'];
 /** The payment gateways and the default one. */
 export type GatewayList = Schemas['GatewayList'];
 /** The status of an order. */

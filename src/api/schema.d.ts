@@ -153,7 +153,7 @@ export interface paths {
         };
         /**
          * List the retail products
-         * @description The products of the retail group, in catalogue order.
+         * @description The products of the retail group, in catalogue order; names and descriptions in `locale` where the catalogue file translates them.
          */
         get: operations["getProducts"];
         put?: never;
@@ -173,7 +173,7 @@ export interface paths {
         };
         /**
          * One product
-         * @description A product of any group by its id.
+         * @description A product of any group by its id; its name and description in `locale` where the catalogue file translates them.
          */
         get: operations["getProduct"];
         put?: never;
@@ -193,7 +193,7 @@ export interface paths {
         };
         /**
          * List the reseller products
-         * @description The products of the reseller group, in catalogue order.
+         * @description The products of the reseller group, in catalogue order; names and descriptions in `locale` where the catalogue file translates them.
          */
         get: operations["getResellersProducts"];
         put?: never;
@@ -236,6 +236,26 @@ export interface paths {
          * @description The service's credentials, server, playlist, device address and extra connections; it must belong to the session's client.
          */
         get: operations["getClientProducts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/checkout/api/playlist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The M3U playlist of a service of the session's client
+         * @description An M3U file written by the checkout for an active service of the session's client (the same ownership as `getClientProducts`), in the panel's URL conventions: an `#EXTM3U` header naming the panel's EPG (`xmltv.php`), then one `#EXTINF` entry whose URL is the panel's playlist (`get.php`, `type=m3u_plus`, `output=ts`) on the service's server host. The panel is not fetched: the file points at it. Sent as an attachment and never cached, so the page that asks for it stays where it is and no address with the password enters the browser's history.
+         */
+        get: operations["getPlaylist"];
         put?: never;
         post?: never;
         delete?: never;
@@ -536,6 +556,26 @@ export interface paths {
          * @description Country from the connection (trusted proxy header when configured, default MA); GBP for GB, else EUR.
          */
         get: operations["getCurrency"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/checkout/api/merchant": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who sells
+         * @description The merchant's name, logo, support address and page, and the terms, privacy and refund pages, as the catalogue file gives them; every page's footer shows them.
+         */
+        get: operations["getMerchant"];
         put?: never;
         post?: never;
         delete?: never;
@@ -898,6 +938,7 @@ export interface components {
             /** @description The address as given, trimmed and in lower case. */
             email: string;
         };
+        /** @description A sign-up's password has at least 10 characters and is not the e-mail address (in any case; checked by the server, 400 `password_is_email`). */
         ResellerAuthRequest: {
             email: components["schemas"]["Email"];
             password: string;
@@ -912,6 +953,28 @@ export interface components {
         };
         ResellerFlag: {
             reseller: boolean;
+        };
+        /**
+         * @description One of the checkout's six locales.
+         * @enum {string}
+         */
+        Locale: "en-en" | "de-de" | "en-gb" | "es-es" | "nl-nl" | "pt-pt";
+        /** @description Who sells, from the catalogue file's `merchant:` section; a field the file leaves out is null (production refuses to start without name, termsUrl and privacyUrl). */
+        Merchant: {
+            /** @description The merchant's name as shoppers read it. */
+            name: string;
+            /** @description The logo's URL (https://… or a path on this server). */
+            logo: string | null;
+            /** @description The address shoppers write to for help. */
+            supportEmail: string | null;
+            /** @description The help or contact page. */
+            supportUrl: string | null;
+            /** @description The terms of service. */
+            termsUrl: string | null;
+            /** @description The privacy policy. */
+            privacyUrl: string | null;
+            /** @description The refund policy. */
+            refundUrl: string | null;
         };
         VisitorCurrency: {
             /** @description ISO 3166-1 alpha-2 country of the connection. */
@@ -1095,6 +1158,18 @@ export interface components {
             name: string;
             status: components["schemas"]["ServiceStatus"];
             reseller: components["schemas"]["ResellerAccount"];
+            panel: components["schemas"]["ResellerPanel"];
+        };
+        /** @description The reseller's panel account: its address, the login of the client's panel service (the panel activation's, else the oldest active reseller service's) and the credits of the client's active credit packs. */
+        ResellerPanel: {
+            /** @description The panel's address (RESELLER_PANEL_URL); null when none is configured. */
+            url: string | null;
+            /** @description The panel login, TV- and 8 digits; null until provisioned. */
+            username: string | null;
+            /** @description The panel password, 12 digits; null until provisioned. */
+            password: string | null;
+            /** @description Credits bought through the checkout: the sum over the client's active credit packs (a pack's credits are the number its product name gives, "Reseller 120 credits"). What the panel has spent is not known here. */
+            credits: number;
         };
         MacAddressField: {
             /** @description Id of the device-address custom field. */
@@ -1370,7 +1445,7 @@ export interface components {
     };
     parameters: {
         /**
-         * @description A key unique to one submission; repeating it with the same body returns the first result, with another body a 409 idempotency_key_reused.
+         * @description A key unique to one submission (a UUID); repeating it with the same body returns the first result, with another body a 409 idempotency_key_reused. A missing or empty key is refused with 400 bad_request, so a double submit can never create two orders or invoices.
          * @example 5f0c6d2e-8a4b-4c1d-9e7f-3a2b1c0d9e8f
          */
         IdempotencyKey: string;
@@ -1394,6 +1469,11 @@ export interface components {
          * @example 1
          */
         ProductIdQuery: string;
+        /**
+         * @description The shopper's locale (the page's URL prefix; en-en without one). Names and descriptions the catalogue file translates come in it; any other falls back to the default text. Left out, the default text.
+         * @example de-de
+         */
+        LocaleQuery: components["schemas"]["Locale"];
         /**
          * @description The product id.
          * @example 1
@@ -1527,7 +1607,15 @@ export interface operations {
                     "application/json": components["schemas"]["ResellerAuthResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description Bad input (`bad_request`), or a sign-up's password refused (`bad_request` for fewer than 10 characters, `password_is_email` for the e-mail address); nothing is written or mailed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthenticated"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
@@ -1604,12 +1692,12 @@ export interface operations {
     order: {
         parameters: {
             query?: never;
-            header?: {
+            header: {
                 /**
-                 * @description A key unique to one submission; repeating it with the same body returns the first result, with another body a 409 idempotency_key_reused.
+                 * @description A key unique to one submission (a UUID); repeating it with the same body returns the first result, with another body a 409 idempotency_key_reused. A missing or empty key is refused with 400 bad_request, so a double submit can never create two orders or invoices.
                  * @example 5f0c6d2e-8a4b-4c1d-9e7f-3a2b1c0d9e8f
                  */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -1651,6 +1739,11 @@ export interface operations {
                  * @example GBP
                  */
                 currency?: components["schemas"]["Currency"];
+                /**
+                 * @description The shopper's locale (the page's URL prefix; en-en without one). Names and descriptions the catalogue file translates come in it; any other falls back to the default text. Left out, the default text.
+                 * @example de-de
+                 */
+                locale?: components["parameters"]["LocaleQuery"];
             };
             header?: never;
             path?: never;
@@ -1676,7 +1769,13 @@ export interface operations {
     };
     getProducts: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description The shopper's locale (the page's URL prefix; en-en without one). Names and descriptions the catalogue file translates come in it; any other falls back to the default text. Left out, the default text.
+                 * @example de-de
+                 */
+                locale?: components["parameters"]["LocaleQuery"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1707,6 +1806,11 @@ export interface operations {
                  * @example 1
                  */
                 pid: components["parameters"]["PidQuery"];
+                /**
+                 * @description The shopper's locale (the page's URL prefix; en-en without one). Names and descriptions the catalogue file translates come in it; any other falls back to the default text. Left out, the default text.
+                 * @example de-de
+                 */
+                locale?: components["parameters"]["LocaleQuery"];
             };
             header?: never;
             path?: never;
@@ -1733,7 +1837,13 @@ export interface operations {
     };
     getResellersProducts: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description The shopper's locale (the page's URL prefix; en-en without one). Names and descriptions the catalogue file translates come in it; any other falls back to the default text. Left out, the default text.
+                 * @example de-de
+                 */
+                locale?: components["parameters"]["LocaleQuery"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1819,6 +1929,53 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPlaylist: {
+        parameters: {
+            query: {
+                /**
+                 * @description The service id; the service must belong to the session's client.
+                 * @example 3001
+                 */
+                serviceid: components["parameters"]["ServiceIdQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The playlist file. */
+            200: {
+                headers: {
+                    /**
+                     * @description `attachment; filename="tv-checkout-<serviceid>.m3u"`
+                     * @example attachment; filename="tv-checkout-3001.m3u"
+                     */
+                    "Content-Disposition"?: string;
+                    /** @description Always `no-store`. */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example #EXTM3U url-tvg="http://eu1.tvcheckout.net/xmltv.php?username=TV-12345678&password=483920571634"
+                     *     #EXTINF:-1 tvg-name="TV Premium" group-title="TV Checkout",TV Premium
+                     *     http://eu1.tvcheckout.net/get.php?username=TV-12345678&password=483920571634&type=m3u_plus&output=ts
+                     */
+                    "audio/x-mpegurl": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             431: components["responses"]["HeadersTooLarge"];
             502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2179,12 +2336,12 @@ export interface operations {
     addInvoice: {
         parameters: {
             query?: never;
-            header?: {
+            header: {
                 /**
-                 * @description A key unique to one submission; repeating it with the same body returns the first result, with another body a 409 idempotency_key_reused.
+                 * @description A key unique to one submission (a UUID); repeating it with the same body returns the first result, with another body a 409 idempotency_key_reused. A missing or empty key is refused with 400 bad_request, so a double submit can never create two orders or invoices.
                  * @example 5f0c6d2e-8a4b-4c1d-9e7f-3a2b1c0d9e8f
                  */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -2305,6 +2462,30 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["VisitorCurrency"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getMerchant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The merchant. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Merchant"];
                 };
             };
             400: components["responses"]["BadRequest"];

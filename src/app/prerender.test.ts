@@ -25,6 +25,9 @@ describe('the prerendered first screen (what the server sends before any script 
     expect(screen.html).toContain(`<div class="skeleton" role="status"><span class="visually-hidden">${html(t.app.loading)}</span>`);
     expect(screen.html).not.toContain('class="links"');
     expect(screen.html).toContain(`<nav aria-label="${html(t.app.languages)}">`);
+    // The merchant's box, last in the footer: the hint now, the server's merchant once the app renders (its height reserved).
+    expect(screen.html).toMatch(/<div class="merchant-footer" data-merchant-footer="true"><p class="hint">[^<]+<\/p><\/div><\/footer>/);
+    expect(screen.html).toContain(html(t.merchant.securePayment.split(':')[0] ?? ''));
     expect(screen.html).not.toMatch(/<script/i);
     // A visitor may log in; a session's user may sign out.
     expect(screen.html.includes(html(t.login.title))).toBe(visitor === 'visitor');

@@ -49,6 +49,8 @@ export async function renderIndexScreen(locale: Locale, visitor: PageVisitor, tr
     const { pathname } = new URL(input instanceof Request ? input.url : String(input));
     if (pathname === '/checkout/api/session') return answer(SESSIONS[visitor]);
     if (pathname === '/checkout/api/currency') return answer({ country: DEFAULT_COUNTRY, currency: currencyForCountry(DEFAULT_COUNTRY) });
+    // The merchant is the running server's (its catalogue file): the build leaves the footer's box to the app.
+    if (pathname === '/checkout/api/merchant') return Promise.resolve(new Response(JSON.stringify({ error: { code: 'not_found', message: 'Not known at build time.' } }), { status: 404, headers: { 'content-type': 'application/json' } }));
     return new Promise<Response>(() => {});
   };
   const prefix = localeParam(locale);

@@ -6,9 +6,10 @@
 import type { i18n as I18n } from 'i18next';
 import { createActor, fromPromise, type Actor, type InspectionEvent, type Observer } from 'xstate';
 import { authMachine, type AuthResult, type AuthSession } from '../../machines/auth.machine';
-import { createCheckoutClient, type CheckoutClient, type Gateway, type VisitorCurrency } from '../api/client';
+import { createCheckoutClient, type CheckoutClient, type Gateway, type Merchant, type VisitorCurrency } from '../api/client';
 import { MIN_LOADING_MS } from '../domain/constants';
 import { DEFAULT_COUNTRY } from '../domain/currency';
+import { isLocale, type Locale } from '../domain/locale';
 import { createI18n, type AppI18n, type I18nOptions } from '../i18n';
 import { unwrap } from './api';
 import { cookieStore, type SavedStateStore } from './persistence';
@@ -45,6 +46,8 @@ export interface Visitor {
 export interface AppSession {
   visitor: Visitor;
   auth: Actor<typeof authMachine>;
+  /** Who sells, for every page's footer; null when the call failed (the footer then shows only the secure-payment hint). */
+  merchant: Merchant | null;
 }
 
 /** A payment gateway list and its default, as the machines take them. */
@@ -71,8 +74,10 @@ export interface AppServices {
   start(query: { email?: string }): Promise<AppSession>;
   /** The started session; routes run only after the root route awaited `start`. */
   readonly session: AppSession;
-  /** The payment gateways (GET /api/getGateway). */
+  /** The payment gateways (GET /api/getGateway), named in the current locale. */
   loadGateways(): Promise<Gateways>;
+  /** The locale the server names products and gateways in: the page's. */
+  catalogueLocale(): Locale | undefined;
 }
 
 /** Creates the app's services; `goHome` is the router's way home, used when signing out. */
@@ -97,17 +102,20 @@ export function createServices(options: AppOptions, goHome: () => void): AppServ
 
   async function start(query: { email?: string }): Promise<AppSession> {
     const currencyAnswer = unwrap(client.GET('/checkout/api/currency'));
-    const [serverSession, currency] = await Promise.all([
+    // The merchant comes with the session, so the footer is complete on the app's first render (nothing moves after).
+    const [serverSession, currency, merchant] = await Promise.all([
       unwrap(client.GET('/checkout/api/session')).catch((): AuthSession | null => null),
       currencyAnswer.catch(() => null),
+      unwrap(client.GET('/checkout/api/merchant')).catch((): Merchant | null => null),
     ]);
     const auth = createActor(authLogic, { input: { session: serverSession, query }, inspect: options.inspect });
     auth.start();
-    session = { visitor: { country: currency?.country ?? DEFAULT_COUNTRY, currencyAnswer }, auth };
+    session = { visitor: { country: currency?.country ?? DEFAULT_COUNTRY, currencyAnswer }, auth, merchant };
     return session;
   }
 
   const { i18n, ...locales } = createI18n(options);
+  const catalogueLocale = () => (isLocale(i18n.language) ? i18n.language : undefined);
   return {
     client,
     i18n,
@@ -125,8 +133,9 @@ export function createServices(options: AppOptions, goHome: () => void): AppServ
       if (!session) throw new Error('App not started');
       return session;
     },
+    catalogueLocale,
     async loadGateways() {
-      const list = await unwrap(client.GET('/checkout/api/getGateway'));
+      const list = await unwrap(client.GET('/checkout/api/getGateway', { params: { query: { locale: catalogueLocale() } } }));
       return { gateways: list.paymentmethods.paymentmethod, defaultGateway: list.defaultGateway };
     },
   };

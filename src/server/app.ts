@@ -29,6 +29,7 @@ import { serveSpa } from './spa';
 import { systemRoutes } from './routes/system';
 import type { RouteDeps } from './routes/types';
 import { refuseDemoAccounts, refuseUnsafeConfig } from './production';
+import { demoMerchantPages, logoOrigin, merchantRoutes, merchantView, refuseIncompleteMerchant } from './merchant';
 import { portsFromEnvironment, type Ports } from './ports';
 import { trustFunction } from './proxy';
 import { systemClock, type Clock } from './clock';
@@ -55,7 +56,7 @@ export interface AppOptions extends Partial<Ports> {
 }
 
 /** Answers that carry credentials or personal data: never stored by a browser or a shared cache. */
-const PRIVATE_OPERATIONS = new Set(['getClientProducts', 'getResellerProducts', 'getActiveProducts', 'getSession', 'getOrderStatus', 'getInvoiceStatus', 'resumeOrder', 'auth', 'authMiddleware', 'resellerAuth', 'signInLink', 'signIn', 'useSignInLink', 'isReseller', 'order', 'addInvoice', 'offshore', 'coinbase']);
+const PRIVATE_OPERATIONS = new Set(['getClientProducts', 'getPlaylist', 'getResellerProducts', 'getActiveProducts', 'getSession', 'getOrderStatus', 'getInvoiceStatus', 'resumeOrder', 'auth', 'authMiddleware', 'resellerAuth', 'signInLink', 'signIn', 'useSignInLink', 'isReseller', 'order', 'addInvoice', 'offshore', 'coinbase']);
 
 /** HSTS for a year once the request came over HTTPS (directly, or from a trusted proxy's X-Forwarded-Proto). */
 const HSTS = 'max-age=31536000';
@@ -119,12 +120,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   refuseUnsafeConfig(config);
   refuseInspectBuild(config);
+  const catalogueStarted = performance.now();
+  const file = catalogue ?? catalogueForStart(config);
+  // A shop shows who sells: production without the merchant's name, terms and privacy refuses to start.
+  refuseIncompleteMerchant(config.mode, file);
+  const merchant = merchantView(file.merchant);
   // Instances starting together on one database write their start-up rows one at a time.
   const secrets = await store.exclusive(async () => {
     const loaded = await loadSecrets(config, store.db);
     // The store's catalogue is the file's at every start: the operator's CATALOGUE_FILE, or the demo's own.
-    const catalogueStarted = performance.now();
-    const file = catalogue ?? catalogueForStart(config);
     const changes = await applyCatalogue(store.db, file);
     app.log.info({ catalogue: file.source, ...changes, ms: Math.round(performance.now() - catalogueStarted) }, 'catalogue file applied');
     const demoProducts = DEMO_ACCOUNT_PIDS.every((pid) => file.products.some((product) => product.pid === pid));
@@ -139,7 +143,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await refuseDemoAccounts(config, billing);
   const gateways = ports.payments(portContext);
   const fraud = ports.fraud({ ...portContext, billing });
-  const deps: RouteDeps = { config, billing, gateways, fraud, secrets, clock, storeEngine: store.engine, pingStore: (timeoutMs) => store.ping(timeoutMs) };
+  const deps: RouteDeps = { config, billing, gateways, fraud, secrets, clock, shop: { merchant, translations: file.translations }, storeEngine: store.engine, pingStore: (timeoutMs) => store.ping(timeoutMs) };
 
   await app.register(fastifyCookie);
   app.decorate('sessions', createSessionStore(store.db, secrets.session));
@@ -150,7 +154,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
       directives: {
-        defaultSrc: ["'self'"], scriptSrc: ["'self'"], styleSrc: ["'self'", "'unsafe-inline'"], imgSrc: ["'self'", 'data:'],
+        defaultSrc: ["'self'"], scriptSrc: ["'self'"], styleSrc: ["'self'", "'unsafe-inline'"], imgSrc: ["'self'", 'data:', ...[logoOrigin(merchant)].filter((origin) => origin !== null)],
         // A demo whose SPA was built with INSPECT=on may talk to the flow studio's live view on this machine.
         connectSrc: ["'self'", ...(config.mode === 'demo' ? [inspectLiveOrigin(config.distDir) ?? []].flat() : [])], formAction: ["'self'"], frameAncestors: ["'none'"], objectSrc: ["'none'"], baseUri: ["'self'"],
         upgradeInsecureRequests: null,
@@ -204,12 +208,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const recovery = createRecovery(store.db, secrets.session, config.publicUrl, clock);
   const handlers: Record<string, RouteHandlerMethod> = Object.assign({},
-    sessionRoutes(deps), catalogueRoutes(deps), orderRoutes(deps), paymentRoutes(deps), serviceRoutes(deps), systemRoutes(deps), signInRoutes(config),
+    sessionRoutes(deps), merchantRoutes(deps), catalogueRoutes(deps), orderRoutes(deps), paymentRoutes(deps), serviceRoutes(deps), systemRoutes(deps), signInRoutes(config),
     resumeOrderRoute({ billing, gateways, clock, recovery, publicUrl: config.publicUrl }),
   ) as Record<string, RouteHandlerMethod>;
   registerOperations(app, contractOperations(), handlers, config.rateLimit ? RATE_LIMITS : {});
 
-  await app.register(async (scope) => sandboxPages(scope, { gateways, findPayment: (id) => billing.payment(id), demo: config.mode === 'demo' }));
+  await app.register(async (scope) => sandboxPages(scope, { gateways, findPayment: (id) => billing.payment(id), demo: config.mode === 'demo', merchant }));
+  if (config.mode === 'demo') await app.register(async (scope) => demoMerchantPages(scope));
   const renderMail = mailRenderer({
     links: checkoutLinks(config.publicUrl), credentials: config.mail.credentials, billing, db: store.db,
     signInLink: (clientId, redirectPath, ttlMs, orderId, purpose) => app.signInLinks.create(clientId, redirectPath, ttlMs, orderId, purpose),

@@ -20,14 +20,14 @@ export const CARD_CSS = [
 
 /**
  * A page the server renders itself, outside the SPA (English, like the providers' pages it stands for, unless `lang` says otherwise):
- * `<title>` is "title · site", and in demo mode the demo banner comes first.
+ * `<title>` is "title · site", and in demo mode the demo banner comes first; `after` (a footer) follows <main>.
  */
-export function serverPage({ title, site, css, body, demo, lang = 'en' }: { title: string; site: string; css: string; body: string; demo: boolean; lang?: string }): string {
+export function serverPage({ title, site, css, body, demo, lang = 'en', after = '' }: { title: string; site: string; css: string; body: string; demo: boolean; lang?: string; after?: string }): string {
   return `<!doctype html>
 <html lang="${escapeHtml(lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)} · ${escapeHtml(site)}</title>
 <style>
 ${BASE_CSS}
 ${css}
-</style></head><body>${demo ? demoBannerHtml(DEMO_BANNER_TEXTS['en-en']) : ''}<main>${body}</main></body></html>`;
+</style></head><body>${demo ? demoBannerHtml(DEMO_BANNER_TEXTS['en-en']) : ''}<main>${body}</main>${after}</body></html>`;
 }

@@ -2,8 +2,10 @@ import { buildApp } from './app';
 import { loadCatalogueFile } from './catalogue/load';
 import { ConfigError, readConfig } from './config';
 import { openStore } from './db/connect';
+import { terminalLogStream } from './log';
 import { portsFromEnvironment } from './ports';
 import { refuseUnsafeConfig } from './production';
+import { refuseIncompleteMerchant } from './merchant';
 
 // Everything the server writes (data directory, generated keys) is readable by its own user only.
 process.umask(0o077);
@@ -22,6 +24,8 @@ const { config, catalogue } = (() => {
     // A named catalogue file is read and checked before anything else is refused or opened, so its fault is the line printed.
     const file = read.catalogueFile ? loadCatalogueFile(read.catalogueFile) : undefined;
     refuseUnsafeConfig(read);
+    // Production's file must say who sells; refused here, before the store is opened (buildApp checks again).
+    if (file) refuseIncompleteMerchant(read.mode, file);
     return { config: read, catalogue: file };
   } catch (error) {
     return refuse(error);
@@ -32,7 +36,9 @@ const warn = (message: string) => console.warn(`TV Checkout: ${message}`);
 const store = await openStore(config.databaseUrl
   ? { engine: 'postgres', databaseUrl: config.databaseUrl, waitMs: config.databaseWaitMs, warn }
   : { engine: 'pglite', dataDir: config.dataDir, warn }).catch(refuse);
-const app = await buildApp({ config, store, catalogue, logger: true, ...portsFromEnvironment(config) }).catch(async (error: unknown) => {
+// Readable lines at a terminal, JSON lines everywhere else (and always in production).
+const prettyLog = await terminalLogStream({ mode: config.mode });
+const app = await buildApp({ config, store, catalogue, logger: prettyLog ? { stream: prettyLog } : true, ...portsFromEnvironment(config) }).catch(async (error: unknown) => {
   await store.close();
   return refuse(error);
 });

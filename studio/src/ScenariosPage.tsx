@@ -98,7 +98,7 @@ export function ScenariosPage({ index, query }: { index: StudioIndex; query: URL
             <a href={`#/machine/${machine}/scenario/${scenario.number}`}>
               <span className="scenario-machine">{machine} #{scenario.number}</span> {scenario.words}
             </a>{' '}
-            <span className="hint">({scenario.steps.length - 1} steps)</span>
+            <span className="hint">({scenario.steps.length - 1} step{scenario.steps.length === 2 ? '' : 's'})</span>
           </li>
         ))}
       </ul>

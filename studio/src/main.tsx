@@ -44,6 +44,7 @@ function Overview({ index }: { index: StudioIndex }) {
         path as a scenario to step through, and the API reference. Product owners review the flows here; testers see what is walked and what is not, and step through a scenario state by
         state. Built {new Date(index.builtAt).toLocaleString()}.
       </p>
+      <div className="table-scroll">
       <table className="figures">
         <thead>
           <tr>
@@ -84,6 +85,7 @@ function Overview({ index }: { index: StudioIndex }) {
           })}
         </tbody>
       </table>
+      </div>
       <p className="hint">
         The first columns are <code>npm run paths -- --json</code>. A layer is "not recorded" until <code>npm test</code> has written <code>coverage/statecharts/&lt;layer&gt;/</code> and the
         studio was built again.

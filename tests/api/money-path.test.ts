@@ -113,7 +113,7 @@ describe('the money path: order, sandbox page, signed confirmation, credentials'
     expect(change.body).toEqual({ invoiceid: order.invoiceid, paymentmethod: 'sandboxcrypto', link: expect.stringContaining('/checkout/sandbox/pay/pay_'), deadline: expect.any(String) });
     expect(change.body.link).not.toBe(order.link);
     const page = await new Browser(t.app).request({ method: 'GET', url: linkPath(change.body.link) });
-    expect(page.text).toContain('Bitcoin (sandbox)');
+    expect(page.text).toContain('<h1>Bitcoin</h1>');
     expect(page.text).toContain(paid.shown);
 
     await payOnSandbox(t.app, change.body.link);

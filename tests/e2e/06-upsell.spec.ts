@@ -18,7 +18,7 @@ test('a client logs in, buys 2 extra connections for an active service, pays, an
   await expect(quantity).toHaveValue('2');
   // Two connections on the monthly plan: 2 × €4.00.
   await expect(page.getByRole('status').filter({ hasText: '€8.00' })).toHaveText('€8.00 per month');
-  await expect(page.getByRole('radio', { name: 'Card (sandbox)' })).toBeChecked();
+  await expect(page.getByRole('radio', { name: 'Card', exact: true })).toBeChecked();
   await page.getByRole('button', { name: 'Pay €8.00' }).click();
 
   await expect(page.getByRole('button', { name: 'Pay €8.00' })).toBeVisible();

@@ -16,7 +16,7 @@ async function receiptRows(page: Page): Promise<string[][]> {
 
 test('a declined card payment says so and is paid again on the same gateway, then reaches success', async ({ page }) => {
   await guestOrder(page, { email: uniqueEmail('declined') });
-  await expect(page.getByRole('heading', { level: 1, name: 'Card (sandbox)' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Card', exact: true })).toBeVisible();
   const invoice = (await page.getByText(/^Invoice #\d+$/).textContent()) ?? '';
 
   await declineOnSandbox(page);
@@ -30,7 +30,7 @@ test('a declined card payment says so and is paid again on the same gateway, the
 
   await page.getByRole('button', { name: 'Pay again' }).click();
   // The same invoice, on the same gateway's page, with a new link.
-  await expect(page.getByRole('heading', { level: 1, name: 'Card (sandbox)' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Card', exact: true })).toBeVisible();
   await expect(page.getByText(invoice, { exact: true })).toBeVisible();
   await payOnSandbox(page);
   await reachSuccess(page);
@@ -59,7 +59,7 @@ test('an expired link is renewed on the same gateway ("Get a new payment link") 
   await expect(page.getByRole('link', { name: 'Go to the payment page' })).toBeHidden();
 
   await page.getByRole('button', { name: 'Get a new payment link' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Card (sandbox)' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Card', exact: true })).toBeVisible();
   await expect(page.getByText(invoice, { exact: true })).toBeVisible();
   expect(page.url()).not.toBe(firstLink);
   await payOnSandbox(page);
@@ -71,8 +71,8 @@ test('a Bitcoin payment seen but not confirmed shows "Payment received, confirmi
   // Change to Bitcoin from the waiting page, as a shopper who prefers it.
   await page.goto('/checkout/waiting');
   await page.getByRole('button', { name: 'Change payment method' }).click();
-  await page.getByRole('button', { name: 'Pay with Bitcoin (sandbox)' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Bitcoin (sandbox)' })).toBeVisible();
+  await page.getByRole('button', { name: 'Pay with Bitcoin' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Bitcoin', exact: true })).toBeVisible();
   const link = page.url();
 
   await page.getByRole('button', { name: 'Pay, confirm later' }).click();

@@ -7,6 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { parse } from 'yaml';
 import { startStudioServer, type StudioServer } from '../../scripts/studio/serve';
@@ -98,8 +99,31 @@ test('a scenario found by its state steps through on the diagram: Next and Previ
   expect(outside).toEqual([]);
 });
 
-test('the keyboard reaches a state and Enter shows its transitions', async ({ page }) => {
+test('the diagram zooms and pans by wheel, drag and keys; the keyboard reaches a state and Enter shows its transitions', async ({ page }) => {
   await page.goto(`${studio.url}#/machine/placeOrder`);
+  const view = page.locator('svg[data-machine="placeOrder"] > g');
+  const transform = async () => {
+    const [, x, y, k] = /translate\(([-\d.]+) ([-\d.]+)\) scale\(([-\d.]+)\)/.exec((await view.getAttribute('transform')) ?? '')!;
+    return { x: Number(x), y: Number(y), k: Number(k) };
+  };
+  const start = await transform();
+  await page.locator('.diagram-viewport').focus();
+  await page.keyboard.press('ArrowLeft');
+  await expect.poll(async () => (await transform()).x).toBeGreaterThan(start.x);
+  await page.keyboard.press('+');
+  await expect.poll(async () => (await transform()).k).toBeGreaterThan(start.k);
+  const zoomed = await transform();
+  const box = (await page.locator('svg[data-machine="placeOrder"]').boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.wheel(0, 200);
+  await expect.poll(async () => (await transform()).k).toBeLessThan(zoomed.k);
+  const wheeled = await transform();
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2 + 80, box.y + box.height / 2 + 30, { steps: 5 });
+  await page.mouse.up();
+  await expect.poll(async () => (await transform()).x).toBeCloseTo(wheeled.x + 80, 0);
+  await page.getByRole('button', { name: 'Fit' }).click();
+
   const first = page.locator('svg[data-machine="placeOrder"] .state-node[tabindex="0"]');
   await expect(first).toHaveCount(1);
   await first.focus();
@@ -133,4 +157,23 @@ test('the API reference lists every operation of openapi.yaml, offline', async (
   }
   expect([...listed].sort()).toEqual(operationIds.map((id) => id.toLowerCase()).sort());
   expect(outside).toEqual([]);
+});
+
+test('axe-core finds no violation on the studio\'s pages, light and dark; the Live panel says how to see the app live', async ({ page }) => {
+  for (const screen of ['#/', '#/machine/waiting/scenario/14', '#/scenarios', '#/live']) {
+    await page.goto(`${studio.url}${screen}`);
+    await expect(page.getByRole('navigation', { name: 'Studio' })).toBeVisible();
+    if (screen.includes('machine')) {
+      await page.locator('.state-node[tabindex="0"]').focus();
+      await page.keyboard.press('Enter');
+      await expect(page.getByRole('heading', { name: /^Transitions out/ })).toBeVisible();
+    }
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      const { violations } = await new AxeBuilder({ page }).analyze();
+      expect(violations.map(({ id, nodes }) => `${scheme} ${screen}: ${id} at ${nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+  }
+  await expect(page.getByText('Start the app with INSPECT=on to see it live')).toBeVisible();
 });

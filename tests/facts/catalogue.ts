@@ -55,11 +55,11 @@ export const SEEDED_PLANS: FactPlan[] = [
     pricing: { EUR: { monthly: 12.99 }, GBP: { monthly: 10.99 } }, configoptions: SEEDED_OPTIONS,
   },
   {
-    pid: 2, name: '6 Months', description: 'Every channel and film for six months, billed once.', billingcycle: 'Semi-Annually', cycleText: 'every 6 months',
+    pid: 2, name: '6 Months', description: 'Every channel and film, billed every 6 months.', billingcycle: 'Semi-Annually', cycleText: 'every 6 months',
     pricing: { EUR: { semiannually: 59.99 }, GBP: { semiannually: 49.99 } }, configoptions: SEEDED_OPTIONS,
   },
   {
-    pid: 3, name: 'Lifetime', description: 'Pay once, watch for as long as the service runs.', billingcycle: 'One Time', cycleText: 'one-time payment',
+    pid: 3, name: 'Lifetime', description: 'Pay once, watch for as long as the service runs.', billingcycle: 'One Time', cycleText: 'billed once',
     pricing: { EUR: { monthly: 199 }, GBP: { monthly: 169 } }, configoptions: SEEDED_OPTIONS,
   },
 ];

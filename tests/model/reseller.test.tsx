@@ -125,6 +125,12 @@ async function seeSuccessGuard(state: string, context: ResellerContext, page: Pa
   // The service the walk's getResellerProducts answered (the model's service 801), as the page writes it.
   await shown(() => screen.getByText('Your reseller panel Reseller panel: Active.'), 'the reseller panel');
   expect(screen.getByText('Service #801: Reseller 120 credits')).toBeTruthy();
+  // The panel: its address as a link, the login and the credits (the model's service: 120 credits bought).
+  const panel = screen.getByRole('region', { name: en.player.reseller.title });
+  expect(within(panel).getByRole('link', { name: 'https://panel.example.net/' }).getAttribute('href')).toBe('https://panel.example.net/');
+  expect(within(panel).getByText('TV-20000001')).toBeTruthy();
+  expect(within(panel).getByText('200000000001')).toBeTruthy();
+  expect(within(panel).getByText('120')).toBeTruthy();
 }
 
 async function see(value: StateValue, context: ResellerContext, page: Page, event: AnyEventObject): Promise<void> {
@@ -160,7 +166,7 @@ async function see(value: StateValue, context: ResellerContext, page: Page, even
   // The new-reseller product is no plan to pick: a new reseller's order adds it (the three seeded packs are).
   expect(within(plans).getAllByRole('radio')).toHaveLength(3);
   const cards = [...plans.querySelectorAll('.plan')].map((card) => [card.querySelector('.plan-name')!.textContent, card.querySelector('.plan-price')!.textContent]);
-  expect(cards).toEqual(SEEDED_RESELLER_PRODUCTS.filter((pack) => pack.pid !== 13).map((pack) => [pack.name, `${money(pack.pricing.EUR.monthly, 'EUR')} one-time payment`]));
+  expect(cards).toEqual(SEEDED_RESELLER_PRODUCTS.filter((pack) => pack.pid !== 13).map((pack) => [pack.name, `${money(pack.pricing.EUR.monthly, 'EUR')} billed once`]));
   expect(within(plans).getByRole('radio', { name: new RegExp(`^${planName(context.selectedPid!)} `) })).toHaveProperty('checked', true);
   const existing = within(screen.getByRole('group', { name: en.reseller.existing }));
   expect(existing.getByRole('radio', { name: en.reseller.yes })).toHaveProperty('checked', context.existingReseller);
@@ -182,6 +188,7 @@ async function see(value: StateValue, context: ResellerContext, page: Page, even
   if (context.emailError === null) expect(emailError).toBeNull();
   else if (event.type === 'order.submit') expect(emailError?.textContent).toBe(SPEC_MESSAGES.invalidEmail);
   if (context.passwordError === null) expect(screen.queryByText(SPEC_MESSAGES.passwordMismatch)).toBeNull();
+  if (context.passwordRuleError === null) for (const text of [APP_MESSAGES.passwordTooShort, APP_MESSAGES.passwordIsEmail]) expect(screen.queryByText(text)).toBeNull();
   const busy = value === 'authenticating' || value === 'ordering';
   const submit = screen.getByRole('button', { name: busy ? en.reseller.submitting : en.reseller.submit });
   expect(submit.getAttribute('aria-disabled')).toBe(busy ? 'true' : null);

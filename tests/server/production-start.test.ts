@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -65,6 +65,15 @@ describe('a start as an operator makes it', () => {
     const exit = await production({ ...KEYS, ...MAIL, CATALOGUE_FILE, GATEWAYS: 'sandbox' });
     expect(exit.code).toBe(1);
     expect(exit.output.trim()).toBe('TV Checkout refuses to start: GATEWAYS names the sandbox gateway sandbox, whose page pays for anyone: production takes real gateways only (or set DEMO=on for a demo).');
+  });
+
+  it('production with a catalogue file naming no merchant refuses, listing the missing fields, before any store is opened', async () => {
+    const file = join(root, 'no-merchant.yaml');
+    writeFileSync(file, readFileSync(CATALOGUE_FILE, 'utf8').replace(/^merchant:\n( {2}.*\n)+/m, ''));
+    const exit = await production({ ...KEYS, ...MAIL, CATALOGUE_FILE: file, GATEWAYS: 'hostedlink', ...HOSTEDLINK });
+    expect(exit.code).toBe(1);
+    expect(exit.ready).toBe(false);
+    expect(exit.output.trim()).toBe(`TV Checkout refuses to start: CATALOGUE_FILE ${file} has no merchant name, termsUrl, privacyUrl: production shows shoppers who sells and on what terms (README, "Catalogue file", merchant:).`);
   });
 
   it('production without a catalogue file refuses, naming CATALOGUE_FILE', async () => {

@@ -11,6 +11,7 @@ type Answer = unknown | Response | ((request: Request) => unknown | Response | P
 export type Operation =
   | 'session'
   | 'currency'
+  | 'merchant'
   | 'getProducts'
   | 'getProduct'
   | 'getGateway'
@@ -101,6 +102,10 @@ export const clientSession: Schemas['Session'] = { loggedIn: true, guest: false,
 const defaults: Record<Operation, Answer> = {
   session: anonymous,
   currency: { country: 'FR', currency: 'EUR' },
+  merchant: {
+    name: 'Fake Shop Ltd.', logo: null, supportEmail: 'help@shop.example', supportUrl: null,
+    termsUrl: 'https://shop.example/terms', privacyUrl: 'https://shop.example/privacy', refundUrl: 'https://shop.example/refunds',
+  } satisfies Schemas['Merchant'],
   getProducts: { totalresults: demoProducts.length, products: demoProducts },
   getProduct: demoProducts[0],
   getGateway: demoGateways,
@@ -139,7 +144,10 @@ const defaults: Record<Operation, Answer> = {
     newResellerPid: 13,
   },
   resellerAuth: { userid: 12, email: 'reseller@tvcheckout.test', reseller: true },
-  getResellerProducts: { serviceid: 3005, pid: 5, name: 'Reseller 100 credits', status: 'Active', reseller: { name: 'streamshop', status: 'Active' } },
+  getResellerProducts: {
+    serviceid: 3005, pid: 5, name: 'Reseller 100 credits', status: 'Active', reseller: { name: 'streamshop', status: 'Active' },
+    panel: { url: 'https://panel.example.net/', username: 'TV-20000005', password: '200000000005', credits: 100 },
+  },
   new_click: { recorded: true },
 };
 

@@ -17,7 +17,7 @@ export function checkoutLogic(app: AppServices, hooks: { goToWaiting: () => void
   const { client } = app;
   return checkoutMachine.provide({
     actors: {
-      loadProducts: fromPromise<CheckoutProduct[]>(async () => (await unwrap(client.GET('/checkout/api/getProducts'))).products),
+      loadProducts: fromPromise<CheckoutProduct[]>(async () => (await unwrap(client.GET('/checkout/api/getProducts', { params: { query: { locale: app.catalogueLocale() } } }))).products),
       loadGateways: fromPromise<{ gateways: CheckoutGateway[]; defaultGateway: string }>(() => app.loadGateways()),
       loadCurrency: fromPromise<{ country: string }>(async () => {
         const { country } = await app.session.visitor.currencyAnswer;
@@ -33,7 +33,7 @@ export function checkoutLogic(app: AppServices, hooks: { goToWaiting: () => void
       }),
       loadProduct: fromPromise<CheckoutProduct | null, { pid: number }>(async ({ input }) => {
         try {
-          return await unwrap(client.GET('/checkout/api/getProduct', { params: { query: { pid: String(input.pid) } } }));
+          return await unwrap(client.GET('/checkout/api/getProduct', { params: { query: { pid: String(input.pid), locale: app.catalogueLocale() } } }));
         } catch (error) {
           if (error instanceof ApiFailure && error.status === 404) return null;
           throw error;

@@ -8,6 +8,7 @@ import { useApp, useMessage } from '../hooks';
 import { localeParam, rememberLocale, useLocale } from '../locale';
 import { Alert } from './Feedback';
 import { Logo } from './Icons';
+import { MerchantFooter } from './MerchantFooter';
 
 /** Header, page and language links. */
 export function Layout() {
@@ -53,7 +54,7 @@ function Header() {
   );
 }
 
-/** The same page in each locale; following one remembers the choice. */
+/** The same page in each locale, following one remembers the choice; then who sells (MerchantFooter). */
 function LanguageLinks() {
   const { t } = useTranslation();
   const current = useLocale();
@@ -78,6 +79,7 @@ function LanguageLinks() {
           ))}
         </ul>
       </nav>
+      <MerchantFooter />
     </footer>
   );
 }

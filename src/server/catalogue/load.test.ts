@@ -91,6 +91,17 @@ describe('a valid catalogue file', () => {
     expect(catalogue.gateways).toEqual([{ module: 'sandbox', displayname: 'Card' }]);
   });
 
+  it('keeps the merchant and the translations per locale apart from the store\'s tables; a gateway may be a name or a name with translations', () => {
+    const text = `merchant:\n  name: Streamers B.V.\n  termsUrl: https://streamers.example/terms\n  privacyUrl: /privacy\n${withLine(43, '  sandbox:\n    name: Card\n    translations: { de-de: { name: Karte } }\n  sandboxcrypto: Bitcoin')}`
+      .replace('    customFields: { username: 11, password: 12 }', '    customFields: { username: 11, password: 12 }\n    translations: { de-de: { name: 1 Monat, description: Alles. }, es-es: { name: 1 mes } }');
+    const catalogue = parseCatalogue(text, 'yaml', 'x.yaml');
+    expect(catalogue.merchant).toEqual({ name: 'Streamers B.V.', termsUrl: 'https://streamers.example/terms', privacyUrl: '/privacy' });
+    expect(catalogue.gateways).toEqual([{ module: 'sandbox', displayname: 'Card' }, { module: 'sandboxcrypto', displayname: 'Bitcoin' }]);
+    expect([...catalogue.translations.products]).toEqual([[1, { 'de-de': { name: '1 Monat', description: 'Alles.' }, 'es-es': { name: '1 mes' } }]]);
+    expect([...catalogue.translations.gateways]).toEqual([['sandbox', { 'de-de': { name: 'Karte' } }]]);
+    expect(catalogue.products[0]).not.toHaveProperty('translations');
+  });
+
   it('reads the same catalogue from JSON', () => {
     const json = JSON.stringify({
       currencies: [{ code: 'EUR', rate: 1, default: true }, { code: 'GBP', rate: 0.8 }],
@@ -153,6 +164,12 @@ describe('a bad catalogue file is refused with the file, the line and the field'
     ['a product not sold in its own cycle', withLine(18, '    billingcycle: Annually'), 'line 19: products[0].pricing has no price for its billing cycle Annually (annually) in any currency'],
     ['a gateway module name that is not one', withLine(43, '  Sand Box: Card'), 'line 43: gateways.Sand Box is not a gateway module name'],
     ['a rate of 0', withLine(6, '    rate: 0'), 'line 6: currencies[1].rate must be more than 0'],
+    ['a merchant link that is neither http(s) nor a path', `merchant:\n  termsUrl: "javascript:alert(1)"\n${VALID}`, 'line 2: merchant.termsUrl must be an http(s):// URL or a path starting with /'],
+    ['a merchant support address that is not one', `merchant:\n  supportEmail: support\n${VALID}`, 'line 2: merchant.supportEmail must be an e-mail address'],
+    ['an unknown merchant field', `merchant:\n  phone: "123"\n${VALID}`, 'line 2: merchant.phone is not a merchant field (name, logo, supportEmail, supportUrl, termsUrl, privacyUrl, refundUrl)'],
+    ['a translation to a locale the checkout does not have', withLine(21, '    customFields: { username: 11, password: 12 }\n    translations: { fr-fr: { name: 1 Mois } }'), 'line 22: products[0].translations.fr-fr is not a locale (en-en, de-de, en-gb, es-es, nl-nl, pt-pt)'],
+    ['a translated field a product does not have', withLine(21, '    customFields: { username: 11, password: 12 }\n    translations: { de-de: { title: 1 Monat } }'), 'line 22: products[0].translations.de-de.title is not a translated field (name, description)'],
+    ['a gateway written as a mapping without its name', withLine(43, '  sandbox: { translations: { de-de: { name: Karte } } }'), 'line 43: gateways.sandbox.name is missing'],
     ['not YAML', withLine(20, '    options: [2'), 'not valid YAML'],
     ['a key given twice', withLine(17, '    name: Again'), 'line 17: not valid YAML: Map keys must be unique'],
   ])('%s', (_name, text, expected) => {

@@ -4,11 +4,12 @@ import { Ajv, type ErrorObject } from 'ajv';
 import { isMap, LineCounter, parseDocument, type Document } from 'yaml';
 import { pricingKey } from '../../domain/billing-cycle';
 import { CURRENCIES, type Currency } from '../../domain/currency';
+import type { Locale } from '../../domain/locale';
 import type { PricingTable } from '../../domain/pricing';
 import { NO_DATE } from '../../domain/promotion';
 import { ConfigError, type ServerConfig } from '../config';
 import { projectRoot } from '../project-root';
-import { CATALOGUE_SCHEMA, PRICING_KEYS, type CatalogueFileContent } from './schema';
+import { CATALOGUE_SCHEMA, PRICING_KEYS, type CatalogueFileContent, type FileMerchant } from './schema';
 
 /** The demo's catalogue, applied in demo mode when CATALOGUE_FILE is unset (found from the bundle too). */
 export const DEMO_CATALOGUE_FILE = join(projectRoot, 'src/server/catalogue/demo.yaml');
@@ -31,6 +32,16 @@ export interface Catalogue {
     initialUses: number;
   }[];
   gateways: { module: string; displayname: string }[];
+  /** Who sells (name, logo, support, terms, privacy, refund), as the file gives it; checked for production by refuseIncompleteMerchant. */
+  merchant: FileMerchant;
+  /** Names and descriptions per locale, by pid and by gateway module; kept in memory, never in the store (a locale left out shows the default). */
+  translations: CatalogueTranslations;
+}
+
+/** The file's translations: a locale left out of one shows the default text. */
+export interface CatalogueTranslations {
+  products: Map<number, Partial<Record<Locale, { name?: string; description?: string }>>>;
+  gateways: Map<string, Partial<Record<Locale, { name?: string }>>>;
 }
 
 type Path = (string | number)[];
@@ -42,12 +53,13 @@ export function pathText(path: Path): string {
 
 let validator: ReturnType<Ajv['compile']> | null = null;
 const validate = (value: unknown) => {
-  validator ??= new Ajv({ allErrors: false, strict: true, verbose: true }).compile(CATALOGUE_SCHEMA);
+  validator ??= new Ajv({ allErrors: false, strict: true, allowUnionTypes: true, verbose: true }).compile(CATALOGUE_SCHEMA);
   return validator(value) ? null : (validator.errors?.[0] ?? null);
 };
 
 const typeName: Record<string, string> = {
   number: 'a number', integer: 'a whole number', string: 'a text', boolean: 'true or false', array: 'a list', object: 'a mapping (field: value)',
+  'string,object': 'a text or a mapping (field: value)',
 };
 
 /** Ajv's first error as [where, what]: the path of the value at fault and the sentence about it. */
@@ -57,7 +69,10 @@ function describeSchemaError(error: ErrorObject): [Path, string] {
     .map((segment) => (/^\d+$/.test(segment) ? Number(segment) : segment));
   const parent = error.parentSchema as { title?: string; properties?: Record<string, unknown> } | undefined;
   const params = error.params as Record<string, unknown>;
-  if (error.propertyName !== undefined) return [[...path, error.propertyName], `is not a ${parent?.title ?? 'known name'} name (lower-case letters and digits)`];
+  if (error.propertyName !== undefined) {
+    if (error.keyword === 'enum') return [[...path, error.propertyName], `is not a ${parent?.title ?? 'known name'} (${(params.allowedValues as unknown[]).join(', ')})`];
+    return [[...path, error.propertyName], `is not a ${parent?.title ?? 'known name'} name (lower-case letters and digits)`];
+  }
   switch (error.keyword) {
     case 'type': return [path, `must be ${typeName[String(params.type)] ?? String(params.type)}`];
     case 'required': return [[...path, String(params.missingProperty)], 'is missing'];
@@ -229,7 +244,12 @@ export function parseCatalogue(text: string, format: 'yaml' | 'json', source: st
     options: options.map((option, index) => ({ id: option.id, name: option.name, pricing: checkPricing(option.pricing, ['options', index, 'pricing']) })),
     products,
     promotions,
-    gateways: Object.entries(file.gateways ?? {}).map(([module, displayname]) => ({ module, displayname })),
+    gateways: Object.entries(file.gateways ?? {}).map(([module, entry]) => ({ module, displayname: typeof entry === 'string' ? entry : entry.name })),
+    merchant: file.merchant ?? {},
+    translations: {
+      products: new Map(file.products.flatMap((product) => (product.translations ? [[product.pid, product.translations] as const] : []))),
+      gateways: new Map(Object.entries(file.gateways ?? {}).flatMap(([module, entry]) => (typeof entry !== 'string' && entry.translations ? [[module, entry.translations] as const] : []))),
+    },
   };
 }
 

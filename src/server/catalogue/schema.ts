@@ -1,5 +1,6 @@
 import { BILLING_CYCLES, type PricingKey } from '../../domain/billing-cycle';
 import { CURRENCIES, type Currency } from '../../domain/currency';
+import { LOCALES, type Locale } from '../../domain/locale';
 
 /** The cycles a pricing table is keyed by (One Time is priced as monthly). */
 export const PRICING_KEYS: readonly PricingKey[] = ['monthly', 'quarterly', 'semiannually', 'annually', 'biennially', 'triennially'];
@@ -25,12 +26,39 @@ const PRICING = {
   additionalProperties: false,
 } as const;
 
+/** A link the shop shows: an https:// (or http://) URL, or a path on this server (/…). */
+const LINK = { type: 'string', pattern: '^(https?://[^\\s<>"]+|/[^\\s<>"]*)$', title: 'an http(s):// URL or a path starting with /' } as const;
+
+/** Texts per locale, e.g. `de-de: { name: …, description: … }`; a locale left out shows the default text. */
+const translations = (fields: Record<string, unknown>) => ({
+  type: 'object',
+  propertyNames: { enum: [...LOCALES], title: 'locale' },
+  additionalProperties: { type: 'object', title: 'translated field', additionalProperties: false, minProperties: 1, properties: fields },
+} as const);
+
+/** Who sells: shown in every page's footer and on the hosted sandbox page. */
+const MERCHANT = {
+  type: 'object',
+  title: 'merchant field',
+  additionalProperties: false,
+  properties: {
+    name: TEXT,
+    logo: LINK,
+    supportEmail: { type: 'string', pattern: '^[^\\s@<>"]+@[^\\s@<>"]+\\.[^\\s@<>"]+$', title: 'an e-mail address' },
+    supportUrl: LINK,
+    termsUrl: LINK,
+    privacyUrl: LINK,
+    refundUrl: LINK,
+  },
+} as const;
+
 /** The JSON Schema of CATALOGUE_FILE (YAML or JSON); semantic rules (unique keys, references) are checked after it. */
 export const CATALOGUE_SCHEMA = {
   type: 'object',
   required: ['currencies', 'products'],
   additionalProperties: false,
   properties: {
+    merchant: MERCHANT,
     currencies: {
       type: 'array',
       minItems: 1,
@@ -77,6 +105,7 @@ export const CATALOGUE_SCHEMA = {
             additionalProperties: false,
             properties: { username: ID, password: ID },
           },
+          translations: translations({ name: TEXT, description: { type: 'string' } }),
         },
       },
     },
@@ -101,7 +130,15 @@ export const CATALOGUE_SCHEMA = {
     gateways: {
       type: 'object',
       propertyNames: { pattern: '^[a-z0-9]+$', title: 'gateway module' },
-      additionalProperties: TEXT,
+      // A name, or a name with its translations: `sandbox: { name: Card, translations: { de-de: { name: Karte } } }`.
+      additionalProperties: {
+        type: ['string', 'object'],
+        title: 'gateway field',
+        minLength: 1,
+        required: ['name'],
+        additionalProperties: false,
+        properties: { name: TEXT, translations: translations({ name: TEXT }) },
+      },
     },
   },
 } as const;
@@ -109,8 +146,23 @@ export const CATALOGUE_SCHEMA = {
 type CyclePrices = Partial<Record<PricingKey, number>>;
 type FilePricing = Partial<Record<Currency, CyclePrices>>;
 
+/** Texts per locale as written; a locale left out shows the default. */
+export type FileTranslations<Fields> = Partial<Record<Locale, Fields>>;
+
+/** The merchant as written. */
+export interface FileMerchant {
+  name?: string;
+  logo?: string;
+  supportEmail?: string;
+  supportUrl?: string;
+  termsUrl?: string;
+  privacyUrl?: string;
+  refundUrl?: string;
+}
+
 /** The file as written (after the schema check). */
 export interface CatalogueFileContent {
+  merchant?: FileMerchant;
   currencies: { code: Currency; rate: number; default?: boolean }[];
   options?: { id: number; name: string; pricing: FilePricing }[];
   products: {
@@ -124,6 +176,7 @@ export interface CatalogueFileContent {
     pricing: FilePricing;
     options?: number[];
     customFields: { username: number; password: number };
+    translations?: FileTranslations<{ name?: string; description?: string }>;
   }[];
   promotions?: {
     code: string;
@@ -135,5 +188,5 @@ export interface CatalogueFileContent {
     maxuses?: number;
     uses?: number;
   }[];
-  gateways?: Record<string, string>;
+  gateways?: Record<string, string | { name: string; translations?: FileTranslations<{ name?: string }> }>;
 }

@@ -14,8 +14,8 @@ interface Adapter {
 
 /** Adapters by module name; GATEWAYS may only name these. */
 const ADAPTERS: Record<string, Adapter> = {
-  sandbox: { sandbox: true, make: (config, secrets) => sandboxGateway('sandbox', 'Card (sandbox)', 'CreditCard', config, secrets) },
-  sandboxcrypto: { sandbox: true, make: (config, secrets) => sandboxGateway('sandboxcrypto', 'Bitcoin (sandbox)', 'Bitcoin', config, secrets) },
+  sandbox: { sandbox: true, make: (config, secrets) => sandboxGateway('sandbox', 'Card', 'CreditCard', config, secrets) },
+  sandboxcrypto: { sandbox: true, make: (config, secrets) => sandboxGateway('sandboxcrypto', 'Bitcoin', 'Bitcoin', config, secrets) },
   coinbase: { sandbox: false, make: (config) => coinbaseGateway(config.providers.coinbase) },
   hostedlink: { sandbox: false, make: (config) => hostedlinkGateway(config.providers.hostedlink) },
 };

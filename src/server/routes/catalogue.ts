@@ -4,6 +4,7 @@ import type { PricingTable } from '../../domain/pricing';
 import { pricedPromotion } from '../billing/promotions';
 import { HttpError, notFound } from '../http-error';
 import type { CatalogueProduct } from '../billing/port';
+import { translatedProduct } from '../merchant';
 import type { Handlers, RouteDeps } from './types';
 
 const CYCLE_KEYS = ['monthly', 'quarterly', 'semiannually', 'annually', 'biennially', 'triennially'] as const;
@@ -26,24 +27,24 @@ export function productView({ customFields: _customFields, ...product }: Catalog
 }
 
 /** Catalogue reads: products, one product, its custom fields, and promotion lookups. */
-export function catalogueRoutes({ billing, config }: RouteDeps): Handlers<'getProducts' | 'getProduct' | 'getResellersProducts' | 'getProductCustomFields' | 'getPromotion'> {
+export function catalogueRoutes({ billing, config, shop }: RouteDeps): Handlers<'getProducts' | 'getProduct' | 'getResellersProducts' | 'getProductCustomFields' | 'getPromotion'> {
   const productOr404 = async (pid: string) => {
     const product = await billing.product(Number(pid));
     if (!product) throw notFound('This product does not exist.');
     return product;
   };
   return {
-    async getProducts() {
-      const products = (await billing.products('retail')).map(productView);
+    async getProducts(request) {
+      const products = (await billing.products('retail')).map((product) => translatedProduct(productView(product), request.query.locale, shop.translations));
       return { totalresults: products.length, products };
     },
 
     async getProduct(request) {
-      return productView(await productOr404(request.query.pid));
+      return translatedProduct(productView(await productOr404(request.query.pid)), request.query.locale, shop.translations);
     },
 
-    async getResellersProducts() {
-      const products = (await billing.products('reseller')).map(productView);
+    async getResellersProducts(request) {
+      const products = (await billing.products('reseller')).map((product) => translatedProduct(productView(product), request.query.locale, shop.translations));
       const newResellerPid = products.some((product) => product.pid === config.resellerActivationPid) ? config.resellerActivationPid : null;
       return { totalresults: products.length, products, newResellerPid };
     },

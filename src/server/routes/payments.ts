@@ -8,6 +8,7 @@ import { closedInvoiceReason, type ClosedInvoiceReason, type InvoiceRecord } fro
 import { paymentLink, refuseCurrency } from '../payments/link';
 import { takesCurrency } from '../payments/port';
 import { assertOwnsOrder, requireSession, type Session } from '../session';
+import { translatedGatewayName } from '../merchant';
 import type { Handlers, RouteDeps } from './types';
 
 type GatewayPaymentRequest = components['schemas']['GatewayPaymentRequest'];
@@ -19,7 +20,7 @@ const CLOSED_INVOICE_MESSAGES: Record<ClosedInvoiceReason, (kind: InvoiceRecord[
 };
 
 /** Gateways, and a new payment link for an unpaid invoice (card gateways: offshore; crypto: coinbase). */
-export function paymentRoutes({ billing, gateways, config, clock }: RouteDeps): Handlers<'getGateway' | 'offshore' | 'coinbase'> {
+export function paymentRoutes({ billing, gateways, config, clock, shop }: RouteDeps): Handlers<'getGateway' | 'offshore' | 'coinbase'> {
   const newLink = async (session: Session, body: GatewayPaymentRequest, crypto: boolean, log: FastifyBaseLogger) => {
     const { invoiceid, paymentmethod, amount, currency } = body;
     const gateway = gateways.find((candidate) => candidate.module === paymentmethod);
@@ -54,13 +55,13 @@ export function paymentRoutes({ billing, gateways, config, clock }: RouteDeps): 
 
   return {
     async getGateway(request) {
-      const currency = request.query.currency;
+      const { currency, locale } = request.query;
       const offered = currency ? gateways.filter((gateway) => takesCurrency(gateway, currency)) : gateways;
       const [first] = offered.length ? offered : gateways;
       if (!first) throw new Error('No payment gateway is configured');
       const names = await billing.gatewayNames();
       return {
-        paymentmethods: { paymentmethod: offered.map(({ module, displayname, type, currencies }) => ({ module, displayname: names[module] ?? displayname, type, currencies: [...currencies] })) },
+        paymentmethods: { paymentmethod: offered.map(({ module, displayname, type, currencies }) => ({ module, displayname: translatedGatewayName(module, names[module] ?? displayname, locale, shop.translations), type, currencies: [...currencies] })) },
         defaultGateway: first.module,
       };
     },

@@ -6,6 +6,8 @@ import type { ServerConfig } from '../config';
 import type { FraudPort } from '../fraud/port';
 import type { PaymentGateway } from '../payments/port';
 import type { ServerSecrets } from '../secrets';
+import type { CatalogueTranslations } from '../catalogue/load';
+import type { Merchant } from '../merchant';
 
 /** What every route handler may use. */
 export interface RouteDeps {
@@ -15,6 +17,8 @@ export interface RouteDeps {
   fraud: FraudPort;
   secrets: ServerSecrets;
   clock: Clock;
+  /** Who sells, and the catalogue file's names and descriptions per locale. */
+  shop: { merchant: Merchant; translations: CatalogueTranslations };
   storeEngine: 'pglite' | 'postgres';
   /** A trivial query on the store; rejects when it does not answer in time (readiness). */
   pingStore: (timeoutMs?: number) => Promise<void>;

@@ -4,27 +4,16 @@
  * with a fresh data directory. The returned function stops it and removes the directory.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { copyFileSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { assertChromium } from './chromium';
+import { BUILD_TARGETS, buildIfStale, newestMtime } from '../../../scripts/lib/build-if-stale';
 import { freePort } from '../../../scripts/lib/free-port';
 import { personalDataInLog } from './log-privacy';
 import { mergeLayer, startLayer } from '../../../scripts/statecharts/coverage-files';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
-/** What the SPA bundle is built from (the server's code is not in it). */
-const SPA_SOURCES = ['src/app', 'src/i18n', 'src/domain', 'src/api', 'machines', 'index.html', 'vite.config.ts', 'package-lock.json'];
-
-function newestMtime(path: string): number {
-  if (!existsSync(path)) return 0;
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const entry of readdirSync(path, { withFileTypes: true })) newest = Math.max(newest, newestMtime(join(path, entry.name)));
-  return newest;
-}
-
 /**
  * The journeys run the SPA built with INSPECT=record into build/e2e-dist: the production build plus the
  * statechart inspection hook, whose steps make coverage/statecharts/browser-journeys (E2E_INSPECT=off: dist/, as npm run build makes it).
@@ -35,7 +24,7 @@ export const E2E_DIST = process.env.E2E_INSPECT === 'off' ? join(ROOT, 'dist') :
 export function buildSpaIfStale(outDir: string, env: Record<string, string>): void {
   const built = join(outDir, 'index.html');
   const builtAt = existsSync(built) ? statSync(built).mtimeMs : 0;
-  const changedAt = Math.max(...SPA_SOURCES.map((source) => newestMtime(join(ROOT, source))));
+  const changedAt = Math.max(...BUILD_TARGETS.find((target) => target.name === 'SPA')!.sources.map((source) => newestMtime(join(ROOT, source))));
   const inspectFile = join(outDir, 'inspect.json');
   const builtMode = existsSync(inspectFile) ? (JSON.parse(readFileSync(inspectFile, 'utf8')) as { mode: string; live: string | null }) : null;
   const wantedMode = env.INSPECT ? { mode: env.INSPECT, live: env.INSPECT === 'on' ? `ws://localhost:${env.STUDIO_PORT ?? '3001'}/live` : null } : null;
@@ -49,8 +38,10 @@ export function buildSpaIfStale(outDir: string, env: Record<string, string>): vo
   if (build.status !== 0) throw new Error(`[e2e] vite build failed (exit ${build.status})`);
 }
 
-function buildIfStale(): void {
-  buildSpaIfStale(E2E_DIST, E2E_DIST.endsWith('e2e-dist') ? { INSPECT: 'record' } : {});
+function buildJourneysSpa(): void {
+  // The journeys run the server from its sources (tsx): only the SPA needs a build.
+  if (E2E_DIST.endsWith('e2e-dist')) buildSpaIfStale(E2E_DIST, { INSPECT: 'record' });
+  else buildIfStale({ only: ['SPA'], prefix: '[e2e] ' });
 }
 
 
@@ -120,7 +111,7 @@ export async function stop(child: ChildProcess): Promise<void> {
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
   assertChromium();
-  buildIfStale();
+  buildJourneysSpa();
   startLayer('browser-journeys');
   // Every server of the run (this one and those a journey starts itself) serves that build.
   process.env.DIST_DIR = E2E_DIST;

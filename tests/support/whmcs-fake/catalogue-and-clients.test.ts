@@ -120,7 +120,7 @@ describe('GetCurrencies and GetPaymentMethods', () => {
     const { body } = await call('GetPaymentMethods');
     const methods = body.paymentmethods.paymentmethod as Json[];
     expect(methods).toEqual(expect.arrayContaining([
-      { module: 'sandbox', displayname: 'Card (sandbox)' }, { module: 'sandboxcrypto', displayname: 'Bitcoin (sandbox)' },
+      { module: 'sandbox', displayname: 'Card' }, { module: 'sandboxcrypto', displayname: 'Bitcoin' },
     ]));
     expect(methods.some((method) => method.module === 'banktransfer')).toBe(true);
   });

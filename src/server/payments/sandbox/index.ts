@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { PaymentRecord } from '../../billing/port';
 import type { ServerConfig } from '../../config';
 import type { ServerSecrets } from '../../secrets';
@@ -8,6 +8,9 @@ import { signWebhook } from '../signature';
 import { CARD_CSS, escapeHtml, serverPage } from '../../html-page';
 import { isCryptoGateway } from '../../../domain/gateway';
 import { sandboxEvents } from './events';
+import { MERCHANT_FOOTER_CSS, merchantFooterHtml, type Merchant } from '../../merchant';
+import { LANGUAGE_COOKIE, pickLocale } from '../../../domain/locale';
+import { acceptedLanguages } from '../../spa';
 
 /** A sandbox gateway: the port plus the secret its own page signs with. */
 export interface SandboxGateway extends PaymentGateway {
@@ -40,9 +43,13 @@ const SANDBOX_CSS = [
   '.actions{display:flex;gap:1rem}',
   'button{font:inherit;padding:.75rem 1.25rem;border-radius:8px;border:2px solid currentColor;cursor:pointer}',
   'button.pay{background:#0a6b2b;color:#fff;border-color:#0a6b2b}',
+  // The merchant's footer sits under the card (CARD_CSS centres the card in the second row).
+  'body{grid-template-rows:auto 1fr auto}',
+  MERCHANT_FOOTER_CSS,
 ].join('\n');
 
-const page = (title: string, body: string, demo: boolean) => serverPage({ title, site: 'Sandbox payments', css: SANDBOX_CSS, body, demo });
+/** A sandbox page; with `footer`, the merchant's footer (whom the shopper pays) under the card. */
+const page = (title: string, body: string, demo: boolean, footer = '') => serverPage({ title, site: 'Sandbox payments', css: SANDBOX_CSS, body, demo, after: footer });
 
 /** What the sandbox page needs from the rest of the server. */
 export interface SandboxDeps {
@@ -50,6 +57,8 @@ export interface SandboxDeps {
   findPayment(id: string): Promise<PaymentRecord | null>;
   /** In demo mode the page carries the demo banner. */
   demo: boolean;
+  /** Whom the shopper pays: its footer is under the payment card, in the checkout's locale. */
+  merchant: Merchant;
 }
 
 /** Why a link can no longer pay, as the shopper reads it; null while its invoice is Unpaid and the link is live. */
@@ -76,20 +85,25 @@ export async function sandboxPages(app: FastifyInstance, deps: SandboxDeps): Pro
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
   });
 
-  const paymentOrPage = async (id: string) => {
+  /** The merchant's footer in the shopper's language: the checkout's language cookie, else the browser's languages. */
+  const footer = (request: FastifyRequest) => merchantFooterHtml(deps.merchant, pickLocale({
+    cookie: request.cookies?.[LANGUAGE_COOKIE], browserLanguages: acceptedLanguages(request.headers['accept-language']),
+  }));
+
+  const paymentOrPage = async (id: string, request: FastifyRequest) => {
     const payment = /^pay_[A-Za-z0-9_-]{16,64}$/.test(id) ? await deps.findPayment(id) : null;
     const gateway = deps.gateways.find((candidate) => candidate.module === payment?.gateway);
-    if (!payment || !isSandbox(gateway)) return { ok: false, html: page('Payment not found', '<h1>Payment not found</h1><p>This payment link does not exist.</p>', deps.demo), status: 404 } as const;
+    if (!payment || !isSandbox(gateway)) return { ok: false, html: page('Payment not found', '<h1>Payment not found</h1><p>This payment link does not exist.</p>', deps.demo, footer(request)), status: 404 } as const;
     const closed = closedLink(payment);
     if (closed) {
-      const html = page(closed.title, `<h1>${escapeHtml(closed.title)}</h1><p>${escapeHtml(closed.text)}</p><p><a href="${escapeHtml(payment.returnPath)}">Back to the checkout</a></p>`, deps.demo);
+      const html = page(closed.title, `<h1>${escapeHtml(closed.title)}</h1><p>${escapeHtml(closed.text)}</p><p><a href="${escapeHtml(payment.returnPath)}">Back to the checkout</a></p>`, deps.demo, footer(request));
       return { ok: false, html, status: closed.status } as const;
     }
     return { ok: true, payment, gateway } as const;
   };
 
   app.get<{ Params: { paymentId: string } }>('/checkout/sandbox/pay/:paymentId', async (request, reply) => {
-    const found = await paymentOrPage(request.params.paymentId);
+    const found = await paymentOrPage(request.params.paymentId, request);
     reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
     if (!found.ok) return reply.code(found.status).send(found.html);
     const { payment, gateway } = found;
@@ -103,7 +117,7 @@ export async function sandboxPages(app: FastifyInstance, deps: SandboxDeps): Pro
 <p class="amount"><span class="visually-hidden">Amount received: </span>${escapeHtml(amount)}</p>
 <p>The payment was received and is waiting for its confirmation.</p>
 ${form(`<button class="pay" type="submit" name="decision" value="pay" autofocus>Confirm the payment</button>`)}
-<p><small>Sandbox: no money moves.</small></p>`, deps.demo));
+<p><small>Sandbox: no money moves.</small></p>`, deps.demo, footer(request)));
     }
     // A crypto gateway can also report the money seen but not yet confirmed, as a blockchain does.
     const confirmLater = isCryptoGateway(gateway.type) ? '\n<button type="submit" name="decision" value="confirm_later">Pay, confirm later</button>' : '';
@@ -113,11 +127,11 @@ ${form(`<button class="pay" type="submit" name="decision" value="pay" autofocus>
 <p class="amount"><span class="visually-hidden">Amount to pay: </span>${escapeHtml(amount)}</p>
 ${form(`<button class="pay" type="submit" name="decision" value="pay" autofocus>Pay ${escapeHtml(amount)}</button>${confirmLater}
 <button type="submit" name="decision" value="decline">Decline</button>`)}
-<p><small>Sandbox: no money moves. ${payment.status === 'Declined' ? 'This payment was declined before; you can still pay it.' : ''}</small></p>`, deps.demo));
+<p><small>Sandbox: no money moves. ${payment.status === 'Declined' ? 'This payment was declined before; you can still pay it.' : ''}</small></p>`, deps.demo, footer(request)));
   });
 
   app.post<{ Params: { paymentId: string }; Body: { decision?: string } }>('/checkout/sandbox/pay/:paymentId', async (request, reply) => {
-    const found = await paymentOrPage(request.params.paymentId);
+    const found = await paymentOrPage(request.params.paymentId, request);
     reply.header('cache-control', 'no-store');
     if (!found.ok) return reply.type('text/html; charset=utf-8').code(found.status).send(found.html);
     const { payment, gateway } = found;
@@ -125,7 +139,7 @@ ${form(`<button class="pay" type="submit" name="decision" value="pay" autofocus>
     const type = decision === 'pay' ? 'payment.succeeded' : decision === 'decline' ? 'payment.failed'
       : decision === 'confirm_later' && isCryptoGateway(gateway.type) ? 'payment.confirming' : null;
     if (!type) {
-      return reply.type('text/html; charset=utf-8').code(400).send(page('Choose', '<h1>Choose Pay or Decline</h1>', deps.demo));
+      return reply.type('text/html; charset=utf-8').code(400).send(page('Choose', '<h1>Choose Pay or Decline</h1>', deps.demo, footer(request)));
     }
     const event = {
       id: `evt_${randomBytes(12).toString('hex')}`,
@@ -143,7 +157,7 @@ ${form(`<button class="pay" type="submit" name="decision" value="pay" autofocus>
     });
     if (delivery.statusCode !== 200) {
       request.log.error({ status: delivery.statusCode, body: delivery.body }, 'sandbox webhook refused');
-      return reply.type('text/html; charset=utf-8').code(502).send(page('Not confirmed', '<h1>The payment could not be confirmed</h1><p>Please try again.</p>', deps.demo));
+      return reply.type('text/html; charset=utf-8').code(502).send(page('Not confirmed', '<h1>The payment could not be confirmed</h1><p>Please try again.</p>', deps.demo, footer(request)));
     }
     return reply.redirect(payment.returnPath, 303);
   });
