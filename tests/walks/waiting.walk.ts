@@ -71,7 +71,10 @@ const commands: fc.Arbitrary<Command>[] = [
   fc.constant(timeCommand<WaitingWorld>()),
 ];
 
-const receipt: OrderStatusResult['receipt'] = { lines: [{ pid: 1, name: '1 Month', billingcycle: 'Monthly', extraConnections: 0, proxyProtection: false }], promocode: null, amount: 12.99, currency: 'EUR' };
+const receipt: OrderStatusResult['receipt'] = {
+  lines: [{ pid: 1, name: '1 Month', billingcycle: 'Monthly', extraConnections: 0, proxyProtection: false }], promocode: null, discount: 0,
+  date: '2026-01-01T12:00:00.000Z', datepaid: null, paymentmethod: { module: 'sandbox', displayname: 'Card' }, amount: 12.99, currency: 'EUR',
+};
 
 const statusPlan = fc
   .record({

@@ -43,6 +43,11 @@ export const waitingModelInputs: { name: string; input: WaitingInput }[] = [
 export const waitingModelReceipt: WaitingReceipt = {
   lines: [{ pid: 1, name: '1 Month', billingcycle: 'Monthly', extraConnections: 1, proxyProtection: false }],
   promocode: 'WELCOME10',
+  // 10 % of 16.99, to the cent half up (tests/facts/prices.ts).
+  discount: 1.7,
+  date: '2026-01-01T11:00:00.000Z',
+  datepaid: null,
+  paymentmethod: { module: 'sandbox_card', displayname: 'Card' },
   amount: 15.29,
   currency: 'EUR',
 };
