@@ -291,7 +291,7 @@ describe('saved state', () => {
     await act(() => vi.advanceTimersByTimeAsync(5_000));
 
     expect(await screen.findByRole('heading', { level: 1, name: en.success.title })).toBeTruthy();
-    expect(app.router.state.location.href).toBe('/success?serviceid=3001');
+    expect(app.router.state.location.href).toBe('/success?serviceid=3001&invoiceid=2001');
     expect(saved().payment).toBeUndefined();
   });
 

@@ -98,6 +98,8 @@ function events(snapshot: AnyMachineSnapshot): Array<EventObject & Record<string
     { type: 'payment.renew' },
     { type: 'gateway.change' },
     { type: 'order.cancel' },
+    { type: 'cancel.confirm' },
+    { type: 'cancel.keep' },
     { type: 'gateway.select', gateway: 'sandbox_card' },
     { type: 'gateway.select', gateway: 'sandbox_crypto' },
     { type: 'gateway.dismiss' },
@@ -124,7 +126,9 @@ function describeEvent(event: EventObject): string {
     case 'gateway.change': return 'open change gateway';
     case 'gateway.select': return `pick gateway ${payload.gateway ?? '?'}`;
     case 'gateway.dismiss': return 'keep the current gateway';
-    case 'order.cancel': return 'cancel the order';
+    case 'order.cancel': return 'ask to cancel the order';
+    case 'cancel.confirm': return 'confirm the cancel';
+    case 'cancel.keep': return 'keep the order';
     case 'xstate.done.actor.createPaymentLink': return 'new payment link arrives';
     case 'xstate.error.actor.createPaymentLink': return 'new link refused';
     case 'xstate.done.actor.cancelOrder': return 'order cancelled';
@@ -140,6 +144,6 @@ export const waitingModel: MachineModel = {
   inputs: waitingModelInputs,
   events,
   describeEvent,
-  expectedPaths: 45,
+  expectedPaths: 47,
   docs: waitingMachineDocs,
 };
