@@ -3,6 +3,7 @@
  * show what was bought and paid, read from the server (a reload keeps it), and the success page thanks
  * the shopper; "Cancel order" on the waiting page cancels only once confirmed.
  */
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { declineOnSandbox, expect, guestOrder, onSandboxPage, payOnSandbox, reachSuccess, test, uniqueEmail } from './support/fixtures';
 
@@ -13,6 +14,18 @@ async function receiptRows(page: Page): Promise<string[][]> {
   await expect(block.getByText('Total', { exact: true })).toBeVisible();
   const rows = block.locator('.line');
   return Promise.all((await rows.all()).map(async (row) => [(await row.locator('dt').textContent()) ?? '', (await row.locator('dd').textContent()) ?? '']));
+}
+
+/** axe-core's serious or critical violations on the page, light and dark. */
+async function blockingViolations(page: Page): Promise<string[]> {
+  const found: string[] = [];
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    for (const { id, impact, nodes } of violations) if (impact === 'serious' || impact === 'critical') found.push(`${scheme} ${id} at ${nodes.map((node) => node.target.join(' ')).join(', ')}`);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  return found;
 }
 
 /** A label's value in the order's facts above the receipt (order, invoice, payment method, status). */
@@ -49,6 +62,7 @@ test('the receipt on the waiting page and on the success page, "Thank you", and 
   expect(waiting[7]).toEqual(['Payment method', gateway]);
   expect(waiting).toHaveLength(8);
   await expect(page.getByText('Thank you for your order!')).toBeHidden();
+  expect(await blockingViolations(page)).toEqual([]);
 
   await page.getByRole('link', { name: 'Go to the payment page' }).click();
   await payOnSandbox(page);
@@ -61,6 +75,7 @@ test('the receipt on the waiting page and on the success page, "Thank you", and 
   // Paid: dated by the payment.
   expect(paid[6]![0]).toBe('Paid on');
   expect(paid[7]).toEqual(['Payment method', gateway]);
+  expect(await blockingViolations(page)).toEqual([]);
 
   // Read from the server, not from the page's memory: a reload (and a fresh tab) shows it again.
   await page.reload();
@@ -105,6 +120,7 @@ test('"Cancel order" asks once: the first click cancels nothing, "Keep my order"
   await expect(page.getByRole('button', { name: 'Cancel order' })).toHaveCount(1);
   await expect(page).toHaveURL(/\/checkout\/waiting$/);
   expect(await statusOf()).toBe('Pending');
+  expect(await blockingViolations(page)).toEqual([]);
 
   await panel.getByRole('button', { name: 'Keep my order' }).click();
   await expect(panel).toBeHidden();
