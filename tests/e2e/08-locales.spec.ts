@@ -8,6 +8,7 @@ interface Texts {
   app: { backHome: string; languages: string };
   waiting: { title: string };
   success: { title: string };
+  receipt: { title: string; thankYou: string; datePaid: string };
 }
 const texts = (locale: string): Texts => JSON.parse(readFileSync(new URL(`../../src/i18n/locales/${locale}.json`, import.meta.url), 'utf8')) as Texts;
 
