@@ -104,7 +104,7 @@ export async function resellerScreens(browser: Browser, check: ScreenCheck): Pro
   // Declined: the page's next step is a new link on the same gateway.
   await page.getByRole('button', { name: 'Pay again' }).click();
   await payOnSandbox(page);
-  await expect(page).toHaveURL(/\/checkout\/resellers\/success\?serviceid=\d+$/, { timeout: 20_000 });
+  await expect(page).toHaveURL(/\/checkout\/resellers\/success\?serviceid=\d+&invoiceid=\d+$/, { timeout: 20_000 });
   await expect(page.getByText(/^Your reseller panel .*: Active\.$/)).toBeVisible();
   await at('reseller-success', page, check);
   await context.close();
