@@ -128,7 +128,7 @@ function startCheckout(input: CheckoutInput, fakes: Fakes = {}) {
       lookupPromotion: fromPromise(() => settle(fakes.lookup ?? modelPromotionLookup)),
       loadProduct: fromPromise(() => settle(fakes.product === undefined ? modelProducts[1]! : fakes.product)),
       checkSavedOrder: fromPromise(checkSavedOrder),
-      cancelUnpaidOrder: fromPromise(cancelUnpaidOrder),
+      cancelUnpaidOrder: fromPromise<unknown, { orderid: number }>(cancelUnpaidOrder),
     },
     actions: {
       redirectToPayment: (_args, params) => redirectToPayment(params),

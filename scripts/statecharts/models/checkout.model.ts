@@ -176,7 +176,9 @@ function readyEvents(snapshot: AnyMachineSnapshot, context: CheckoutContext): An
   }
   if (addonsOff && context.selectedGateway === 'sandbox' && context.selectedPid === 1 && (plainPromo || promo('applied'))) {
     if (context.email === '' || context.emailValid || context.emailError !== null) {
-      events.push(...['', 'ann@', 'ann@example.com'].map((email) => ({ type: 'email.change', email })));
+      // Asked for after a submit (required), the field is empty: clearing it is no change.
+      const required = snapshot.matches({ ready: { email: 'required' } });
+      events.push(...(required ? ['ann@', 'ann@example.com'] : ['', 'ann@', 'ann@example.com']).map((email) => ({ type: 'email.change', email })));
     }
     // A submit with an invalid e-mail is refused by both submit guards; without one it asks for it.
     if (context.emailValid || context.user !== null || context.email === 'ann@' || (context.email === '' && plainPromo)) events.push({ type: 'order.submit' });
@@ -280,10 +282,14 @@ export const checkoutModel: MachineModel = {
   inputs: checkoutModelInputs,
   events,
   describeEvent,
-  expectedPaths: 59,
+  expectedPaths: 58,
   docs: checkoutMachineDocs,
   unreachable: {
     'checkout.ready.promo.rejected → checkout.ready.promo.checking on promo.apply [hasPromoCode]: false':
       'In rejected the code is the refused one and never empty: typing (promo.change) leaves rejected for idle.',
+    'checkout.ready.email.required → checkout.ready.email.empty on email.change [isEmptyEmail]':
+      'In required the field is empty (nothing was typed): clearing an empty field sends no change, and typing leaves required for invalid or valid.',
+    'checkout.ready.email.required → checkout.ready.email.empty on email.change [isEmptyEmail]: true':
+      'In required the field is empty (nothing was typed): clearing an empty field sends no change, and typing leaves required for invalid or valid.',
   },
 };
