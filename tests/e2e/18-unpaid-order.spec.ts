@@ -3,7 +3,7 @@
  * cancel it), and the form's details: the empty e-mail said, an applied promo removed, a stale error gone.
  */
 import type { Page } from '@playwright/test';
-import { DEMO_CLIENT, expect, guestOrder, onSandboxPage, openCheckout, test, uniqueEmail } from './support/fixtures';
+import { DEMO_CLIENT, apiPay, expect, guestOrder, onSandboxPage, openCheckout, test, uniqueEmail } from './support/fixtures';
 
 /** A guest's order up to the sandbox page; its order number, as POST /api/order answered it. */
 async function orderToPaymentPage(page: Page, label: string): Promise<number> {
@@ -56,6 +56,20 @@ test('in a new tab the unpaid order is offered too; cancel cancels it on the ser
   await tab.reload();
   await expect(tab.getByRole('radio').first()).toBeVisible();
   await expect(banner(tab)).toHaveCount(0);
+});
+
+test('an order paid meanwhile (in another window) is not offered, and its stale saved payment is forgotten', async ({ page, context }) => {
+  const orderid = await orderToPaymentPage(page, 'unpaid-paid');
+  // The payment page's own form post, as if paid in another window: this browser still holds the saved payment.
+  await apiPay(context.request, page.url());
+  const tab = await context.newPage();
+  await openCheckout(tab);
+  await expect(tab.getByRole('button', { name: 'Validate and pay' })).toBeVisible();
+  await expect(banner(tab)).toHaveCount(0);
+  await expect(tab.getByText(`#${orderid}`)).toHaveCount(0);
+  // Forgotten: the waiting page has nothing to resume.
+  await tab.goto('/checkout/waiting');
+  await expect(tab.getByText('There is no payment waiting.')).toBeVisible();
 });
 
 test('a submit without an e-mail says "Please enter a Valid Email." on the field', async ({ page }) => {
