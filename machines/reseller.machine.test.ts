@@ -77,10 +77,11 @@ const context = (overrides: Partial<ResellerContext> = {}): ResellerContext => (
   selectedPid: 11,
   existingReseller: false,
   email: 'reseller@example.com',
-  password: 'secret-1',
-  confirmPassword: 'secret-1',
+  password: 'secret-pass-1',
+  confirmPassword: 'secret-pass-1',
   emailError: null,
   passwordError: null,
+  passwordRuleError: null,
   gateways: resellerModelInput.gateways,
   selectedGateway: 'sandbox_card',
   newResellerPid: 13,
@@ -115,6 +116,11 @@ describe('reseller machine: guards', () => {
     expect(resellerGuards.formComplete({ context: context({ password: '', confirmPassword: '' }) })).toBe(false);
     expect(resellerGuards.formComplete({ context: context({ confirmPassword: 'secret-2' }) })).toBe(false);
     expect(resellerGuards.formComplete({ context: context({ existingReseller: true, confirmPassword: '' }) })).toBe(true);
+    // Issue 16: a new reseller's password has 10 characters or more and is not the e-mail; a sign-in's is taken as it is.
+    expect(resellerGuards.formComplete({ context: context({ password: '123456789', confirmPassword: '123456789' }) })).toBe(false);
+    expect(resellerGuards.formComplete({ context: context({ password: '1234567890', confirmPassword: '1234567890' }) })).toBe(true);
+    expect(resellerGuards.formComplete({ context: context({ password: 'Reseller@Example.com', confirmPassword: 'Reseller@Example.com' }) })).toBe(false);
+    expect(resellerGuards.formComplete({ context: context({ existingReseller: true, password: 'pw', confirmPassword: '' }) })).toBe(true);
     expect(resellerGuards.formComplete({ context: context({ price: null }) })).toBe(false);
     expect(resellerGuards.formComplete({ context: context({ selectedGateway: 'paypal' }) })).toBe(false);
   });
@@ -197,18 +203,18 @@ describe('reseller machine: with the app actors', () => {
     const { actor, auths, orders, redirected } = start(async () => orderAnswer);
     await vi.waitFor(() => expect(actor.getSnapshot().value).toBe('ready'));
     actor.send({ type: 'email.change', email: 'new@example.com' });
-    actor.send({ type: 'password.change', password: 'pw-1' });
-    actor.send({ type: 'confirmation.change', password: 'pw-2' });
+    actor.send({ type: 'password.change', password: 'new-pass-01' });
+    actor.send({ type: 'confirmation.change', password: 'new-pass-02' });
     expect(actor.getSnapshot().context.passwordError).toBe('reseller.passwordMismatch');
     expect(MESSAGE_TEXTS['reseller.passwordMismatch']).toBe('Not the same password');
     actor.send({ type: 'order.submit' });
     expect(actor.getSnapshot().value).toBe('ready');
-    actor.send({ type: 'confirmation.change', password: 'pw-1' });
+    actor.send({ type: 'confirmation.change', password: 'new-pass-01' });
     expect(actor.getSnapshot().context.passwordError).toBeNull();
     actor.send({ type: 'order.submit' });
     actor.send({ type: 'order.submit' });
     await vi.waitFor(() => expect(actor.getSnapshot().status).toBe('done'));
-    expect(auths).toEqual([{ email: 'new@example.com', password: 'pw-1', existingReseller: false }]);
+    expect(auths).toEqual([{ email: 'new@example.com', password: 'new-pass-01', existingReseller: false }]);
     expect(orders).toEqual([{ pid: [11, 13], paymentmethod: 'sandbox_card', amount: resellerFact({ pid: 11, newReseller: true, currency: 'EUR' }), currency: 'EUR' }]);
     expect(redirected).toEqual(['https://pay.example/2']);
     expect(actor.getSnapshot().output).toMatchObject({ order: { orderid: 1, invoiceid: 2, serviceid: 3, fraud: false }, paymentLink: 'https://pay.example/2' });
@@ -240,6 +246,37 @@ describe('reseller machine: with the app actors', () => {
     ]);
   });
 
+  it("tells a new reseller their password is too short or is the e-mail, clears it once it is right, and does not sign up meanwhile", async () => {
+    const { actor, auths } = start(async () => orderAnswer);
+    await vi.waitFor(() => expect(actor.getSnapshot().value).toBe('ready'));
+    actor.send({ type: 'email.change', email: 'new.reseller@example.com' });
+    actor.send({ type: 'password.change', password: 'short' });
+    expect(actor.getSnapshot().context.passwordRuleError).toBe('reseller.passwordTooShort');
+    expect(MESSAGE_TEXTS['reseller.passwordTooShort']).toBe('Choose a password of at least 10 characters.');
+    actor.send({ type: 'confirmation.change', password: 'short' });
+    actor.send({ type: 'order.submit' });
+    expect(actor.getSnapshot().value).toBe('ready');
+    actor.send({ type: 'password.change', password: 'NEW.RESELLER@EXAMPLE.COM' });
+    actor.send({ type: 'confirmation.change', password: 'NEW.RESELLER@EXAMPLE.COM' });
+    expect(actor.getSnapshot().context.passwordRuleError).toBe('reseller.passwordIsEmail');
+    expect(MESSAGE_TEXTS['reseller.passwordIsEmail']).toBe('Choose a password that is not your e-mail address.');
+    actor.send({ type: 'order.submit' });
+    expect(actor.getSnapshot().value).toBe('ready');
+    // Changing the e-mail away from the password lifts the refusal.
+    actor.send({ type: 'email.change', email: 'other@example.com' });
+    expect(actor.getSnapshot().context.passwordRuleError).toBeNull();
+    // "Already a reseller: yes" signs in with the password the account has, whatever its length.
+    actor.send({ type: 'password.change', password: 'pw' });
+    actor.send({ type: 'reseller.choose', existing: true });
+    expect(actor.getSnapshot().context.passwordRuleError).toBeNull();
+    actor.send({ type: 'reseller.choose', existing: false });
+    expect(actor.getSnapshot().context.passwordRuleError).toBeNull();
+    actor.send({ type: 'order.submit' });
+    expect(actor.getSnapshot().context.passwordRuleError).toBe('reseller.passwordTooShort');
+    expect(auths).toEqual([]);
+    actor.stop();
+  });
+
   it("shows 'email.invalid' for a malformed e-mail", () => {
     const actor = createActor(resellerModel.machine, { input: resellerModelInput });
     actor.start();
@@ -264,7 +301,10 @@ describe('reseller machine: success guard', () => {
     await vi.waitFor(() => expect(actor.getSnapshot().matches({ successGuard: 'checking' })).toBe(false));
     return { value: actor.getSnapshot().value, redirects };
   };
-  const active: ResellerService = { serviceid: 5, pid: 11, name: 'Reseller', status: 'Active', reseller: { name: 'Panel', status: 'Active' } };
+  const active: ResellerService = {
+    serviceid: 5, pid: 11, name: 'Reseller', status: 'Active', reseller: { name: 'Panel', status: 'Active' },
+    panel: { url: 'https://panel.example.net/', username: 'TV-20000001', password: '200000000001', credits: 120 },
+  };
 
   it('shows the page to a logged-in user with an Active reseller service', async () => {
     expect(await check({ serviceid: 5, loggedIn: true }, async () => active)).toEqual({ value: { successGuard: 'allowed' }, redirects: [] });

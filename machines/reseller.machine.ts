@@ -9,6 +9,7 @@ import type { Currency } from '../src/domain/currency';
 import { isValidEmail } from '../src/domain/email';
 import { failureMessage } from '../src/domain/failure-message';
 import type { MessageKey } from '../src/domain/messages';
+import { newPasswordProblem, type PasswordProblem } from '../src/domain/password';
 import { quoteProducts } from '../src/domain/pricing';
 import type { Gateway, OrderRequest, OrderResponse, Product, ResellerAuthRequest, ResellerAuthResponse, ResellerProductList, ResellerService as ContractResellerService } from '../src/api/client';
 
@@ -54,6 +55,8 @@ export interface ResellerContext {
   confirmPassword: string;
   emailError: MessageKey | null;
   passwordError: MessageKey | null;
+  /** A new reseller's password breaking the rule (10 characters or more, not the e-mail); the server applies the same. */
+  passwordRuleError: MessageKey | null;
   gateways: ResellerGateway[];
   selectedGateway: string;
   newResellerPid: number | null;
@@ -148,6 +151,14 @@ function emailError(email: string): MessageKey | null {
   return email === '' || isValidEmail(email) ? null : 'email.invalid';
 }
 
+const PASSWORD_PROBLEM_MESSAGES: Record<PasswordProblem, MessageKey> = { tooShort: 'reseller.passwordTooShort', isEmail: 'reseller.passwordIsEmail' };
+
+/** What a new reseller's password breaks of the rule; a sign-in takes the account's password as it is. */
+function passwordRuleError(context: Pick<ResellerContext, 'existingReseller' | 'password' | 'email'>): MessageKey | null {
+  const problem = context.existingReseller ? null : newPasswordProblem(context.password, context.email);
+  return problem ? PASSWORD_PROBLEM_MESSAGES[problem] : null;
+}
+
 function passwordError(context: Pick<ResellerContext, 'existingReseller' | 'password' | 'confirmPassword'>): MessageKey | null {
   const mismatch = !context.existingReseller && context.confirmPassword !== '' && context.password !== context.confirmPassword;
   return mismatch ? 'reseller.passwordMismatch' : null;
@@ -178,6 +189,7 @@ export const resellerGuards = {
   formComplete: ({ context }: GuardArgs) =>
     isValidEmail(context.email) &&
     context.password !== '' &&
+    passwordRuleError(context) === null &&
     (context.existingReseller || context.password === context.confirmPassword) &&
     context.price !== null &&
     gatewayListed(context),
@@ -220,23 +232,31 @@ export const resellerMachineDocs = {
     chooseExisting: {
       description: 'Records the yes/no answer to "already a reseller?" and reprices (a new reseller adds a product).',
       input: 'existing',
-      output: 'existingReseller, price, passwordError',
+      output: 'existingReseller, price, passwordError, passwordRuleError',
     },
-    setEmail: { description: "Keeps the e-mail and flags a wrong shape ('email.invalid').", input: 'email', output: 'email, emailError' },
-    setPassword: { description: 'Keeps the password and checks the confirmation.', input: 'password', output: 'password, passwordError' },
+    setEmail: {
+      description: "Keeps the e-mail, flags a wrong shape ('email.invalid') and a new reseller's password that is the e-mail.",
+      input: 'email',
+      output: 'email, emailError, passwordRuleError',
+    },
+    setPassword: {
+      description: "Keeps the password, checks a new reseller's against the rule ('reseller.passwordTooShort', 'reseller.passwordIsEmail') and the confirmation.",
+      input: 'password',
+      output: 'password, passwordError, passwordRuleError',
+    },
     setConfirmation: {
       description: "Keeps the confirmation and flags a mismatch ('reseller.passwordMismatch').",
       input: 'password',
       output: 'confirmPassword, passwordError',
     },
     selectGateway: { description: 'Selects the payment gateway.', input: 'gateway', output: 'selectedGateway' },
-    revealErrors: { description: 'A refused submit shows what is wrong with the e-mail and the password.', output: 'emailError, passwordError' },
+    revealErrors: { description: 'A refused submit shows what is wrong with the e-mail and the password.', output: 'emailError, passwordError, passwordRuleError' },
     clearError: { description: 'Hides the last server message.', output: 'error' },
     storeError: { description: 'Keeps the server message of a failed call to show it.', input: 'the actor error', output: 'error' },
     storeUser: {
       description: 'Keeps the signed-in user and forgets the typed passwords.',
       input: 'userid, email',
-      output: 'userid, email, password, confirmPassword',
+      output: 'userid, email, password, confirmPassword, passwordRuleError',
     },
     storeOrder: {
       description: 'Keeps order id, invoice id, service id, fraud flag, the payment link and its one-day deadline.',
@@ -301,12 +321,19 @@ export const resellerMachine = setup({
     selectPlan: assign(({ context }, params: { pid: number }) => repriced(context, { selectedPid: params.pid })),
     chooseExisting: assign(({ context }, params: { existing: boolean }) => {
       const changes = repriced(context, { existingReseller: params.existing });
-      return { ...changes, passwordError: passwordError({ ...context, existingReseller: params.existing }) };
+      const answered = { ...context, existingReseller: params.existing };
+      // A rule error already shown follows the answer; a new one waits for the password to change or a submit.
+      return { ...changes, passwordError: passwordError(answered), passwordRuleError: context.passwordRuleError && passwordRuleError(answered) };
     }),
-    setEmail: assign((_, params: { email: string }) => ({ email: params.email, emailError: emailError(params.email) })),
+    setEmail: assign(({ context }, params: { email: string }) => ({
+      email: params.email,
+      emailError: emailError(params.email),
+      passwordRuleError: context.password === '' ? null : passwordRuleError({ ...context, email: params.email }),
+    })),
     setPassword: assign(({ context }, params: { password: string }) => ({
       password: params.password,
       passwordError: passwordError({ ...context, password: params.password }),
+      passwordRuleError: params.password === '' ? null : passwordRuleError({ ...context, password: params.password }),
     })),
     setConfirmation: assign(({ context }, params: { password: string }) => ({
       confirmPassword: params.password,
@@ -316,6 +343,7 @@ export const resellerMachine = setup({
     revealErrors: assign(({ context }) => ({
       emailError: isValidEmail(context.email) ? null : ('email.invalid' as const),
       passwordError: !context.existingReseller && context.password !== context.confirmPassword ? ('reseller.passwordMismatch' as const) : null,
+      passwordRuleError: passwordRuleError(context),
     })),
     clearError: assign({ error: null }),
     storeError: assign((_, params: { error: unknown }) => ({ error: failureMessage(params.error) })),
@@ -324,6 +352,7 @@ export const resellerMachine = setup({
       email: params.user.email,
       password: '',
       confirmPassword: '',
+      passwordRuleError: null,
     })),
     storeOrder: assign((_, params: { order: CreateResellerOrderOutput }) => ({
       order: {
@@ -356,6 +385,7 @@ export const resellerMachine = setup({
     confirmPassword: '',
     emailError: null,
     passwordError: null,
+    passwordRuleError: null,
     gateways: input.gateways,
     selectedGateway: input.selectedGateway,
     newResellerPid: input.newResellerPid,

@@ -30,7 +30,7 @@ describe('service machine: generated paths', () => {
     expect(coverage.guardOutcomes.missing).toEqual([]);
     expect(coverage.transitions.walked + coverage.guardOutcomes.walked + coverage.unreachable.length).toBe(coverage.transitions.total + coverage.guardOutcomes.total);
     // Counted in the machine file: every on/always/after/onDone/onError entry, each guarded branch; two outcomes per guard.
-    expect([coverage.transitions.total, coverage.guardOutcomes.total]).toEqual([22, 22]);
+    expect([coverage.transitions.total, coverage.guardOutcomes.total]).toEqual([24, 22]);
   });
 
   for (const path of paths) {
@@ -74,6 +74,7 @@ const context = (overrides: Partial<ServiceContext> = {}): ServiceContext => ({
   deviceAddress: '',
   deviceError: null,
   error: null,
+  player: null,
   ...overrides,
 });
 
@@ -114,7 +115,7 @@ describe('service machine: with timers and the app actors', () => {
 
   const start = (product: ClientProduct = serviceModelProduct) => {
     const clipboard: string[] = [];
-    const downloads: string[] = [];
+    const downloads: number[] = [];
     const saved: SaveDeviceAddressInput[] = [];
     const machine = serviceMachine.provide({
       actors: {
@@ -126,7 +127,7 @@ describe('service machine: with timers and the app actors', () => {
       },
       actions: {
         writeClipboard: (_, params) => clipboard.push(params.text),
-        downloadPlaylist: (_, params) => downloads.push(params.url),
+        downloadPlaylist: (_, params) => downloads.push(params.serviceid),
       },
     });
     const actor = createActor(machine, { input: serviceModelInput });
@@ -176,11 +177,24 @@ describe('service machine: with timers and the app actors', () => {
     actor.stop();
   });
 
-  it('downloads the playlist', async () => {
+  it("downloads the service's playlist (by its id, never by the address with the password)", async () => {
     const { actor, downloads } = start();
     await vi.waitFor(() => expect(actor.getSnapshot().matches('ready')).toBe(true));
     actor.send({ type: 'playlist.download' });
-    expect(downloads).toEqual(['https://tv.example.net/playlist/TV-12345678.m3u']);
+    expect(downloads).toEqual([301]);
+    actor.stop();
+  });
+
+  it('shows no player steps until one is picked, then the last one picked', async () => {
+    const { actor } = start();
+    await vi.waitFor(() => expect(actor.getSnapshot().matches('ready')).toBe(true));
+    expect(actor.getSnapshot().matches({ ready: { player: 'unpicked' } })).toBe(true);
+    expect(actor.getSnapshot().context.player).toBeNull();
+    actor.send({ type: 'player.select', player: 'mag' });
+    expect(actor.getSnapshot().matches({ ready: { player: 'picked' } })).toBe(true);
+    expect(actor.getSnapshot().context.player).toBe('mag');
+    actor.send({ type: 'player.select', player: 'vlc' });
+    expect(actor.getSnapshot().context.player).toBe('vlc');
     actor.stop();
   });
 });

@@ -1,12 +1,13 @@
 /**
- * The success page: the service's credentials with copy buttons, the playlist download and the
- * device (MAC) address edit.
+ * The success page: the service's credentials with copy buttons, the playlist download, the player
+ * the shopper sets up (its guide) and the device (MAC) address edit.
  */
 import { assign, fromPromise, setup } from 'xstate';
 import { COPIED_HINT_MS } from '../src/domain/constants';
 import { isMacAddress, normaliseMacAddress } from '../src/domain/device';
 import { failureMessage } from '../src/domain/failure-message';
 import type { MessageKey } from '../src/domain/messages';
+import type { PlayerId } from '../src/domain/panel';
 import type { ClientProduct as ContractClientProduct, UpdateMacAddressRequest, UpdateMacAddressResponse } from '../src/api/client';
 
 /** The client's service (getClientProducts); username and password are null until it is provisioned. */
@@ -34,6 +35,8 @@ export interface ServiceContext {
   deviceError: string | null;
   /** Server message (or message key) of a failed load. */
   error: string | null;
+  /** The player (app or MAG box) whose setup steps the page shows; none until the shopper picks one. */
+  player: PlayerId | null;
 }
 
 /** What the client does on the success page. */
@@ -45,6 +48,7 @@ export type ServiceEvent =
   | { type: 'device.change'; value: string }
   | { type: 'device.save' }
   | { type: 'playlist.download' }
+  | { type: 'player.select'; player: PlayerId }
   | { type: 'service.retry' };
 
 /** getClientProducts' query. */
@@ -103,7 +107,8 @@ export const serviceMachineDocs = {
     flagInvalidDevice: { description: "Flags a device address that is not a MAC address ('device.invalid').", output: 'deviceError' },
     storeSavedDevice: { description: 'Keeps the saved device address.', input: 'the save answer', output: 'product.macAddress, deviceAddress' },
     storeDeviceError: { description: 'Keeps the server message of a failed save.', input: 'the actor error', output: 'deviceError' },
-    downloadPlaylist: { description: 'Downloads the playlist file.', input: '{ url }' },
+    downloadPlaylist: { description: "Downloads the playlist file from the checkout's own endpoint (no password in the address); the page stays.", input: '{ serviceid }' },
+    selectPlayer: { description: 'Keeps the player whose setup steps are shown.', input: 'player', output: 'player' },
   },
   guards: {
     hasText: { description: 'The service has a value for this field (credentials are empty until provisioned).' },
@@ -118,6 +123,7 @@ export const serviceMachineDocs = {
     'device.change': { description: 'The client types a device address.' },
     'device.save': { description: 'The client adds (saves) the device address.' },
     'playlist.download': { description: 'The client downloads the playlist.' },
+    'player.select': { description: 'The client picks the app or MAG box they watch on.' },
     'service.retry': { description: 'The client retries loading the service.' },
   },
 };
@@ -146,7 +152,13 @@ const setDeviceAddress = {
   params: ({ event }: { event: ServiceEvent }) => ({ value: event.type === 'device.change' ? event.value : '' }),
 };
 
-/** The success page: credentials, copy hints, playlist and device address. */
+const selectPlayer = {
+  type: 'selectPlayer' as const,
+  // Only 'player.select' transitions run it.
+  params: ({ event }: { event: ServiceEvent }) => ({ player: (event as Extract<ServiceEvent, { type: 'player.select' }>).player }),
+};
+
+/** The success page: credentials, copy hints, playlist, player guide and device address. */
 export const serviceMachine = setup({
   types: {
     input: {} as ServiceInput,
@@ -172,12 +184,13 @@ export const serviceMachine = setup({
       deviceError: null,
     })),
     storeDeviceError: assign((_, params: { error: unknown }) => ({ deviceError: failureMessage(params.error) })),
-    downloadPlaylist: (_, _params: { url: string }) => {},
+    downloadPlaylist: (_, _params: { serviceid: number }) => {},
+    selectPlayer: assign((_, params: { player: PlayerId }) => ({ player: params.player })),
   },
   guards: serviceGuards,
 }).createMachine({
   id: 'service',
-  description: "The success page: the service's credentials, copy buttons, playlist and device address.",
+  description: "The success page: the service's credentials, copy buttons, playlist, player guide and device address.",
   context: ({ input }) => ({
     serviceid: input.serviceid,
     product: null,
@@ -186,6 +199,7 @@ export const serviceMachine = setup({
     deviceAddress: '',
     deviceError: null,
     error: null,
+    player: null,
   }),
   initial: 'loading',
   states: {
@@ -212,7 +226,7 @@ export const serviceMachine = setup({
       on: { 'service.retry': { target: 'loading', actions: 'clearError', description: 'Loads the service again.' } },
     },
     ready: {
-      description: 'Username, password, server host, playlist, app list and device address.',
+      description: 'Username, password, server host, playlist, player guide and device address.',
       type: 'parallel',
       states: {
         copy: {
@@ -240,10 +254,24 @@ export const serviceMachine = setup({
               on: {
                 'playlist.download': {
                   guard: 'hasPlaylist',
-                  actions: { type: 'downloadPlaylist', params: ({ context }) => ({ url: copyText(context.product, 'playlist') ?? '' }) },
+                  actions: { type: 'downloadPlaylist', params: ({ context }) => ({ serviceid: context.serviceid }) },
                   description: 'Downloads the playlist file.',
                 },
               },
+            },
+          },
+        },
+        player: {
+          description: 'The player guide: the shopper picks an app or a MAG box and its setup steps show.',
+          initial: 'unpicked',
+          states: {
+            unpicked: {
+              description: 'The players are listed; no steps yet.',
+              on: { 'player.select': { target: 'picked', actions: selectPlayer, description: "The picked player's steps show." } },
+            },
+            picked: {
+              description: "The picked player's steps: the playlist URL, the Xtream login or the MAG portal, with a QR code.",
+              on: { 'player.select': { target: 'picked', actions: selectPlayer, description: "Another player's steps show instead." } },
             },
           },
         },

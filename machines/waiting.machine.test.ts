@@ -11,6 +11,8 @@ import {
   countdownAt,
   waitingGuards,
   waitingMachine,
+  type CreatePaymentLinkInput,
+  type CreatePaymentLinkOutput,
   type FetchOrderStatusInput,
   type OrderStatusResult,
   type WaitingContext,
@@ -262,6 +264,30 @@ describe('waiting machine: with timers and the app actors', () => {
     await vi.waitFor(() => expect(opened).toEqual(['https://pay.example/again']));
     expect(asked).toEqual([{ invoiceid: 201, gateway: { module: 'sandbox_card', type: 'CreditCard' } }]);
     expect(actor.getSnapshot().context).toMatchObject({ selectedGateway: 'sandbox_card', paymentLink: 'https://pay.example/again', payment: 'Open' });
+    actor.stop();
+  });
+
+  it('a new link granted while the status already says Confirming keeps the payment Confirming: no cancel, no further link', async () => {
+    let grantLink: (answer: CreatePaymentLinkOutput) => void = () => {};
+    let statusReads = 0;
+    const machine = waitingMachine.provide({
+      actors: {
+        // The old link's money arrives while the new link is being made; later reads are still on their way.
+        fetchOrderStatus: fromPromise<OrderStatusResult, FetchOrderStatusInput>(() => (statusReads++ === 0
+          ? Promise.resolve({ orderid: 101, status: 'Pending', fraud: false, serviceids: [301], payment: 'Confirming' as const, latePayment: false, receipt: waitingModelReceipt })
+          : new Promise(() => {}))),
+        createPaymentLink: fromPromise<CreatePaymentLinkOutput, CreatePaymentLinkInput>(() => new Promise((resolve) => { grantLink = resolve; })),
+      },
+    });
+    const actor = createActor(machine, { input: { ...waitingModelInput, now: Date.now(), lastDate: Date.now() - 1_000 } });
+    actor.start();
+    actor.send({ type: 'payment.renew' });
+    await vi.waitFor(() => expect(actor.getSnapshot().context.payment).toBe('Confirming'));
+    grantLink({ link: 'https://pay.example/again' });
+    await vi.waitFor(() => expect(actor.getSnapshot().context.paymentLink).toBe('https://pay.example/again'));
+    expect(actor.getSnapshot().context.payment).toBe('Confirming');
+    expect(actor.getSnapshot().can({ type: 'order.cancel' })).toBe(false);
+    expect(actor.getSnapshot().can({ type: 'payment.renew' })).toBe(false);
     actor.stop();
   });
 

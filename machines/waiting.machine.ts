@@ -259,7 +259,8 @@ export const waitingMachine = setup({
       duration: PAYMENT_DEADLINE_MS,
       ...countdownAt(context.now, context.now + PAYMENT_DEADLINE_MS, PAYMENT_DEADLINE_MS),
       error: null,
-      payment: 'Open' as const,
+      // A payment already being confirmed stays so: the new link does not undo money on its way.
+      payment: context.payment === 'Confirming' ? context.payment : ('Open' as const),
     })),
     openPaymentLink: (_, _params: { link: string }) => {},
     clearOrderIds: assign(({ context }) => ({ order: { ...context.order, orderid: null, invoiceid: null } })),

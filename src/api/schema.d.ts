@@ -244,6 +244,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/checkout/api/playlist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The M3U playlist of a service of the session's client
+         * @description An M3U file written by the checkout for an active service of the session's client (the same ownership as `getClientProducts`), in the panel's URL conventions: an `#EXTM3U` header naming the panel's EPG (`xmltv.php`), then one `#EXTINF` entry whose URL is the panel's playlist (`get.php`, `type=m3u_plus`, `output=ts`) on the service's server host. The panel is not fetched: the file points at it. Sent as an attachment and never cached, so the page that asks for it stays where it is and no address with the password enters the browser's history.
+         */
+        get: operations["getPlaylist"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/checkout/api/getActiveProducts": {
         parameters: {
             query?: never;
@@ -759,7 +779,7 @@ export interface components {
         ServiceStatus: "Pending" | "Active" | "Suspended" | "Terminated" | "Cancelled" | "Fraud";
         Error: {
             error: {
-                /** @description Machine-readable code, e.g. bad_request, unauthenticated, invalid_credentials, forbidden, not_found, promotion_not_found, price_changed, idempotency_key_reused, order_not_pending, invoice_paid, invoice_cancelled, invoice_refunded, promotion_invalid, invalid_signature, stale_timestamp, rate_limited, unsupported_media_type, payload_too_large, request_timeout, headers_too_large, store_unavailable, overloaded, billing_error, billing_unavailable, currency_not_offered, request_in_progress. */
+                /** @description Machine-readable code, e.g. bad_request, unauthenticated, invalid_credentials, forbidden, not_found, promotion_not_found, price_changed, idempotency_key_reused, order_not_pending, invoice_paid, invoice_cancelled, invoice_refunded, payment_confirming, promotion_invalid, invalid_signature, stale_timestamp, rate_limited, unsupported_media_type, payload_too_large, request_timeout, headers_too_large, store_unavailable, overloaded, billing_error, billing_unavailable, currency_not_offered, request_in_progress. */
                 code: string;
                 /** @description A human-readable message. */
                 message: string;
@@ -898,6 +918,7 @@ export interface components {
             /** @description The address as given, trimmed and in lower case. */
             email: string;
         };
+        /** @description A sign-up's password has at least 10 characters and is not the e-mail address (in any case; checked by the server, 400 `password_is_email`). */
         ResellerAuthRequest: {
             email: components["schemas"]["Email"];
             password: string;
@@ -1095,6 +1116,18 @@ export interface components {
             name: string;
             status: components["schemas"]["ServiceStatus"];
             reseller: components["schemas"]["ResellerAccount"];
+            panel: components["schemas"]["ResellerPanel"];
+        };
+        /** @description The reseller's panel account: its address, the login of the client's panel service (the panel activation's, else the oldest active reseller service's) and the credits of the client's active credit packs. */
+        ResellerPanel: {
+            /** @description The panel's address (RESELLER_PANEL_URL); null when none is configured. */
+            url: string | null;
+            /** @description The panel login, TV- and 8 digits; null until provisioned. */
+            username: string | null;
+            /** @description The panel password, 12 digits; null until provisioned. */
+            password: string | null;
+            /** @description Credits bought through the checkout: the sum over the client's active credit packs (a pack's credits are the number its product name gives, "Reseller 120 credits"). What the panel has spent is not known here. */
+            credits: number;
         };
         MacAddressField: {
             /** @description Id of the device-address custom field. */
@@ -1266,7 +1299,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A conflict with the current state (`price_changed` with the server's amount and currency, `idempotency_key_reused`, `order_not_pending`, `invoice_paid`, `invoice_cancelled`, `invoice_refunded`, a service action the service's status does not allow; with BILLING=whmcs `currency_not_offered` for an order in another currency than the one WHMCS bills the client in, `request_in_progress` while the first submission under an Idempotency-Key is still with WHMCS). */
+        /** @description A conflict with the current state (`price_changed` with the server's amount and currency, `idempotency_key_reused`, `order_not_pending`, `invoice_paid`, `invoice_cancelled`, `invoice_refunded`, `payment_confirming` (no new link and no cancel while a payment of the invoice is being confirmed), a service action the service's status does not allow; with BILLING=whmcs `currency_not_offered` for an order in another currency than the one WHMCS bills the client in, `request_in_progress` while the first submission under an Idempotency-Key is still with WHMCS). */
         Conflict: {
             headers: {
                 [name: string]: unknown;
@@ -1370,7 +1403,7 @@ export interface components {
     };
     parameters: {
         /**
-         * @description A key unique to one submission; repeating it with the same body returns the first result, with another body a 409 idempotency_key_reused.
+         * @description A key unique to one submission (a UUID); repeating it with the same body returns the first result, with another body a 409 idempotency_key_reused. A missing or empty key is refused with 400 bad_request, so a double submit can never create two orders or invoices.
          * @example 5f0c6d2e-8a4b-4c1d-9e7f-3a2b1c0d9e8f
          */
         IdempotencyKey: string;
@@ -1527,7 +1560,15 @@ export interface operations {
                     "application/json": components["schemas"]["ResellerAuthResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description Bad input (`bad_request`), or a sign-up's password refused (`bad_request` for fewer than 10 characters, `password_is_email` for the e-mail address); nothing is written or mailed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthenticated"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
@@ -1604,12 +1645,12 @@ export interface operations {
     order: {
         parameters: {
             query?: never;
-            header?: {
+            header: {
                 /**
-                 * @description A key unique to one submission; repeating it with the same body returns the first result, with another body a 409 idempotency_key_reused.
+                 * @description A key unique to one submission (a UUID); repeating it with the same body returns the first result, with another body a 409 idempotency_key_reused. A missing or empty key is refused with 400 bad_request, so a double submit can never create two orders or invoices.
                  * @example 5f0c6d2e-8a4b-4c1d-9e7f-3a2b1c0d9e8f
                  */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -1819,6 +1860,53 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPlaylist: {
+        parameters: {
+            query: {
+                /**
+                 * @description The service id; the service must belong to the session's client.
+                 * @example 3001
+                 */
+                serviceid: components["parameters"]["ServiceIdQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The playlist file. */
+            200: {
+                headers: {
+                    /**
+                     * @description `attachment; filename="tv-checkout-<serviceid>.m3u"`
+                     * @example attachment; filename="tv-checkout-3001.m3u"
+                     */
+                    "Content-Disposition"?: string;
+                    /** @description Always `no-store`. */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example #EXTM3U url-tvg="http://eu1.tvcheckout.net/xmltv.php?username=TV-12345678&password=483920571634"
+                     *     #EXTINF:-1 tvg-name="TV Premium" group-title="TV Checkout",TV Premium
+                     *     http://eu1.tvcheckout.net/get.php?username=TV-12345678&password=483920571634&type=m3u_plus&output=ts
+                     */
+                    "audio/x-mpegurl": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             431: components["responses"]["HeadersTooLarge"];
             502: components["responses"]["BillingError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2179,12 +2267,12 @@ export interface operations {
     addInvoice: {
         parameters: {
             query?: never;
-            header?: {
+            header: {
                 /**
-                 * @description A key unique to one submission; repeating it with the same body returns the first result, with another body a 409 idempotency_key_reused.
+                 * @description A key unique to one submission (a UUID); repeating it with the same body returns the first result, with another body a 409 idempotency_key_reused. A missing or empty key is refused with 400 bad_request, so a double submit can never create two orders or invoices.
                  * @example 5f0c6d2e-8a4b-4c1d-9e7f-3a2b1c0d9e8f
                  */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;

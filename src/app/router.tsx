@@ -1,6 +1,7 @@
 /** The route tree: thin routes under basepath /checkout with an optional locale prefix. */
 import { createRootRouteWithContext, createRoute, createRouter, type RouterHistory } from '@tanstack/react-router';
 import type { AutoOrderStop } from '../../machines/checkout.machine';
+import { APP_BASE, APP_ROUTES } from '../domain/app-routes';
 import { settle, unwrap } from './api';
 import { rememberAffiliate } from './cookies';
 import { Layout } from './components/Layout';
@@ -41,11 +42,11 @@ const localeRoute = createRoute({
 
 const gatewaysOrNone = (app: AppServices) => app.loadGateways().catch(() => ({ gateways: [], defaultGateway: '' }));
 
-const indexRoute = createRoute({ getParentRoute: () => localeRoute, path: '/', component: CheckoutView });
+const indexRoute = createRoute({ getParentRoute: () => localeRoute, path: APP_ROUTES.index, component: CheckoutView });
 
 const creatingOrderRoute = createRoute({
   getParentRoute: () => localeRoute,
-  path: 'creatingOrder',
+  path: APP_ROUTES.creatingOrder,
   component: lazyView(() => import('./views/CreatingOrderView'), 'CreatingOrderView'),
 });
 
@@ -57,7 +58,7 @@ const resumeThenGateways = async (app: AppServices, orderid: number | undefined)
 
 const waitingRoute = createRoute({
   getParentRoute: () => localeRoute,
-  path: 'waiting',
+  path: APP_ROUTES.waiting,
   validateSearch: resumeSearch,
   loaderDeps: ({ search }) => ({ orderid: search.orderid }),
   loader: ({ context: { app }, deps }) => resumeThenGateways(app, deps.orderid),
@@ -66,21 +67,21 @@ const waitingRoute = createRoute({
 
 const successRoute = createRoute({
   getParentRoute: () => localeRoute,
-  path: 'success',
+  path: APP_ROUTES.success,
   validateSearch: serviceSearch,
   component: lazyView(() => import('./views/SuccessView'), 'SuccessView'),
 });
 
 const upsellRoute = createRoute({
   getParentRoute: () => localeRoute,
-  path: 'upsell',
+  path: APP_ROUTES.upsell,
   loader: ({ context: { app } }) => gatewaysOrNone(app),
   component: lazyView(() => import('./views/UpsellView'), 'UpsellView'),
 });
 
 const resellersRoute = createRoute({
   getParentRoute: () => localeRoute,
-  path: 'resellers',
+  path: APP_ROUTES.resellers,
   loader: async ({ context: { app } }) => {
     const [gateways, catalogue] = await Promise.all([gatewaysOrNone(app), settle(unwrap(app.client.GET('/checkout/api/getResellersProducts')))]);
     return { ...gateways, catalogue };
@@ -90,7 +91,7 @@ const resellersRoute = createRoute({
 
 const resellersWaitingRoute = createRoute({
   getParentRoute: () => localeRoute,
-  path: 'resellers/waiting',
+  path: APP_ROUTES.resellersWaiting,
   validateSearch: resumeSearch,
   loaderDeps: ({ search }) => ({ orderid: search.orderid }),
   loader: ({ context: { app }, deps }) => resumeThenGateways(app, deps.orderid),
@@ -99,7 +100,7 @@ const resellersWaitingRoute = createRoute({
 
 const resellersSuccessRoute = createRoute({
   getParentRoute: () => localeRoute,
-  path: 'resellers/success',
+  path: APP_ROUTES.resellersSuccess,
   validateSearch: serviceSearch,
   // resellerSuccess: the session is read fresh, as a reseller signs in on the reseller page.
   loader: async ({ context: { app } }) => {
@@ -126,7 +127,7 @@ const routeTree = rootRoute.addChildren([
 export function createAppRouter(app: AppServices, history?: RouterHistory) {
   const router = createRouter({
     routeTree,
-    basepath: '/checkout',
+    basepath: APP_BASE,
     history,
     context: { app },
     parseSearch,

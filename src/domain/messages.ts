@@ -6,6 +6,8 @@ import type { PromotionRefusal } from './promotion';
 export const MESSAGE_TEXTS = {
   'email.invalid': 'Please enter a Valid Email.',
   'reseller.passwordMismatch': 'Not the same password',
+  'reseller.passwordTooShort': 'Choose a password of at least 10 characters.',
+  'reseller.passwordIsEmail': 'Choose a password that is not your e-mail address.',
   'promo.notApplicable': 'This Coupon is not available for this product.',
   'promo.notStarted': 'This Coupon is not valid yet.',
   'promo.expired': 'This Coupon has expired.',

@@ -51,7 +51,7 @@ export interface AppOptions extends Partial<Ports> {
 }
 
 /** Answers that carry credentials or personal data: never stored by a browser or a shared cache. */
-const PRIVATE_OPERATIONS = new Set(['getClientProducts', 'getResellerProducts', 'getActiveProducts', 'getSession', 'getOrderStatus', 'getInvoiceStatus', 'resumeOrder', 'auth', 'authMiddleware', 'resellerAuth', 'signInLink', 'signIn', 'useSignInLink', 'isReseller', 'order', 'addInvoice', 'offshore', 'coinbase']);
+const PRIVATE_OPERATIONS = new Set(['getClientProducts', 'getPlaylist', 'getResellerProducts', 'getActiveProducts', 'getSession', 'getOrderStatus', 'getInvoiceStatus', 'resumeOrder', 'auth', 'authMiddleware', 'resellerAuth', 'signInLink', 'signIn', 'useSignInLink', 'isReseller', 'order', 'addInvoice', 'offshore', 'coinbase']);
 
 /** HSTS for a year once the request came over HTTPS (directly, or from a trusted proxy's X-Forwarded-Proto). */
 const HSTS = 'max-age=31536000';

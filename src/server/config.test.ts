@@ -48,6 +48,14 @@ describe('modes and keys', () => {
     expect(readConfig({}).requestTimeoutMs).toBe(30_000);
     expect(() => readConfig({ REQUEST_TIMEOUT_MS: '0' })).toThrow('REQUEST_TIMEOUT_MS must be a positive whole number, got 0.');
   });
+
+  it('RESELLER_PANEL_URL: the demo panel by default in the demo, none in production, and only an http(s) address', () => {
+    expect(readConfig({}).resellerPanelUrl).toBe('https://panel.tvcheckout.test/');
+    expect(readConfig({ NODE_ENV: 'production' }).resellerPanelUrl).toBeNull();
+    expect(readConfig({ NODE_ENV: 'production', RESELLER_PANEL_URL: 'https://panel.example.net/reseller' }).resellerPanelUrl).toBe('https://panel.example.net/reseller');
+    expect(() => readConfig({ RESELLER_PANEL_URL: 'javascript:alert(1)' })).toThrow('RESELLER_PANEL_URL must be an http(s) address, got javascript:alert(1).');
+    expect(() => readConfig({ RESELLER_PANEL_URL: 'panel.example.net' })).toThrow(ConfigError);
+  });
 });
 
 describe('mail', () => {

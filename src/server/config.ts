@@ -48,6 +48,8 @@ export interface ServerConfig {
   catalogueFile: string | null;
   /** The reseller panel activation: added to a new reseller's order by the server, never to an existing reseller's. */
   resellerActivationPid: number;
+  /** The reseller panel's address shown on the reseller success page; null (not shown) when production names none. */
+  resellerPanelUrl: string | null;
   /** A request whose head and body have not arrived within this time is closed. */
   requestTimeoutMs: number;
   /** An idle keep-alive connection is closed after this time (longer than a proxy's usual 60 s idle timeout). */
@@ -272,6 +274,15 @@ export function readBillingConfig(env: NodeJS.ProcessEnv, mode: ServerMode = 'de
   };
 }
 
+/** RESELLER_PANEL_URL: an http(s) address; the demo shows a demo panel's when unset. */
+function readResellerPanelUrl(env: NodeJS.ProcessEnv, mode: ServerMode): string | null {
+  const value = env.RESELLER_PANEL_URL;
+  if (!value) return mode === 'demo' ? 'https://panel.tvcheckout.test/' : null;
+  const url = URL.canParse(value) ? new URL(value) : null;
+  if (!url || !['http:', 'https:'].includes(url.protocol)) throw new ConfigError(`RESELLER_PANEL_URL must be an http(s) address, got ${value}.`);
+  return url.href;
+}
+
 /** Reads the configuration from an environment (process.env by default); a wrong value throws a ConfigError. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const port = Number(env.PORT ?? 3000);
@@ -307,6 +318,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     secrets: { session: fromEnvOrFile(env, 'SESSION_SECRET'), encryption: fromEnvOrFile(env, 'ENCRYPTION_KEY'), webhook },
     catalogueFile: env.CATALOGUE_FILE ? resolve(env.CATALOGUE_FILE) : null,
     resellerActivationPid: positiveInteger(env, 'RESELLER_ACTIVATION_PID', 13),
+    resellerPanelUrl: readResellerPanelUrl(env, mode),
     requestTimeoutMs: positiveInteger(env, 'REQUEST_TIMEOUT_MS', 30_000),
     keepAliveTimeoutMs: positiveInteger(env, 'KEEP_ALIVE_TIMEOUT_MS', 72_000),
     distDir: env.DIST_DIR ? resolve(env.DIST_DIR) : join(projectRoot, 'dist'),

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import type { ServerConfig } from './config';
 
 /** Path segments that are bearer tokens (a payment link's id pays an invoice), by the prefix before them. */
 const TOKEN_SEGMENTS = /(\/checkout\/sandbox\/pay\/)[^/?#]+/g;
@@ -45,3 +46,33 @@ export const logSerializers = {
   req: (request: FastifyRequest) => ({ method: request.method, url: redactUrl(request.url) }),
   err: (error: unknown) => serializeError(error),
 };
+
+/** Where a log line goes: a stream taking one JSON line at a time. */
+export interface LogStream {
+  write(line: string): void;
+}
+
+/** The pretty-printer's factory, as pino-pretty exports it (loaded only when it is used). */
+type Prettifier = (options: { colorize: boolean; translateTime: string; ignore: string; destination?: NodeJS.WritableStream | number }) => LogStream;
+
+/**
+ * Human-readable lines for a person at a terminal: pino-pretty (a devDependency, kept out of the bundle) when
+ * stdout is a TTY, outside production, and it is installed. Otherwise null: JSON lines, for log collectors.
+ */
+export async function terminalLogStream({
+  mode, isTTY = process.stdout.isTTY === true, destination, load = async () => ((await import('pino-pretty')).default as unknown as Prettifier),
+}: {
+  mode: ServerConfig['mode'];
+  isTTY?: boolean;
+  destination?: NodeJS.WritableStream;
+  load?: () => Promise<Prettifier>;
+}): Promise<LogStream | null> {
+  if (mode === 'production' || !isTTY) return null;
+  try {
+    const pretty = await load();
+    return pretty({ colorize: destination === undefined, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', destination: destination ?? 1 });
+  } catch {
+    // Installed without devDependencies (npm ci --omit=dev): JSON it is.
+    return null;
+  }
+}

@@ -2,6 +2,7 @@ import { buildApp } from './app';
 import { loadCatalogueFile } from './catalogue/load';
 import { ConfigError, readConfig } from './config';
 import { openStore } from './db/connect';
+import { terminalLogStream } from './log';
 import { portsFromEnvironment } from './ports';
 import { refuseUnsafeConfig } from './production';
 
@@ -32,7 +33,9 @@ const warn = (message: string) => console.warn(`TV Checkout: ${message}`);
 const store = await openStore(config.databaseUrl
   ? { engine: 'postgres', databaseUrl: config.databaseUrl, waitMs: config.databaseWaitMs, warn }
   : { engine: 'pglite', dataDir: config.dataDir, warn }).catch(refuse);
-const app = await buildApp({ config, store, catalogue, logger: true, ...portsFromEnvironment(config) }).catch(async (error: unknown) => {
+// Readable lines at a terminal, JSON lines everywhere else (and always in production).
+const prettyLog = await terminalLogStream({ mode: config.mode });
+const app = await buildApp({ config, store, catalogue, logger: prettyLog ? { stream: prettyLog } : true, ...portsFromEnvironment(config) }).catch(async (error: unknown) => {
   await store.close();
   return refuse(error);
 });

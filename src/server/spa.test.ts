@@ -72,14 +72,28 @@ describe('the pages of the SPA', () => {
     ['/checkout/waiting', 'starting.en-en.html'],
     ['/checkout/resellers/success?serviceid=4', 'starting.en-en.html'],
     ['/checkout/nl-nl/upsell', 'starting.nl-nl.html'],
-    // The default locale has no prefix: the app shows its 404, as for any unknown path.
-    ['/checkout/en-en/', 'starting.en-en.html'],
-    ['/checkout/nope', 'starting.en-en.html'],
-    // The folder of pages is not served as files.
-    ['/checkout/pages/index.de-de.client.html', 'starting.en-en.html'],
   ])('GET %s is %s, never cached', async (url, name) => {
     const answer = await page(url);
     expect(answer.status).toBe(200);
+    expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(answer.headers['cache-control']).toBe('no-cache');
+    expect(answer.headers.vary).toBe('accept-encoding, accept-language, cookie');
+    expect(answer.body).toBe(`page ${name}`);
+  });
+
+  // Issue 16 item 11: no soft 404. The shell starts the app, which shows its translated 404 page.
+  it.each([
+    // The default locale has no prefix: the app shows its 404, as for any unknown path.
+    ['/checkout/en-en/', 'starting.en-en.html'],
+    ['/checkout/nope', 'starting.en-en.html'],
+    ['/checkout/xx-yy/', 'starting.en-en.html'],
+    ['/checkout/de-de/nope', 'starting.de-de.html'],
+    ['/checkout/resellers/nope', 'starting.en-en.html'],
+    // The folder of pages is not served as files.
+    ['/checkout/pages/index.de-de.client.html', 'starting.en-en.html'],
+  ])('GET %s is 404 with %s', async (url, name) => {
+    const answer = await page(url);
+    expect(answer.status).toBe(404);
     expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(answer.headers['cache-control']).toBe('no-cache');
     expect(answer.headers.vary).toBe('accept-encoding, accept-language, cookie');
@@ -111,6 +125,14 @@ describe('the pages of the SPA', () => {
     expect(gzip.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(gzip.rawPayload).toString()).toBe('page index.de-de.visitor.html');
     expect((await page('/checkout/de-de')).headers['content-encoding']).toBeUndefined();
+  });
+
+  it('/ redirects to /checkout/, keeping a deep link\'s query', async () => {
+    const root = await app.inject({ method: 'GET', url: '/' });
+    expect(root.statusCode).toBe(302);
+    expect(root.headers.location).toBe('/checkout/');
+    const deepLink = await app.inject({ method: 'GET', url: '/?pid=2&email=me%40example.com&auto_redirect=true' });
+    expect(deepLink.headers.location).toBe('/checkout/?pid=2&email=me%40example.com&auto_redirect=true');
   });
 
   it('serves the assets, cached for good, and answers unknown API paths with a JSON 404', async () => {

@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { APP_BASE, isAppPage } from '../domain/app-routes';
 import { DEFAULT_LOCALE, isLocale, LANGUAGE_COOKIE, LOCALES, pickLocale, type Locale } from '../domain/locale';
 import { DEMO_BANNER_TEXTS, withDemoBanner } from './demo-banner';
 import { readSession } from './session';
@@ -102,14 +103,16 @@ export async function pageOf(pages: Pages, request: FastifyRequest, path: string
   const prefixed = isLocale(prefix) && prefix !== DEFAULT_LOCALE;
   const locale = prefixed ? prefix : pickLocale({ cookie: request.cookies?.[LANGUAGE_COOKIE], browserLanguages: acceptedLanguages(request.headers['accept-language']) });
   const isIndex = segments.length === (prefixed ? 1 : 0);
-  if (!isIndex) return pages.starting[locale];
+  if (!isIndex || !isAppPage(path)) return pages.starting[locale];
   const kind = (await readSession(request))?.kind;
   return pages.index[locale][kind === 'login' ? 'client' : kind === 'guest' ? 'guest' : 'visitor'];
 }
 
 /**
- * Serves the built SPA under /checkout/ with history fallback; unknown API paths answer a 404 error body.
- * With `demoBanner` (demo mode) every page carries the demo banner in its locale.
+ * Serves the built SPA under /checkout/ with history fallback: the app's pages (APP_ROUTES) answer 200, any
+ * other path under /checkout/ 404 with the app's shell, which shows the translated 404 page; unknown API
+ * paths answer a 404 error body; `/` redirects to /checkout/. With `demoBanner` (demo mode) every page
+ * carries the demo banner in its locale.
  */
 export async function serveSpa(app: FastifyInstance, distDir: string, { demoBanner = false }: { demoBanner?: boolean } = {}): Promise<void> {
   const indexFile = join(distDir, 'index.html');
@@ -136,11 +139,18 @@ export async function serveSpa(app: FastifyInstance, distDir: string, { demoBann
   const builtIndex: Page = built ? readPage(indexFile) : { html: Buffer.from(PLACEHOLDER), br: null, gzip: null };
   // index.html is the default locale's index (vite.config.ts).
   const indexPage = demoBanner ? bannered(builtIndex, DEFAULT_LOCALE) : builtIndex;
+  // The site's root has nothing of its own: a visitor typing the host lands on the checkout (a deep link's query kept).
+  app.get('/', async (request, reply) => {
+    const queryAt = request.url.indexOf('?');
+    return reply.redirect(`${APP_BASE}/${queryAt === -1 ? '' : request.url.slice(queryAt)}`, 302);
+  });
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     const isApi = path.startsWith('/checkout/api/') || path.startsWith('/checkout/aff/');
-    const isPage = request.method === 'GET' && (path === '/checkout' || path.startsWith('/checkout/')) && !isApi && !path.startsWith('/checkout/assets/');
+    const isPage = (request.method === 'GET' || request.method === 'HEAD') && (path === '/checkout' || path.startsWith('/checkout/')) && !isApi && !path.startsWith('/checkout/assets/');
     if (!isPage) return reply.code(404).send({ error: { code: 'not_found', message: `No route ${request.method} ${path}.` } });
+    // A path the app has no page for is a 404 (no soft 404): the shell starts the app, which shows its 404 page.
+    if (!isAppPage(path)) reply.code(404);
     const page = pages ? await pageOf(pages, request, path) : indexPage;
     const accepted = String(request.headers['accept-encoding'] ?? '');
     if (page.compress && /\b(br|gzip)\b/.test(accepted)) await page.compress();

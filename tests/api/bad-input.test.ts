@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { services } from '../../src/server/db/schema';
@@ -149,7 +150,7 @@ describe('bad input', () => {
     Object.assign(baselines, {
       auth: { body: DEMO_ACCOUNTS.client },
       authMiddleware: { body: { email: 'new.guest@mail.test' } },
-      resellerAuth: { body: { email: 'new.reseller@mail.test', password: 'pw-123456', existingReseller: false } },
+      resellerAuth: { body: { email: 'new.reseller@mail.test', password: 'pw-1234567890', existingReseller: false } },
       newAffiliateClick: { body: { aff_id: 'partner_42', referer: 'https://partner.test/deals' } },
       getProductCustomFields: { query: { id: '1' } },
       order: {
@@ -242,7 +243,7 @@ describe('bad input, by hand', () => {
     expect(answer.status, answer.text).toBe(400);
     expect(answer.body).toEqual({ error: { code: 'bad_request', message: message ? expect.stringMatching(message) : expect.any(String) } });
   };
-  const order = (payload: string) => shopper.request({ method: 'POST', url: '/checkout/api/order', headers: { 'content-type': 'application/json' }, payload });
+  const order = (payload: string) => shopper.request({ method: 'POST', url: '/checkout/api/order', headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() }, payload });
 
   it.each([
     ['pid=abc'], ['pid='], ['pid=1&pid=2'], ['pid=1.0'], ['pid=0'], ['pid=%201'], ['pid=01'], ['pid=12345678901'], ['pid[]=1'], ['pid[a]=1'], [''], ['pid=1&extra=1'],
@@ -257,7 +258,7 @@ describe('bad input, by hand', () => {
   });
 
   it('a text/plain body is refused with 415, like any body that is not JSON', async () => {
-    const answer = await shopper.request({ method: 'POST', url: '/checkout/api/order', headers: { 'content-type': 'text/plain' }, payload: 'pid=1&amount=12.99' });
+    const answer = await shopper.request({ method: 'POST', url: '/checkout/api/order', headers: { 'content-type': 'text/plain', 'idempotency-key': randomUUID() }, payload: 'pid=1&amount=12.99' });
     expect(answer.status, answer.text).toBe(415);
     expect(answer.body).toEqual({ error: { code: 'unsupported_media_type', message: expect.any(String) } });
   });
@@ -284,7 +285,7 @@ describe('bad input, by hand', () => {
   });
 
   it.each([0, 11, 1.5, '2'])('addInvoice with extraQuantity %j is refused with 400', async (extraQuantity) => {
-    expectBadRequest(await demo.request({ method: 'POST', url: '/checkout/api/addInvoice', json: { serviceId: 1, extraQuantity, paymentmethod: 'sandbox', price: 4, currency: 'EUR' } }));
+    expectBadRequest(await demo.request({ method: 'POST', url: '/checkout/api/addInvoice', headers: { 'idempotency-key': randomUUID() }, json: { serviceId: 1, extraQuantity, paymentmethod: 'sandbox', price: 4, currency: 'EUR' } }));
   });
 
   it('writes nothing for any of them', async () => {

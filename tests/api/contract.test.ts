@@ -74,7 +74,7 @@ describe('src/server/operations.json', () => {
 
 describe('the served set of routes', () => {
   it('serves every operation of openapi.yaml at its method and path', () => {
-    expect(operations).toHaveLength(37);
+    expect(operations).toHaveLength(38);
     const missing = operations.filter((op) => !t.app.hasRoute({ method: op.method, url: op.url })).map((op) => `${op.method} ${op.path}`);
     expect(missing).toEqual([]);
   });
@@ -83,11 +83,12 @@ describe('the served set of routes', () => {
     const served = servedRoutes(t.app);
     // The parser reads what Fastify has: every route it finds is one Fastify answers.
     expect(served.length).toBeGreaterThan(operations.length);
-    // printRoutes prints the SPA's static wildcard (/checkout/*) as a bare '*'; it falls through to the
-    // 404 handler for every path with no built file (tests/api/http.test.ts).
-    expect(served.filter((route) => route.url === '*').map((route) => route.method).sort()).toEqual(['GET', 'HEAD']);
+    // printRoutes prints the SPA's static wildcard (/checkout/*) as a '*' under the root (which redirects to
+    // /checkout/); it falls through to the 404 handler for every path with no built file (tests/api/http.test.ts).
+    expect(served.filter((route) => route.url === '/*').map((route) => route.method).sort()).toEqual(['GET', 'HEAD']);
+    expect(served.filter((route) => route.url === '/').map((route) => route.method).sort()).toEqual(['GET', 'HEAD']);
     expect(t.app.hasRoute({ method: 'GET', url: '/checkout/*' })).toBe(true);
-    for (const route of served.filter(({ url }) => url !== '*')) expect(t.app.hasRoute({ method: route.method as 'GET', url: route.url }), `${route.method} ${route.url}`).toBe(true);
+    for (const route of served.filter(({ url }) => url !== '/*')) expect(t.app.hasRoute({ method: route.method as 'GET', url: route.url }), `${route.method} ${route.url}`).toBe(true);
     const spec = operations.map((op) => `${op.method} ${op.url}`).sort();
     const api = served.filter((route) => isApiPath(route.url));
     // Fastify answers HEAD for every GET route (exposeHeadRoutes); nothing else is added.
@@ -320,8 +321,10 @@ describe('every answer of every operation matches openapi.yaml', () => {
     expectError(await demo.call('getClientProducts', { query: { serviceid: '999999' } }), 404, 'not_found');
     expect((await reseller.call('getClientProducts', { query: { serviceid: String(resellerServiceId) } })).body).toMatchObject({ reseller: { name: 'Reseller 120 credits', status: 'Active' } });
 
+    // The seeded reseller's one pack of 120 credits, its login, and the demo's panel address.
     expect((await reseller.call('getResellerProducts', { query: { serviceid: String(resellerServiceId) } })).body).toEqual({
       serviceid: resellerServiceId, pid: 11, name: 'Reseller 120 credits', status: 'Active', reseller: { name: 'Reseller 120 credits', status: 'Active' },
+      panel: { url: 'https://panel.tvcheckout.test/', username: 'TV-20000001', password: '200000000001', credits: 120 },
     });
     expectError(await demo.call('getResellerProducts', { query: { serviceid: String(resellerServiceId) } }), 403, 'forbidden');
     expectError(await demo.call('getResellerProducts', { query: { serviceid: String(demoServiceId) } }), 404, 'not_found');
@@ -342,6 +345,17 @@ describe('every answer of every operation matches openapi.yaml', () => {
     expect((await demo.call('restartService', { body: { serviceid: demoServiceId } })).body).toEqual({ serviceid: demoServiceId, status: 'Active', result: 'success' });
     expectError(await reseller.call('restartService', { body: { serviceid: demoServiceId } }), 403, 'forbidden');
     expectError(await demo.call('restartService', { body: { serviceid: 999999 } }), 404, 'not_found');
+  });
+
+  it('getPlaylist: the M3U attachment of an active service, refused for anyone else and before payment', async () => {
+    const playlist = await demo.call('getPlaylist', { query: { serviceid: String(demoServiceId) } });
+    expect(playlist.status, playlist.text).toBe(200);
+    expect(playlist.headers['content-disposition']).toBe(`attachment; filename="tv-checkout-${demoServiceId}.m3u"`);
+    expect(playlist.text).toMatch(/^#EXTM3U /);
+    expectError(await reseller.call('getPlaylist', { query: { serviceid: String(demoServiceId) } }), 403, 'forbidden');
+    expectError(await demo.call('getPlaylist', { query: { serviceid: '999999' } }), 404, 'not_found');
+    const { browser: shopper, order } = await guestWithOrder(t.app);
+    expectError(await shopper.call('getPlaylist', { query: { serviceid: String(order.serviceids[0]) } }), 409, 'service_state');
   });
 
   it('provisioning: moduleTerminate, moduleCreate, restartService of a terminated service', async () => {
@@ -387,10 +401,10 @@ describe('every answer of every operation matches openapi.yaml', () => {
     const needSession = operations.filter((op) => op.needsSession);
     expect(needSession.map((op) => op.operationId).sort()).toEqual([
       'addInvoice', 'cancelOrder', 'coinbase', 'fraudOrder', 'getActiveProducts', 'getClientProducts', 'getInvoiceStatus', 'getOrderStatus',
-      'getResellerProducts', 'isReseller', 'moduleCreate', 'moduleTerminate', 'offshore', 'order', 'restartService', 'resumeOrder', 'updateClientProduct', 'updateMacAddress',
+      'getPlaylist', 'getResellerProducts', 'isReseller', 'moduleCreate', 'moduleTerminate', 'offshore', 'order', 'restartService', 'resumeOrder', 'updateClientProduct', 'updateMacAddress',
     ]);
-    const valid: Record<string, { query?: Record<string, string>; body?: unknown }> = {
-      addInvoice: { body: { serviceId: demoServiceId, extraQuantity: 1, paymentmethod: 'sandbox', price: 4, currency: 'EUR' } },
+    const valid: Record<string, { query?: Record<string, string>; body?: unknown; headers?: Record<string, string> }> = {
+      addInvoice: { body: { serviceId: demoServiceId, extraQuantity: 1, paymentmethod: 'sandbox', price: 4, currency: 'EUR' }, headers: { 'idempotency-key': 'contract-401-addInvoice' } },
       cancelOrder: { body: { orderid: demoOrderId } },
       coinbase: { body: { invoiceid: 1, paymentmethod: 'sandboxcrypto', amount: 12.99, currency: 'EUR' } },
       fraudOrder: { body: { orderid: demoOrderId } },
@@ -398,12 +412,13 @@ describe('every answer of every operation matches openapi.yaml', () => {
       getClientProducts: { query: { serviceid: String(demoServiceId) } },
       getInvoiceStatus: { query: { invoiceid: '1' } },
       getOrderStatus: { query: { orderid: String(demoOrderId) } },
+      getPlaylist: { query: { serviceid: String(demoServiceId) } },
       getResellerProducts: { query: { serviceid: String(resellerServiceId) } },
       isReseller: {},
       moduleCreate: { body: { serviceid: demoServiceId } },
       moduleTerminate: { body: { serviceid: demoServiceId } },
       offshore: { body: { invoiceid: 1, paymentmethod: 'sandbox', amount: 12.99, currency: 'EUR' } },
-      order: { body: BASIC_ORDER },
+      order: { body: BASIC_ORDER, headers: { 'idempotency-key': 'contract-401-order' } },
       restartService: { body: { serviceid: demoServiceId } },
       resumeOrder: { query: { orderid: String(demoOrderId) } },
       updateClientProduct: { body: { serviceid: demoServiceId, notes: 'x' } },
@@ -412,7 +427,7 @@ describe('every answer of every operation matches openapi.yaml', () => {
     for (const op of needSession) {
       const input = valid[op.operationId] ?? {};
       const query = new URLSearchParams(input.query).toString();
-      const answer = await anonymous().request({ method: op.method, url: `${op.path}${query ? `?${query}` : ''}`, ...(op.method === 'POST' ? { json: input.body } : {}) });
+      const answer = await anonymous().request({ method: op.method, url: `${op.path}${query ? `?${query}` : ''}`, headers: input.headers, ...(op.method === 'POST' ? { json: input.body } : {}) });
       expect(answer.status, `${op.operationId}: ${answer.text}`).toBe(401);
       expect(answer.body).toEqual({ error: { code: 'unauthenticated', message: expect.any(String) } });
     }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASIC_ORDER, Browser, createTestApp, freshEmail, guest, placeOrder, rows, type TestApp } from './helper';
@@ -58,10 +59,10 @@ describe('fraud rules on the default configuration', () => {
 
   it('the address is the connection\'s: X-Forwarded-For is ignored without a trusted proxy, and the body cannot carry one', async () => {
     const shopper = await guestAt(t, '192.0.2.10');
-    const answer = await shopper.request({ method: 'POST', url: '/checkout/api/order', json: BASIC_ORDER, headers: { 'x-forwarded-for': '203.0.113.50', 'cf-ipcountry': 'GB' } });
+    const answer = await shopper.request({ method: 'POST', url: '/checkout/api/order', json: BASIC_ORDER, headers: { 'x-forwarded-for': '203.0.113.50', 'cf-ipcountry': 'GB', 'idempotency-key': randomUUID() } });
     expect(answer.status).toBe(200);
     expect(await orderRow(t, (answer.body as { orderid: number }).orderid)).toMatchObject({ ip: '192.0.2.10', country: 'MA' });
-    const inBody = await shopper.request({ method: 'POST', url: '/checkout/api/order', json: { ...BASIC_ORDER, ip: '203.0.113.50', country: 'GB' } });
+    const inBody = await shopper.request({ method: 'POST', url: '/checkout/api/order', json: { ...BASIC_ORDER, ip: '203.0.113.50', country: 'GB' }, headers: { 'idempotency-key': randomUUID() } });
     expect(inBody.status).toBe(400);
     expect((await shopper.request({ method: 'GET', url: '/checkout/api/currency', headers: { 'cf-ipcountry': 'GB' } })).body).toEqual({ country: 'MA', currency: 'EUR' });
   });
@@ -97,7 +98,7 @@ describe('configured rules behind a trusted proxy (FRAUD_BLOCKED_IPS, FRAUD_BLOC
   it('the order records the address and country the proxy gives, and the fraud rules apply to them', async () => {
     const proxied = { 'x-forwarded-for': '203.0.113.20', 'cf-ipcountry': 'GB' };
     const shopper = await guestAt(t, '10.0.0.1', proxied);
-    const answer = await shopper.request({ method: 'POST', url: '/checkout/api/order', json: { ...BASIC_ORDER, currency: 'GBP', amount: 10.99 }, headers: proxied });
+    const answer = await shopper.request({ method: 'POST', url: '/checkout/api/order', json: { ...BASIC_ORDER, currency: 'GBP', amount: 10.99 }, headers: { ...proxied, 'idempotency-key': randomUUID() } });
     expect(answer.status, answer.text).toBe(200);
     expect(await orderRow(t, (answer.body as { orderid: number }).orderid)).toMatchObject({ ip: '203.0.113.20', country: 'GB', fraud: false });
 

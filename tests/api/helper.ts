@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, InjectOptions } from 'fastify';
@@ -226,10 +226,14 @@ export class Browser {
     const op = operation(operationId);
     const path = op.path.replace(/\{([^}]+)\}/g, (_match, name: string) => encodeURIComponent(input.params?.[name] ?? ''));
     const query = new URLSearchParams(input.query as Record<string, string> | undefined).toString();
+    // Like the app, a call sends a fresh Idempotency-Key where the contract requires one, unless the test gives its own;
+    // a test of a missing key sends its request with request().
+    const keyed = op.parameters.some((parameter) => parameter.in === 'header' && parameter.required && parameter.name.toLowerCase() === 'idempotency-key');
+    const given = Object.keys(input.headers ?? {}).some((name) => name.toLowerCase() === 'idempotency-key');
     const answer = await this.request({
       method: op.method,
       url: query ? `${path}?${query}` : path,
-      headers: input.headers,
+      headers: keyed && !given ? { 'idempotency-key': randomUUID(), ...input.headers } : input.headers,
       ...(op.method === 'POST' ? { json: input.body ?? {} } : {}),
     });
     return answer as Answer<OkBody<Op> & Partial<ApiError>>;

@@ -86,6 +86,28 @@ describe('the payment lifecycle the waiting page reads', () => {
       expect(await statusOf(browser, order)).toMatchObject({ status: 'Active', invoiceStatus: 'Paid', payment: { status: 'Paid', gateway: 'sandboxcrypto' } });
     });
 
+    it('while a payment is being confirmed there is no new link and no cancel (409 payment_confirming), and nothing changes', async () => {
+      const { browser, order } = await guestWithOrder(t.app, { paymentmethod: 'sandboxcrypto' });
+      expect((await submit(order.link, 'confirm_later')).status).toBe(303);
+      const before = await storeSnapshot(t.db);
+      const renewed = await browser.call('coinbase', { body: { invoiceid: order.invoiceid, paymentmethod: 'sandboxcrypto', amount: 12.99, currency: 'EUR' } });
+      expect(renewed.status, renewed.text).toBe(409);
+      expect(renewed.body).toEqual({ error: { code: 'payment_confirming', message: 'A payment for this invoice is being confirmed: wait for its confirmation.' } });
+      const cancelled = await browser.call('cancelOrder', { body: { orderid: order.orderid } });
+      expect(cancelled.status, cancelled.text).toBe(409);
+      expect(cancelled.body).toEqual({ error: { code: 'payment_confirming', message: 'A payment for this order is being confirmed: it can no longer be cancelled.' } });
+      expect(await storeSnapshot(t.db)).toEqual(before);
+    });
+
+    it('money seen on an older link outweighs a newer link: the status reads Confirming on the older link\'s gateway', async () => {
+      const { browser, order } = await guestWithOrder(t.app, { paymentmethod: 'sandboxcrypto' });
+      const renewed = await browser.call('offshore', { body: { invoiceid: order.invoiceid, paymentmethod: 'sandbox', amount: 12.99, currency: 'EUR' } });
+      expect(renewed.status, renewed.text).toBe(200);
+      expect(await statusOf(browser, order)).toMatchObject({ payment: { status: 'Open', gateway: 'sandbox' } });
+      expect((await submit(order.link, 'confirm_later')).status).toBe(303);
+      expect(await statusOf(browser, order)).toMatchObject({ status: 'Pending', payment: { status: 'Confirming', gateway: 'sandboxcrypto' } });
+    });
+
     it('a card gateway has no "Pay, confirm later": its page lacks the button and the decision is refused with 400, changing nothing', async () => {
       const { order } = await guestWithOrder(t.app);
       const page = await new Browser(t.app).request({ method: 'GET', url: linkPath(order.link) });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCALES, type Locale } from '../../src/domain/locale';
@@ -116,7 +117,7 @@ describe('recovery reminders for unpaid orders, over SMTP', () => {
   it('a remind that is not a boolean is refused in the one error shape and places nothing', async () => {
     const shopper = await guest(t.app, freshEmail('badremind'));
     const before = await rows<{ n: number }>(t.db, sql`select count(*)::int as n from orders`);
-    const answer = await shopper.request({ method: 'POST', url: '/checkout/api/order', json: { pid: 1, paymentmethod: 'sandbox', amount: 12.99, currency: 'EUR', remind: 'yes' } });
+    const answer = await shopper.request({ method: 'POST', url: '/checkout/api/order', headers: { 'idempotency-key': randomUUID() }, json: { pid: 1, paymentmethod: 'sandbox', amount: 12.99, currency: 'EUR', remind: 'yes' } });
     expect(answer.status).toBe(400);
     expect(answer.body).toEqual({ error: { code: 'bad_request', message: expect.any(String) } });
     expect(await rows(t.db, sql`select count(*)::int as n from orders`)).toEqual(before);

@@ -69,4 +69,39 @@ describe('the server builds a reseller order from the reseller\'s state', () => 
     expect(next.status, next.text).toBe(200);
     expect(await orderedPids(t, next.body.orderid)).toEqual([PACK]);
   });
+
+  it('the reseller success answer gives the panel address, the login of the activation and the credits of every paid pack', async () => {
+    const shopper = await newAccount(t.app);
+    const first = await shopper.call('order', { body: { pid: [10, ACTIVATION], paymentmethod: 'sandbox', amount: 199, currency: 'EUR' } });
+    expect(first.status, first.text).toBe(200);
+    const services = await Promise.all(first.body.serviceids.map(async (serviceid) => (await shopper.call('getClientProducts', { query: { serviceid: String(serviceid) } })).body));
+    const activation = services.find((service) => service.pid === ACTIVATION);
+    const pack = services.find((service) => service.pid === 10);
+    const panelOf = async (serviceid: number | undefined) => (await shopper.call('getResellerProducts', { query: { serviceid: String(serviceid) } })).body.panel;
+    // Unpaid: no login yet, no credits.
+    expect(await panelOf(pack?.serviceid)).toEqual({ url: 'https://panel.tvcheckout.test/', username: null, password: null, credits: 0 });
+    await payOnSandbox(t.app, first.body.link);
+    const login = (await shopper.call('getClientProducts', { query: { serviceid: String(activation?.serviceid) } })).body;
+    expect(login.username).toMatch(/^TV-\d{8}$/);
+    // "Reseller 50 credits" paid: 50 credits, on the activation's login.
+    expect(await panelOf(pack?.serviceid)).toEqual({ url: 'https://panel.tvcheckout.test/', username: login.username, password: login.password, credits: 50 });
+    const next = await shopper.call('order', { body: { pid: [PACK], paymentmethod: 'sandbox', amount: 300, currency: 'EUR' } });
+    await payOnSandbox(t.app, next.body.link);
+    // Another pack ("Reseller 120 credits") adds its credits to the same panel login.
+    expect(await panelOf(next.body.serviceids[0])).toEqual({ url: 'https://panel.tvcheckout.test/', username: login.username, password: login.password, credits: 170 });
+  });
+});
+
+describe('the reseller panel address', () => {
+  it('is the configured RESELLER_PANEL_URL', async () => {
+    const configured = await createTestApp({ RESELLER_PANEL_URL: 'https://panel.example.net/reseller/' });
+    try {
+      const reseller = await loggedIn(configured.app, DEMO_ACCOUNTS.reseller);
+      const [service] = await rows<{ id: number }>(configured.db, sql`select id from services where client_id = ${reseller.userid}`);
+      const answer = await reseller.call('getResellerProducts', { query: { serviceid: String(service?.id) } });
+      expect(answer.body.panel).toEqual({ url: 'https://panel.example.net/reseller/', username: 'TV-20000001', password: '200000000001', credits: 120 });
+    } finally {
+      await configured.close();
+    }
+  });
 });

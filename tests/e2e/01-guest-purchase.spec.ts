@@ -1,9 +1,8 @@
 import { expect, payOnSandbox, reachSuccess, test, uniqueEmail } from './support/fixtures';
-import { copyPasswordShowsCopiedForTwoAndAHalfSeconds, downloadsThePlaylist, servePlaylistHost } from './support/success';
+import { copyPasswordShowsCopiedForTwoAndAHalfSeconds, downloadsThePlaylist } from './support/success';
 
 test('a guest buys 6 months with an extra connection and WELCOME10, pays, waits and gets working credentials', async ({ page }) => {
   const email = uniqueEmail('guest');
-  await servePlaylistHost(page.context());
   await page.goto('/checkout/');
 
   await page.getByRole('radio', { name: /^6 Months/ }).check();

@@ -64,3 +64,43 @@ test('an existing reseller with a wrong password is refused', async ({ page }) =
   await expect(page.getByRole('alert')).toHaveText('Email or Password Invalid');
   await expect(page).toHaveURL(/\/checkout\/resellers$/);
 });
+
+test('a new reseller\'s password needs 10 characters and must not be the e-mail: said under the field, in the page\'s language, before anything is sent', async ({ page }) => {
+  let signUps = 0;
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && request.url().endsWith('/checkout/api/resellerAuth')) signUps += 1;
+  });
+  await openResellers(page);
+  const email = uniqueEmail('reseller');
+  await page.getByRole('textbox', { name: 'E-mail' }).fill(email);
+  const password = page.getByLabel('Password', { exact: true });
+  await expect(page.getByText('At least 10 characters, not your e-mail address.')).toBeVisible();
+  await password.fill('123456789');
+  await password.blur();
+  await expect(page.getByRole('alert')).toHaveText('Choose a password of at least 10 characters.');
+  await expect(password).toHaveAttribute('aria-invalid', 'true');
+  await page.getByLabel('Confirm password').fill('123456789');
+  await page.getByRole('button', { name: 'Validate and pay' }).click();
+  await expect(page).toHaveURL(/\/checkout\/resellers$/);
+  await expect(page.getByRole('alert')).toHaveText('Choose a password of at least 10 characters.');
+
+  await password.fill(email.toUpperCase());
+  await page.getByLabel('Confirm password').fill(email.toUpperCase());
+  await page.getByRole('button', { name: 'Validate and pay' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Choose a password that is not your e-mail address.');
+  await expect(page).toHaveURL(/\/checkout\/resellers$/);
+
+  await password.fill('1234567890');
+  await page.getByLabel('Confirm password').fill('1234567890');
+  await expect(page.getByRole('alert')).toBeHidden();
+  await expect(password).not.toHaveAttribute('aria-invalid', 'true');
+  expect(signUps).toBe(0);
+
+  await page.goto('/checkout/de-de/resellers');
+  const passwort = page.getByLabel('Passwort', { exact: true });
+  await expect(page.getByText('Mindestens 10 Zeichen, nicht Ihre E-Mail-Adresse.')).toBeVisible();
+  await passwort.fill('kurz');
+  await passwort.blur();
+  await expect(page.getByRole('alert')).toHaveText('Wählen Sie ein Passwort mit mindestens 10 Zeichen.');
+  expect(signUps).toBe(0);
+});

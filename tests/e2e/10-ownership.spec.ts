@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { apiGuestOrder, apiPay, DEMO_CLIENT, expect, logIn, newShopper, test, uniqueEmail } from './support/fixtures';
 
@@ -101,7 +102,7 @@ test("credentials of someone else's service cannot be reached by changing ids in
     await logIn(client, DEMO_CLIENT);
     expect(await refusedOnSuccessPage(client, alice)).toBe('This belongs to another account.');
     await everyCallIsRefused(client.request, alice, [403]);
-    const upsell = await client.request.post('/checkout/api/addInvoice', { data: { serviceId: alice.serviceid, extraQuantity: 1, paymentmethod: 'sandbox', price: 4, currency: 'EUR' } });
+    const upsell = await client.request.post('/checkout/api/addInvoice', { data: { serviceId: alice.serviceid, extraQuantity: 1, paymentmethod: 'sandbox', price: 4, currency: 'EUR' }, headers: { 'Idempotency-Key': randomUUID() } });
     expect(upsell.status()).toBe(403);
     await context.close();
   });

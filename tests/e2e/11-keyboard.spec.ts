@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, onSandboxPage, reachSuccess, test, uniqueEmail } from './support/fixtures';
-import { copyPasswordShowsCopiedForTwoAndAHalfSeconds, downloadsThePlaylist, servePlaylistHost } from './support/success';
+import { copyPasswordShowsCopiedForTwoAndAHalfSeconds, downloadsThePlaylist } from './support/success';
 
 /**
  * Presses Tab until `target` has the focus (as a keyboard user moves through the page), then checks
@@ -22,7 +22,6 @@ async function tabTo(page: Page, target: Locator, { max = 40 } = {}): Promise<vo
 }
 
 test('journey 1 with the keyboard alone: plan, add-on, promo, e-mail, payment, copy, download and device address', async ({ page }) => {
-  await servePlaylistHost(page.context());
   await page.goto('/checkout/');
   await expect(page.getByRole('radio', { name: /^1 Month/ })).toBeChecked();
 

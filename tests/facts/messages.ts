@@ -26,6 +26,9 @@ export const APP_MESSAGES = {
   priceChanged: 'The price has changed.',
   rateLimited: 'Too many attempts. Please wait a minute and try again.',
   invalidCredentials: 'Email or Password Invalid',
+  /** Issue 16 item 10: a new reseller's password has at least 10 characters and is not the e-mail. */
+  passwordTooShort: 'Choose a password of at least 10 characters.',
+  passwordIsEmail: 'Choose a password that is not your e-mail address.',
   invoicePaid: 'This invoice is already paid.',
   orderNotPending: 'This order can no longer be changed.',
   forbidden: 'This belongs to another account.',

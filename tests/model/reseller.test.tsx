@@ -125,6 +125,12 @@ async function seeSuccessGuard(state: string, context: ResellerContext, page: Pa
   // The service the walk's getResellerProducts answered (the model's service 801), as the page writes it.
   await shown(() => screen.getByText('Your reseller panel Reseller panel: Active.'), 'the reseller panel');
   expect(screen.getByText('Service #801: Reseller 120 credits')).toBeTruthy();
+  // The panel: its address as a link, the login and the credits (the model's service: 120 credits bought).
+  const panel = screen.getByRole('region', { name: en.player.reseller.title });
+  expect(within(panel).getByRole('link', { name: 'https://panel.example.net/' }).getAttribute('href')).toBe('https://panel.example.net/');
+  expect(within(panel).getByText('TV-20000001')).toBeTruthy();
+  expect(within(panel).getByText('200000000001')).toBeTruthy();
+  expect(within(panel).getByText('120')).toBeTruthy();
 }
 
 async function see(value: StateValue, context: ResellerContext, page: Page, event: AnyEventObject): Promise<void> {
@@ -182,6 +188,7 @@ async function see(value: StateValue, context: ResellerContext, page: Page, even
   if (context.emailError === null) expect(emailError).toBeNull();
   else if (event.type === 'order.submit') expect(emailError?.textContent).toBe(SPEC_MESSAGES.invalidEmail);
   if (context.passwordError === null) expect(screen.queryByText(SPEC_MESSAGES.passwordMismatch)).toBeNull();
+  if (context.passwordRuleError === null) for (const text of [APP_MESSAGES.passwordTooShort, APP_MESSAGES.passwordIsEmail]) expect(screen.queryByText(text)).toBeNull();
   const busy = value === 'authenticating' || value === 'ordering';
   const submit = screen.getByRole('button', { name: busy ? en.reseller.submitting : en.reseller.submit });
   expect(submit.getAttribute('aria-disabled')).toBe(busy ? 'true' : null);

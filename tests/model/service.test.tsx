@@ -5,6 +5,7 @@ import type { AnyEventObject, StateValue } from 'xstate';
 import type { ClientProduct, CopyField, SaveDeviceAddressOutput, ServiceContext } from '../../machines/service.machine';
 import { serviceModel, serviceModelInput } from '../../scripts/statecharts/models/service.model';
 import { COPIED_HINT_MS, MIN_LOADING_MS } from '../../src/domain/constants';
+import { PLAYERS, playerOf } from '../../src/domain/panel';
 import { APP_MESSAGES, SPEC_MESSAGES } from '../facts/messages';
 import { apiError } from '../support/fake-api';
 import { en } from './texts';
@@ -47,6 +48,8 @@ async function perform(event: AnyEventObject, page: Page): Promise<void> {
       return;
     case 'playlist.download':
       return user.click(screen.getByRole('button', { name: en.success.download }));
+    case 'player.select':
+      return user.click(screen.getByRole('radio', { name: new RegExp(`^${playerOf(String(event.player))!.name} `) }));
     default:
       throw new Error(`No way to perform ${event.type} on /success`);
   }
@@ -72,9 +75,10 @@ async function see(value: StateValue, context: ServiceContext, page: Page, event
     await shown(() => screen.getByText(en.success.pending), 'the not-provisioned notice');
     expect(screen.queryByRole('button', { name: new RegExp(`^${en.success.copy} `) })).toBeNull();
   } else {
-    await shown(() => screen.getByText(product.username!), 'the credentials');
-    expect(screen.getByText(product.password!)).toBeTruthy();
-    if (product.serverhostname) expect(screen.getByText(product.serverhostname)).toBeTruthy();
+    const credentials = await shown(() => document.querySelector<HTMLElement>('dl.credentials')!, 'the credentials');
+    expect(within(credentials).getByText(product.username!)).toBeTruthy();
+    expect(within(credentials).getByText(product.password!)).toBeTruthy();
+    if (product.serverhostname) expect(within(credentials).getByText(product.serverhostname)).toBeTruthy();
   }
   expect(screen.getByText(en.status.Active)).toBeTruthy();
   // 'Copied!' shows beside the value copied last, and only there.
@@ -86,7 +90,9 @@ async function see(value: StateValue, context: ServiceContext, page: Page, event
     const copied = { username: product.username, password: product.password, host: product.serverhostname, playlist: product.playlistUrl }[COPIES[event.type]!];
     expect(page.rendered.copied.at(-1)).toBe(copied);
   }
-  if (event.type === 'playlist.download') expect(page.rendered.downloaded).toEqual(product.playlistUrl ? [product.playlistUrl] : []);
+  // The download goes through the checkout's endpoint: no address with the password reaches the browser.
+  if (event.type === 'playlist.download') expect(page.rendered.downloaded).toEqual(product.playlistUrl ? [`/checkout/api/playlist?serviceid=${serviceModelInput.serviceid}`] : []);
+  seePlayerGuide(context);
   // The device address form.
   const device = deviceState(value);
   const field = deviceField() as HTMLInputElement;
@@ -100,6 +106,39 @@ async function see(value: StateValue, context: ServiceContext, page: Page, event
   if (context.deviceError === null) expect(error).toBeNull();
   else expect(error?.textContent).toBe(context.deviceError === 'device.invalid' ? APP_MESSAGES.deviceInvalid : APP_MESSAGES.forbidden);
   expect(within(form).getByRole('status').textContent).toBe(device === 'saved' ? APP_MESSAGES.deviceSaved : '');
+}
+
+/** The player picker and the picked player's steps, with the values the panel's conventions give for the service. */
+function seePlayerGuide(context: ServiceContext): void {
+  const product = context.product!;
+  const radios = screen.getAllByRole('radio').filter((radio) => (radio as HTMLInputElement).name === 'player') as HTMLInputElement[];
+  expect(radios.map((radio) => radio.value)).toEqual(PLAYERS.map((player) => player.id));
+  expect(radios.filter((radio) => radio.checked).map((radio) => radio.value)).toEqual(context.player ? [context.player] : []);
+  const picked = context.player ? playerOf(context.player)! : null;
+  const heading = screen.queryByRole('heading', { level: 3 });
+  if (!picked) {
+    expect(heading).toBeNull();
+    return;
+  }
+  expect(heading?.textContent).toBe(en.player.title.replace('{{player}}', picked.name));
+  const steps = heading!.parentElement!;
+  const qr = within(steps).queryByRole('img');
+  if (product.username === null || product.serverhostname === '') {
+    expect(within(steps).getByText(en.player.notYet)).toBeTruthy();
+    expect(qr).toBeNull();
+    return;
+  }
+  const host = product.serverhostname;
+  // Literal panel conventions: Xtream apps take the server's address, MAG boxes its portal /c/, playlist apps get.php.
+  const expected = {
+    xtream: [`http://${host}`, product.username, product.password],
+    mag: [`http://${host}/c/`, product.macAddress.value || en.player.mag.deviceMissing],
+    m3u: [`http://${host}/get.php?username=${product.username}&password=${product.password}&type=m3u_plus&output=ts`],
+  }[picked.kind];
+  expect([...steps.querySelectorAll('.player-login code')].map((code) => code.textContent)).toEqual(expected);
+  expect(qr?.getAttribute('aria-label')).toBe(en.player.qr.replace('{{url}}', expected[0]!));
+  // No address with the password is ever a link.
+  expect([...document.querySelectorAll('a[href]')].filter((link) => link.getAttribute('href')!.includes(product.password!))).toEqual([]);
 }
 
 const refusedCopies = refusedInputs({

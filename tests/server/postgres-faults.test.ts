@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 /**
  * The server on PostgreSQL under faults, on a throwaway cluster this file starts and stops itself:
  * a start while the database is down, several instances migrating one empty database at once, and the
@@ -45,7 +46,8 @@ async function call(baseUrl: string, path: string, init: RequestInit = {}): Prom
 }
 
 const post = (baseUrl: string, path: string, body: unknown, cookie?: string) => call(baseUrl, path, {
-  method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+  // A key on every post, as the app sends one with each order (the contract requires it there; other calls ignore it).
+  method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID(), ...(cookie ? { cookie } : {}) },
 });
 
 let guestCount = 0;

@@ -139,7 +139,10 @@ const defaults: Record<Operation, Answer> = {
     newResellerPid: 13,
   },
   resellerAuth: { userid: 12, email: 'reseller@tvcheckout.test', reseller: true },
-  getResellerProducts: { serviceid: 3005, pid: 5, name: 'Reseller 100 credits', status: 'Active', reseller: { name: 'streamshop', status: 'Active' } },
+  getResellerProducts: {
+    serviceid: 3005, pid: 5, name: 'Reseller 100 credits', status: 'Active', reseller: { name: 'streamshop', status: 'Active' },
+    panel: { url: 'https://panel.example.net/', username: 'TV-20000005', password: '200000000005', credits: 100 },
+  },
   new_click: { recorded: true },
 };
 

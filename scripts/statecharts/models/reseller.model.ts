@@ -53,7 +53,10 @@ const order = (link: string | null): CreateResellerOrderOutput => ({
   deadline: link ? '2026-01-02T12:00:00.000Z' : null,
 });
 
-const service = (status: ResellerService['status']): ResellerService => ({ serviceid: 801, pid: 11, name: 'Reseller 120 credits', status, reseller: { name: 'Reseller panel', status } });
+const service = (status: ResellerService['status']): ResellerService => ({
+  serviceid: 801, pid: 11, name: 'Reseller 120 credits', status, reseller: { name: 'Reseller panel', status },
+  panel: { url: 'https://panel.example.net/', username: 'TV-20000001', password: '200000000001', credits: 120 },
+});
 
 function events(snapshot: AnyMachineSnapshot): Array<EventObject & Record<string, unknown>> {
   const context = snapshot.context as ResellerContext;
@@ -78,8 +81,8 @@ function events(snapshot: AnyMachineSnapshot): Array<EventObject & Record<string
     // The new reseller is the main walk; answering yes is tried once the new-reseller fields are filled.
     ...(context.confirmPassword !== '' ? [{ type: 'reseller.choose', existing: !context.existingReseller }] : []),
     ...(context.email === '' ? [{ type: 'email.change', email: 'reseller@example' }, { type: 'email.change', email: 'reseller@example.com' }] : []),
-    ...(context.password === '' && context.userid === null ? [{ type: 'password.change', password: 'secret-1' }] : []),
-    ...(context.confirmPassword === '' && context.password !== '' ? [{ type: 'confirmation.change', password: 'secret-2' }, { type: 'confirmation.change', password: 'secret-1' }] : []),
+    ...(context.password === '' && context.userid === null ? [{ type: 'password.change', password: 'secret-pass-1' }] : []),
+    ...(context.confirmPassword === '' && context.password !== '' ? [{ type: 'confirmation.change', password: 'secret-pass-2' }, { type: 'confirmation.change', password: 'secret-pass-1' }] : []),
     { type: 'order.submit' },
     { type: 'xstate.done.actor.resellerAuth', output: { userid: 7, email: context.email, reseller: !context.existingReseller } },
     // A sign-up answers alike for known and new addresses (DESIGN §11), so what refuses it is the per-address limit.

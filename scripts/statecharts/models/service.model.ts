@@ -10,6 +10,7 @@ import {
   type ServiceInput,
 } from '../../../machines/service.machine';
 import { COPIED_HINT_MS } from '../../../src/domain/constants';
+import type { PlayerId } from '../../../src/domain/panel';
 import type { MachineModel } from '../graph';
 
 /** The success page of service 301. */
@@ -39,6 +40,9 @@ export const serviceModelPending: ClientProduct = { ...serviceModelProduct, user
 const partial = [serviceModelNoHost, serviceModelPending];
 
 const HINT_TIMER = `xstate.after.${COPIED_HINT_MS}.serviceCopied`;
+
+/** The players picked in turn: an Xtream app, then a MAG box, then a playlist app (one of each kind of steps). */
+const NEXT_PLAYER: Record<string, PlayerId | null> = { none: 'tivimate', tivimate: 'mag', mag: 'kodi', kodi: null };
 const never = () => new Promise<never>(() => {});
 
 const machine = serviceMachine.provide({
@@ -54,9 +58,10 @@ function events(snapshot: AnyMachineSnapshot): Array<EventObject & Record<string
   const deviceUntouched = snapshot.matches({ ready: { device: 'editing' } }) && context.deviceAddress === '';
   const hintHidden = context.copied === null;
   const copies = [{ type: 'copy.username' }, { type: 'copy.password' }, { type: 'copy.host' }, { type: 'copy.playlist' }, { type: HINT_TIMER }];
-  // A service provisioned in part: only its copy buttons and the playlist are tried (empty fields copy nothing).
+  const next = NEXT_PLAYER[context.player ?? 'none'];
+  // A service provisioned in part: only its copy buttons, the playlist and one player (no steps without a host) are tried.
   if (context.product && context.product.serverhostname === '') {
-    return [...copies, { type: 'playlist.download' }];
+    return [...copies, { type: 'playlist.download' }, ...(context.player === null ? [{ type: 'player.select', player: 'vlc' }] : [])];
   }
   return [
     ...partial.map((output) => ({ type: 'xstate.done.actor.loadClientProduct', output })),
@@ -64,6 +69,7 @@ function events(snapshot: AnyMachineSnapshot): Array<EventObject & Record<string
     { type: 'xstate.error.actor.loadClientProduct', error: { error: { code: 'not_found', message: 'Service not found.' } } },
     { type: 'service.retry' },
     ...(deviceUntouched ? copies : []),
+    ...(deviceUntouched && hintHidden && next ? [{ type: 'player.select', player: next }] : []),
     ...(hintHidden && context.deviceAddress === '' ? [{ type: 'device.change', value: '00-1a-79-12-34-56' }, { type: 'device.change', value: 'not-a-mac' }] : []),
     ...(hintHidden && snapshot.matches({ ready: { device: 'saved' } }) ? [{ type: 'device.change', value: '' }] : []),
     ...(hintHidden && snapshot.matches({ ready: { device: 'failed' } }) ? [{ type: 'device.change', value: 'not-a-mac' }] : []),
@@ -93,6 +99,7 @@ function describeEvent(event: EventObject): string {
     case 'xstate.done.actor.saveDeviceAddress': return 'device saved';
     case 'xstate.error.actor.saveDeviceAddress': return 'device save refused';
     case 'playlist.download': return 'download playlist';
+    case 'player.select': return `pick player ${String((event as EventObject & { player?: string }).player)}`;
     default: return event.type;
   }
 }
@@ -104,7 +111,7 @@ export const serviceModel: MachineModel = {
   input: serviceModelInput,
   events,
   describeEvent,
-  expectedPaths: 21,
+  expectedPaths: 27,
   docs: serviceMachineDocs,
   unreachable: {
     'serviceCopied → serviceCopied on copy.username [hasText]: false':

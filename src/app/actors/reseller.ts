@@ -29,7 +29,13 @@ export function resellerLogic(app: AppServices, hooks: ResellerHooks) {
   return resellerMachine.provide({
     actors: {
       loadResellerProducts: fromPromise<ResellerProductsOutput>(() => hooks.loadProducts()),
-      resellerAuth: fromPromise<ResellerAuthOutput, ResellerAuthInput>(({ input }) => unwrap(client.POST('/checkout/api/resellerAuth', { body: input }))),
+      resellerAuth: fromPromise<ResellerAuthOutput, ResellerAuthInput>(({ input }) =>
+        unwrap(client.POST('/checkout/api/resellerAuth', { body: input })).catch((error: unknown) => {
+          // The server's refusal of a sign-up's password reads as the form's own message for it.
+          if (error instanceof ApiFailure && error.code === 'password_is_email') throw new ApiFailure('reseller.passwordIsEmail', error.status, error.code);
+          throw error;
+        }),
+      ),
       createOrder: fromPromise<CreateResellerOrderOutput, CreateResellerOrderInput>(({ input }) =>
         unwrap(client.POST('/checkout/api/order', { params: { header: { 'Idempotency-Key': crypto.randomUUID() } }, body: input })),
       ),

@@ -12,7 +12,8 @@ export interface GatewayChoice {
   currencies?: readonly string[];
 }
 
-const takes = (gateway: GatewayChoice, currency: string) => !gateway.currencies || gateway.currencies.includes(currency);
+/** True when the gateway takes payments in the currency. */
+export const takes = (gateway: GatewayChoice, currency: string) => !gateway.currencies || gateway.currencies.includes(currency);
 
 /** The gateway to start with: the default if it takes the currency, else the first that does. */
 export function defaultGatewayFor(gateways: GatewayChoice[], preferred: string, currency: string): string {

@@ -10,6 +10,7 @@ import { priceFor } from '../../domain/pricing';
 import { GatewayPicker, PlanPicker } from '../components/Choices';
 import { Alert, Loading } from '../components/Feedback';
 import { Field } from '../components/Field';
+import { OrderSummary, usePaymentNote } from '../components/OrderSummary';
 import { PageTitle } from '../components/PageTitle';
 import { cycleKey, useFormat, whenIdle } from '../format';
 import { useApp, useMessage, useMinimumDuration } from '../hooks';
@@ -57,7 +58,7 @@ export function CheckoutView() {
     </p>
   );
   return (
-    <section className="page checkout">
+    <section className="page checkout two-pane">
       <PageTitle>{t('checkout.title')}</PageTitle>
       <p className="lead">{t('checkout.intro')}</p>
       {orderCancelled && (
@@ -287,16 +288,27 @@ function OrderForm({ actor, snapshot, user }: FormProps) {
       <ReminderChoice checked={context.remind} onToggle={() => actor.send({ type: 'remind.toggle' })} />
       <GatewayPicker gateways={context.gateways} currency={context.currency} selected={context.selectedGateway} onSelect={(module) => actor.send({ type: 'gateway.select', module })} />
       {/* While an order is placed the total is the one sent: after a confirmed price change, the server's. */}
-      <Summary snapshot={snapshot} sent={placing?.snapshot.context.request ?? null} />
-      {priceChange && (
-        <Suspense fallback={<Alert>{message('api.price_changed')}</Alert>}>
-          <PriceChanged change={priceChange} onConfirm={() => placing!.placeOrder.send({ type: 'price.confirm' })} onCancel={() => placing!.placeOrder.send({ type: 'price.cancel' })} />
-        </Suspense>
-      )}
-      {context.submitError && <Alert>{message(context.submitError)}</Alert>}
-      <button type="submit" className="button primary wide" aria-disabled={submitting || undefined}>
-        {submitting ? t('checkout.submitting') : t('checkout.submit')}
-      </button>
+      <CheckoutSummary
+        snapshot={snapshot}
+        sent={placing?.snapshot.context.request ?? null}
+        alert={
+          (priceChange || context.submitError) && (
+            <>
+              {priceChange && (
+                <Suspense fallback={<Alert>{message('api.price_changed')}</Alert>}>
+                  <PriceChanged change={priceChange} onConfirm={() => placing!.placeOrder.send({ type: 'price.confirm' })} onCancel={() => placing!.placeOrder.send({ type: 'price.cancel' })} />
+                </Suspense>
+              )}
+              {context.submitError && <Alert>{message(context.submitError)}</Alert>}
+            </>
+          )
+        }
+        button={(describedBy, blocked) => (
+          <button type="submit" className="button primary wide" aria-disabled={submitting || blocked || undefined} aria-describedby={describedBy}>
+            {submitting ? t('checkout.submitting') : t('checkout.submit')}
+          </button>
+        )}
+      />
       <p className="visually-hidden" role="status">
         {submitting ? t('checkout.submitting') : ''}
       </p>
@@ -398,36 +410,43 @@ function DiscountBox({ actor, snapshot }: { actor: CheckoutActor; snapshot: Chec
   );
 }
 
-/** The order summary; the total is announced as it changes. */
-function Summary({ snapshot, sent }: { snapshot: CheckoutSnapshot; sent: { amount: number; currency: Currency } | null }) {
+/**
+ * The order summary with the pay button; the total is announced as it changes. No payment method takes
+ * the currency (or none loaded): the button stays disabled and says why.
+ */
+function CheckoutSummary({ snapshot, sent, alert, button }: { snapshot: CheckoutSnapshot; sent: { amount: number; currency: Currency } | null; alert: ReactNode; button: (describedBy: string | undefined, blocked: boolean) => ReactNode }) {
   const { t } = useTranslation();
   const { money } = useFormat();
-  const titleId = useId();
   const { context } = snapshot;
   const product = selectedProduct(context);
-  const quote = context.quote;
-  if (!product || !quote) return null;
-  const line = (label: string, amount: number) => (
-    <div className="line">
-      <dt>{label}</dt>
-      <dd>{money(amount, quote.currency)}</dd>
-    </div>
-  );
+  const quote = product ? context.quote : null;
+  const { hint, reason } = usePaymentNote(context.gateways, context.selectedGateway, context.currency);
+  const total = quote && (sent ? money(sent.amount, sent.currency) : money(quote.total, quote.currency));
+  const cycle = product ? t(`cycle.${cycleKey(product.billingcycle)}`) : undefined;
+  const lines =
+    product && quote
+      ? [
+          { label: product.name, amount: money(quote.price, quote.currency) },
+          ...(quote.extraConnection > 0 ? [{ label: t('checkout.extraConnection'), amount: money(quote.extraConnection, quote.currency) }] : []),
+          ...(quote.proxyProtection > 0 ? [{ label: t('checkout.proxyProtection'), amount: money(quote.proxyProtection, quote.currency) }] : []),
+          ...(quote.discount > 0 ? [{ label: `${t('checkout.discountLine')} (${context.promotion?.code ?? ''})`, amount: money(-quote.discount, quote.currency) }] : []),
+        ]
+      : null;
   return (
-    <section className="summary" aria-labelledby={titleId}>
-      <h2 id={titleId}>{t('checkout.summary')}</h2>
-      <dl>
-        {line(product.name, quote.price)}
-        {quote.extraConnection > 0 && line(t('checkout.extraConnection'), quote.extraConnection)}
-        {quote.proxyProtection > 0 && line(t('checkout.proxyProtection'), quote.proxyProtection)}
-        {quote.discount > 0 && line(`${t('checkout.discountLine')} (${context.promotion?.code ?? ''})`, -quote.discount)}
-        <div className="line total">
-          <dt>{t('checkout.total')}</dt>
-          <dd>
-            <output aria-live="polite">{sent ? money(sent.amount, sent.currency) : money(quote.total, quote.currency)}</output> <span className="hint">{t(`cycle.${cycleKey(product.billingcycle)}`)}</span>
-          </dd>
-        </div>
-      </dl>
-    </section>
+    <OrderSummary
+      title={t('checkout.summary')}
+      lines={lines}
+      totalLabel={t('checkout.total')}
+      total={
+        <>
+          <output aria-live="polite">{total}</output> <span className="hint">{cycle}</span>
+        </>
+      }
+      barTotal={total ? { amount: total, note: cycle } : null}
+      hint={hint}
+      reason={reason}
+      alert={alert}
+      button={(describedBy) => button(describedBy, reason !== null)}
+    />
   );
 }

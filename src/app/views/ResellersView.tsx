@@ -3,9 +3,10 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Actor, SnapshotFrom } from 'xstate';
-import type { resellerMachine, ResellerProductsOutput } from '../../../machines/reseller.machine';
+import type { resellerMachine, ResellerProductsOutput, ResellerService } from '../../../machines/reseller.machine';
 import type { components } from '../../api/schema';
 import { visitorCurrency } from '../../domain/locale';
+import { MIN_PASSWORD_LENGTH } from '../../domain/password';
 import { priceFor } from '../../domain/pricing';
 import { resellerLogic } from '../actors/reseller';
 import { settle, unwrap, type Settled } from '../api';
@@ -98,7 +99,7 @@ function ResellerForm({ actor, snapshot }: { actor: ResellerActor; snapshot: Res
   const { t } = useTranslation();
   const message = useMessage();
   const { money } = useFormat();
-  const { products, selectedPid, existingReseller, email, password, confirmPassword, emailError, passwordError, gateways, selectedGateway, newResellerPid, price, currency, error } =
+  const { products, selectedPid, existingReseller, email, password, confirmPassword, emailError, passwordError, passwordRuleError, gateways, selectedGateway, newResellerPid, price, currency, error } =
     snapshot.context;
   const busy = snapshot.matches('authenticating') || snapshot.matches('ordering');
   const priceOf = (plan: (typeof products)[number]) => priceFor(plan.pricing, plan.billingcycle, currency);
@@ -106,11 +107,11 @@ function ResellerForm({ actor, snapshot }: { actor: ResellerActor; snapshot: Res
   const activation = products.find((plan) => plan.pid === newResellerPid);
   const activationPrice = activation ? priceOf(activation) : null;
   // Errors show once a field was left or a submit was refused, not while typing.
-  const [touched, setTouched] = useState({ email: false, confirmation: false });
+  const [touched, setTouched] = useState({ email: false, password: false, confirmation: false });
   const submit = (event: FormEvent) => {
     event.preventDefault();
     actor.send({ type: 'order.submit' });
-    if (actor.getSnapshot().matches('ready')) setTouched({ email: true, confirmation: true });
+    if (actor.getSnapshot().matches('ready')) setTouched({ email: true, password: true, confirmation: true });
   };
   return (
     <form className="reseller-form" noValidate onSubmit={submit}>
@@ -150,8 +151,12 @@ function ResellerForm({ actor, snapshot }: { actor: ResellerActor; snapshot: Res
         name="password"
         autoComplete={existingReseller ? 'current-password' : 'new-password'}
         required
+        minLength={existingReseller ? undefined : MIN_PASSWORD_LENGTH}
+        hint={existingReseller ? undefined : t('reseller.passwordHint')}
         value={password}
         onChange={(event) => actor.send({ type: 'password.change', password: event.target.value })}
+        onBlur={() => setTouched({ ...touched, password: true })}
+        error={touched.password && passwordRuleError ? t(`messages.${passwordRuleError}`) : null}
       />
       {!existingReseller && (
         <Field
@@ -211,10 +216,55 @@ export function ResellerSuccessView() {
         <>
           <p className="lead">{t('reseller.successText', { name: service.reseller.name, status: status ? t(`status.${status}`) : service.reseller.status })}</p>
           <p>{t('reseller.service', { id: service.serviceid, name: service.name })}</p>
+          <ResellerPanel panel={service.panel} />
         </>
       ) : (
         <Loading lines={2} />
       )}
+    </section>
+  );
+}
+
+/** The reseller panel: its address, the panel login and the credits bought through the checkout. */
+function ResellerPanel({ panel }: { panel: ResellerService['panel'] }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <section className="reseller-panel" aria-labelledby="reseller-panel-title">
+      <h2 id="reseller-panel-title">{t('player.reseller.title')}</h2>
+      <p>{panel.username === null ? t('player.reseller.pending') : t('player.reseller.intro')}</p>
+      <dl className="credentials">
+        {panel.url && (
+          <div className="credential">
+            <dt>{t('player.reseller.panel')}</dt>
+            <dd>
+              <a href={panel.url} target="_blank" rel="noopener noreferrer">{panel.url}</a>
+            </dd>
+          </div>
+        )}
+        {panel.username !== null && (
+          <div className="credential">
+            <dt>{t('player.reseller.login')}</dt>
+            <dd>
+              <code>{panel.username}</code>
+            </dd>
+          </div>
+        )}
+        {panel.password !== null && (
+          <div className="credential">
+            <dt>{t('success.password')}</dt>
+            <dd>
+              <code>{panel.password}</code>
+            </dd>
+          </div>
+        )}
+        <div className="credential">
+          <dt>{t('player.reseller.credits')}</dt>
+          <dd>
+            <strong>{new Intl.NumberFormat(i18n.language).format(panel.credits)}</strong>
+            <span className="hint">{t('player.reseller.creditsHint')}</span>
+          </dd>
+        </div>
+      </dl>
     </section>
   );
 }

@@ -3,13 +3,15 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Actor, SnapshotFrom } from 'xstate';
-import type { CopyField, serviceMachine } from '../../../machines/service.machine';
+import type { ClientProduct, CopyField, serviceMachine } from '../../../machines/service.machine';
+import { panelUrl, PLAYERS, playerOf, portalUrl } from '../../domain/panel';
 import { serviceLogic } from '../actors/service';
 import { Alert, Loading } from '../components/Feedback';
 import { Field } from '../components/Field';
 import { LoginPanel } from '../components/LoginPanel';
 import { NothingToShow } from '../components/NothingToShow';
 import { PageTitle } from '../components/PageTitle';
+import { QrCode } from '../components/QrCode';
 import { statusKey } from '../status';
 import { useApp, useMessage, useMinimumDuration } from '../hooks';
 import { localeParam, useLocale } from '../locale';
@@ -22,16 +24,7 @@ const route = getRouteApi('/{-$locale}/success');
 
 const COPY_EVENTS = { username: 'copy.username', password: 'copy.password', host: 'copy.host', playlist: 'copy.playlist' } as const;
 
-/** Players that read the credentials or the playlist (names are the same in every language). */
-const APPS = [
-  { name: 'TiviMate', platforms: 'Android TV, Fire TV' },
-  { name: 'IPTV Smarters Pro', platforms: 'Android, iOS, Windows, macOS' },
-  { name: 'GSE Smart IPTV', platforms: 'iOS, Apple TV' },
-  { name: 'Kodi', platforms: 'Android, Windows, macOS, Linux' },
-  { name: 'VLC', platforms: 'Windows, macOS, Linux' },
-];
-
-/** Success: the service's credentials with copy buttons, playlist, apps and the device address. */
+/** Success: the service's credentials with copy buttons, playlist, the player guide and the device address. */
 export function SuccessView() {
   const { t } = useTranslation();
   const app = useApp();
@@ -107,18 +100,8 @@ function Service({ serviceid }: { serviceid: number }) {
           </dl>
         </>
       )}
+      <PlayerGuide actor={actor} snapshot={snapshot} product={product} />
       <DeviceForm actor={actor} snapshot={snapshot} />
-      <section className="apps" aria-labelledby="apps-title">
-        <h2 id="apps-title">{t('success.apps')}</h2>
-        <p className="hint">{t('success.appsIntro')}</p>
-        <ul>
-          {APPS.map((player) => (
-            <li key={player.name}>
-              <strong>{player.name}</strong> <span className="hint">{player.platforms}</span>
-            </li>
-          ))}
-        </ul>
-      </section>
       {isClient && (
         <p>
           <Link to="/{-$locale}/upsell" params={{ locale: localeParam(locale) }}>
@@ -163,6 +146,91 @@ function CopyButton({ actor, snapshot, field, label }: CopyProps) {
         {copied && snapshot.context.copyHint ? t(`messages.${snapshot.context.copyHint}`) : ''}
       </span>
     </>
+  );
+}
+
+/** The player picker and the picked player's steps: playlist URL, Xtream login or MAG portal, with a QR code of what the TV needs. */
+function PlayerGuide({ actor, snapshot, product }: { actor: ServiceActor; snapshot: ServiceSnapshot; product: ClientProduct }) {
+  const { t } = useTranslation();
+  const picked = snapshot.context.player ? playerOf(snapshot.context.player) : null;
+  const { username, password, serverhostname: host } = product;
+  const login = username !== null && password !== null && host !== '' ? { username, password, host } : null;
+  return (
+    <section className="apps" aria-labelledby="apps-title">
+      <h2 id="apps-title">{t('success.apps')}</h2>
+      <p className="hint">{t('success.appsIntro')}</p>
+      <fieldset className="choices players">
+        <legend>{t('player.choose')}</legend>
+        {PLAYERS.map((player) => (
+          <label key={player.id} className="choice">
+            <input type="radio" name="player" value={player.id} checked={player.id === picked?.id} onChange={() => actor.send({ type: 'player.select', player: player.id })} />
+            <span>
+              <strong>{player.name}</strong> <span className="hint">{player.platforms}</span>
+            </span>
+          </label>
+        ))}
+      </fieldset>
+      {picked && (
+        <div className="player-steps" aria-live="polite">
+          <h3>{t('player.title', { player: picked.name })}</h3>
+          {login === null ? (
+            <p>{t('player.notYet')}</p>
+          ) : picked.kind === 'm3u' ? (
+            <Steps
+              steps={[t('player.m3u.open', { player: picked.name }), t('player.m3u.enter'), t('player.m3u.file', { player: picked.name })]}
+              details={[{ label: t('player.m3u.address'), value: product.playlistUrl ?? '' }]}
+              qr={product.playlistUrl ?? ''}
+            />
+          ) : picked.kind === 'xtream' ? (
+            <Steps
+              steps={[t('player.xtream.open', { player: picked.name }), t('player.xtream.enter'), t('player.xtream.done')]}
+              details={[
+                { label: t('player.xtream.server'), value: panelUrl(login.host) },
+                { label: t('success.username'), value: login.username },
+                { label: t('success.password'), value: login.password },
+              ]}
+              qr={panelUrl(login.host)}
+            />
+          ) : (
+            <Steps
+              steps={[t('player.mag.open'), t('player.mag.enter'), product.macAddress.value ? t('player.mag.deviceSaved') : t('player.mag.deviceNone')]}
+              details={[
+                { label: t('player.mag.portal'), value: portalUrl(login.host) },
+                { label: t('player.mag.device'), value: product.macAddress.value || t('player.mag.deviceMissing') },
+              ]}
+              qr={portalUrl(login.host)}
+            />
+          )}
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** Numbered steps; the values to enter sit under the second step, with the QR code of the first value. */
+function Steps({ steps, details, qr }: { steps: [string, string, string]; details: { label: string; value: string }[]; qr: string }) {
+  const { t } = useTranslation();
+  return (
+    <ol className="steps">
+      <li>{steps[0]}</li>
+      <li>
+        {steps[1]}
+        <div className="player-login">
+          <dl>
+            {details.map((detail) => (
+              <div key={detail.label}>
+                <dt>{detail.label}</dt>
+                <dd>
+                  <code>{detail.value}</code>
+                </dd>
+              </div>
+            ))}
+          </dl>
+          {qr && <QrCode text={qr} label={t('player.qr', { url: qr })} />}
+        </div>
+      </li>
+      <li>{steps[2]}</li>
+    </ol>
   );
 }
 

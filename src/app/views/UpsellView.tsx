@@ -12,6 +12,7 @@ import { defaultGatewayFor, GatewayPicker } from '../components/Choices';
 import { Alert, Loading } from '../components/Feedback';
 import { LoginPanel } from '../components/LoginPanel';
 import { OrderNotice } from '../components/OrderNotice';
+import { OrderSummary, usePaymentNote } from '../components/OrderSummary';
 import { PageTitle } from '../components/PageTitle';
 import { cycleKey, useFormat } from '../format';
 import { useApp, useMessage, useMinimumDuration } from '../hooks';
@@ -34,7 +35,7 @@ export function UpsellView() {
   const clientId = useSelector(auth, (snapshot) => (signedIn(snapshot) && snapshot.context.user?.guest === false ? snapshot.context.user.userid : null));
   const guestEmail = useSelector(auth, (snapshot) => (signedIn(snapshot) && snapshot.context.user?.guest ? snapshot.context.user.email : null));
   return (
-    <section className="page upsell">
+    <section className={clientId !== null ? 'page upsell two-pane' : 'page upsell'}>
       <PageTitle>{t('upsell.title')}</PageTitle>
       <p className="lead">{t('upsell.intro')}</p>
       {clientId !== null ? (
@@ -98,9 +99,12 @@ function UpsellForm({ actor, snapshot }: { actor: UpsellActor; snapshot: UpsellS
   const { services, selectedServiceId, quantity, gateways, selectedGateway, price, currency, error } = snapshot.context;
   const service = services.find((candidate) => candidate.serviceid === selectedServiceId);
   const submitting = snapshot.matches('submitting');
+  const cycle = service ? t(`cycle.${cycleKey(service.billingcycle)}`) : '';
+  const { hint, reason } = usePaymentNote(gateways, selectedGateway, currency);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    actor.send({ type: 'order.submit' });
+    // No payment method takes the currency: the summary says so and nothing is ordered.
+    if (reason === null) actor.send({ type: 'order.submit' });
   };
   return (
     <form className="upsell-form" onSubmit={submit}>
@@ -131,16 +135,21 @@ function UpsellForm({ actor, snapshot }: { actor: UpsellActor; snapshot: UpsellS
         </div>
       </div>
       <GatewayPicker gateways={gateways} currency={currency} selected={selectedGateway} onSelect={(gateway) => actor.send({ type: 'gateway.select', gateway })} />
-      <p className="total">
-        <span>{t('upsell.price')}</span>{' '}
-        <output aria-live="polite">
-          {price === null ? t('upsell.notSold', { currency }) : `${money(price, currency)} ${service ? t(`cycle.${cycleKey(service.billingcycle)}`) : ''}`}
-        </output>
-      </p>
-      {error && <Alert>{message(error)}</Alert>}
-      <button type="submit" className="button primary wide" aria-disabled={submitting || price === null || undefined}>
-        {submitting ? t('upsell.submitting') : t('upsell.submit', { amount: price === null ? '' : money(price, currency) })}
-      </button>
+      <OrderSummary
+        title={t('checkout.summary')}
+        lines={service ? [{ label: t('upsell.serviceOption', { name: service.name, id: service.serviceid }), amount: '' }, { label: t('upsell.quantity'), amount: String(quantity) }] : null}
+        totalLabel={t('upsell.price')}
+        total={<output aria-live="polite">{price === null ? t('upsell.notSold', { currency }) : `${money(price, currency)} ${cycle}`}</output>}
+        barTotal={price === null ? null : { amount: money(price, currency), note: cycle }}
+        hint={hint}
+        reason={reason}
+        alert={error && <Alert>{message(error)}</Alert>}
+        button={(describedBy) => (
+          <button type="submit" className="button primary wide" aria-disabled={submitting || price === null || reason !== null || undefined} aria-describedby={describedBy}>
+            {submitting ? t('upsell.submitting') : t('upsell.submit', { amount: price === null ? '' : money(price, currency) })}
+          </button>
+        )}
+      />
     </form>
   );
 }

@@ -190,7 +190,10 @@ export function orderRoutes({ billing, gateways, fraud, config, clock }: RouteDe
 
     async cancelOrder(request) {
       const session = await requireSession(request);
-      await ownedOrder(session, request.body.orderid);
+      const order = await ownedOrder(session, request.body.orderid);
+      if (order.invoiceId && (await billing.invoiceProgress(order.invoiceId, clock.now())).payment?.status === 'Confirming') {
+        throw conflict('payment_confirming', 'A payment for this order is being confirmed: it can no longer be cancelled.');
+      }
       const cancelled = await billing.changeOrderStatus(request.body.orderid, ['Pending', 'Fraud'], 'Cancelled');
       if (!cancelled) throw conflict('order_not_pending', 'Only an unpaid order can be cancelled.');
       return { orderid: cancelled.id, status: cancelled.status };

@@ -38,6 +38,10 @@ export function paymentRoutes({ billing, gateways, config, clock }: RouteDeps): 
     }
     const closed = closedInvoiceReason(invoice.status);
     if (closed) throw conflict(closed, CLOSED_INVOICE_MESSAGES[closed](invoice.kind));
+    // Money already on its way: a second link could only take it twice.
+    if ((await billing.invoiceProgress(invoice.id, clock.now())).payment?.status === 'Confirming') {
+      throw conflict('payment_confirming', 'A payment for this invoice is being confirmed: wait for its confirmation.');
+    }
     const due = invoice.amountCents / 100;
     if (currency !== invoice.currency || !sameAmount(amount, due)) {
       throw conflict('price_changed', `This invoice is for ${due.toFixed(2)} ${invoice.currency}.`, { amount: due, currency: invoice.currency });

@@ -1,5 +1,7 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { EXTRA_CONNECTION_OPTION_ID } from '../../domain/constants';
 import { normaliseMacAddress } from '../../domain/device';
+import { m3uPlaylist, packCredits, playlistUrl as panelPlaylistUrl } from '../../domain/panel';
 import type { ServiceRecord, ServiceStatus } from '../billing/port';
 import { conflict, forbidden, notFound } from '../http-error';
 import { requireLogin, requireSession, type Session } from '../session';
@@ -11,15 +13,17 @@ const DEVICE_ADDRESS_FIELD_ID = 13;
 
 /** A playlist address in the panel's M3U convention. */
 export function playlistUrl(service: Pick<ServiceRecord, 'serverHostname' | 'username' | 'password'>): string | null {
-  if (!service.username || !service.password) return null;
-  const query = new URLSearchParams({ username: service.username, password: service.password, type: 'm3u_plus', output: 'ts' });
-  return `http://${service.serverHostname}/get.php?${query}`;
+  if (!service.username || !service.password || !service.serverHostname) return null;
+  return panelPlaylistUrl({ host: service.serverHostname, username: service.username, password: service.password });
 }
 
+/** GET /checkout/api/playlist: the M3U file, answered by hand since its body is not JSON. */
+type PlaylistHandler = (request: FastifyRequest<{ Querystring: { serviceid: string } }>, reply: FastifyReply) => Promise<FastifyReply>;
+
 /** Services: credentials, device address, notes and provisioning actions, each for its owner only. */
-export function serviceRoutes({ billing }: RouteDeps): Handlers<
+export function serviceRoutes({ billing, config }: RouteDeps): Handlers<
   'getClientProducts' | 'getResellerProducts' | 'getActiveProducts' | 'updateClientProduct' | 'moduleTerminate' | 'moduleCreate' | 'restartService' | 'updateMacAddress'
-> {
+> & { getPlaylist: PlaylistHandler } {
   /** The service, if it belongs to the session: all of a login's services, or a guest's orders placed in this browser. */
   const ownedService = async (session: Session, serviceId: number) => {
     const service = await billing.service(serviceId);
@@ -56,12 +60,38 @@ export function serviceRoutes({ billing }: RouteDeps): Handlers<
       };
     },
 
+    async getPlaylist(request, reply) {
+      const service = await ownedService(await requireSession(request), Number(request.query.serviceid));
+      const { serverHostname: host, username, password } = service;
+      if (service.status !== 'Active' || !username || !password || !host) {
+        throw conflict('service_state', 'The playlist is ready once the service is active.');
+      }
+      return reply
+        .header('content-type', 'audio/x-mpegurl; charset=utf-8')
+        .header('content-disposition', `attachment; filename="tv-checkout-${service.id}.m3u"`)
+        .header('cache-control', 'no-store')
+        .send(m3uPlaylist({ host, username, password }, service.productName));
+    },
+
     async getResellerProducts(request) {
-      const service = await ownedService(await requireLogin(request), Number(request.query.serviceid));
+      const session = await requireLogin(request);
+      const service = await ownedService(session, Number(request.query.serviceid));
       if (service.productGroup !== 'reseller') throw notFound('This is not a reseller service.');
+      const active = (await billing.activeServices(session.clientId))
+        .filter((candidate) => candidate.productGroup === 'reseller' && (session.reach === 'client' || session.orders.includes(candidate.orderId)))
+        .sort((a, b) => a.id - b.id);
+      // The panel account is the activation's service, else the first reseller service (later packs add credits to it).
+      const account = active.find((candidate) => candidate.pid === config.resellerActivationPid) ?? active[0] ?? service;
+      const provisioned = account.status === 'Active';
       return {
         serviceid: service.id, pid: service.pid, name: service.productName, status: service.status,
         reseller: { name: service.productName, status: service.status },
+        panel: {
+          url: config.resellerPanelUrl,
+          username: provisioned ? account.username : null,
+          password: provisioned ? account.password : null,
+          credits: active.reduce((sum, pack) => sum + packCredits(pack.productName), 0),
+        },
       };
     },
 

@@ -1,6 +1,7 @@
 import { currencyForCountry } from '../../domain/currency';
 import type { BillingPort, Client } from '../billing/port';
-import { HttpError } from '../http-error';
+import { newPasswordProblem, MIN_PASSWORD_LENGTH } from '../../domain/password';
+import { badRequest, HttpError } from '../http-error';
 import { hashPassword, verifyPassword } from '../secrets';
 import { endSession, guestHandle, reachesClient, readSession, requireLogin, startSession } from '../session';
 import { shopperLocale } from '../mail/locale';
@@ -8,6 +9,12 @@ import { visitorOf } from '../visitor';
 import type { Handlers, RouteDeps } from './types';
 
 const invalidLogin = () => new HttpError(401, 'invalid_credentials', 'Email or Password Invalid');
+
+/** The refusals of a new account's password (the contract's minLength refuses a short one first, for the same rule). */
+const PASSWORD_REFUSALS = {
+  tooShort: () => badRequest(`Choose a password of at least ${MIN_PASSWORD_LENGTH} characters.`, 'password_too_short'),
+  isEmail: () => badRequest('Choose a password that is not your e-mail address.', 'password_is_email'),
+};
 
 /** A password opens a client: the checkout's own hash once the address is proved, or else the billing system's own check (WHMCS ValidateLogin). */
 async function passwordOpens(billing: BillingPort, client: Client | null, password: string): Promise<boolean> {
@@ -42,6 +49,9 @@ export function sessionRoutes({ billing, config }: RouteDeps): Handlers<'auth' |
       const { email, password, existingReseller } = request.body;
       // A reseller's sign-in shares the account's budget of failed sign-ins with auth.
       if (existingReseller) await request.server.signInThrottle.attempt(email, reply);
+      // A sign-up's password is checked before anything is read, written or mailed, so the refusal tells nothing of the address.
+      const problem = existingReseller ? null : newPasswordProblem(password, email);
+      if (problem) throw PASSWORD_REFUSALS[problem]();
       const existing = await billing.clientByEmail(email);
       if (existingReseller) {
         if (!(await passwordOpens(billing, existing, password)) || !existing) throw invalidLogin();

@@ -3,37 +3,16 @@
  * built if dist/ is missing or older than its sources, and the real server starts on a free port
  * with a fresh data directory. The returned function stops it and removes the directory.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { copyFileSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { copyFileSync, createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { assertChromium } from './chromium';
+import { buildIfStale } from '../../../scripts/lib/build-if-stale';
 import { freePort } from '../../../scripts/lib/free-port';
 import { personalDataInLog } from './log-privacy';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
-/** What the SPA bundle is built from (the server's code is not in it). */
-const SPA_SOURCES = ['src/app', 'src/i18n', 'src/domain', 'src/api', 'machines', 'index.html', 'vite.config.ts', 'package-lock.json'];
-
-function newestMtime(path: string): number {
-  if (!existsSync(path)) return 0;
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const entry of readdirSync(path, { withFileTypes: true })) newest = Math.max(newest, newestMtime(join(path, entry.name)));
-  return newest;
-}
-
-function buildIfStale(): void {
-  const built = join(ROOT, 'dist', 'index.html');
-  const builtAt = existsSync(built) ? statSync(built).mtimeMs : 0;
-  const changedAt = Math.max(...SPA_SOURCES.map((source) => newestMtime(join(ROOT, source))));
-  if (builtAt > changedAt) return;
-  console.log(builtAt ? '[e2e] dist/ is older than its sources: building the SPA' : '[e2e] no dist/: building the SPA');
-  const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
-  if (build.status !== 0) throw new Error(`[e2e] npm run build failed (exit ${build.status})`);
-}
-
 
 export interface Started {
   child: ChildProcess;
@@ -101,7 +80,8 @@ export async function stop(child: ChildProcess): Promise<void> {
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
   assertChromium();
-  buildIfStale();
+  // The journeys run the server from its sources (tsx): only the SPA needs a build.
+  buildIfStale({ only: ['SPA'], prefix: '[e2e] ' });
   const workDir = mkdtempSync(join(tmpdir(), 'tvc-e2e-'));
   const logPath = join(workDir, 'server.log');
   let started: Started | null = null;

@@ -1,17 +1,7 @@
 /** The success page's tools: copy with its 'Copied!' hint, and the playlist download. */
-import type { BrowserContext, Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import type { Page } from '@playwright/test';
 import { expect } from './fixtures';
-
-/** The streaming host the playlist comes from is the provider's, not this server: a stand-in answers for it. */
-export async function servePlaylistHost(context: BrowserContext): Promise<void> {
-  await context.route('http://stream.tvcheckout.test/**', (route) =>
-    route.fulfill({
-      status: 200,
-      headers: { 'content-type': 'audio/x-mpegurl', 'content-disposition': 'attachment; filename="playlist.m3u"' },
-      body: '#EXTM3U\n#EXTINF:-1,Test channel\nhttp://stream.tvcheckout.test/live/1.ts\n',
-    }),
-  );
-}
 
 /** Copy the password: the clipboard holds it, 'Copied!' shows, and is gone 2.5 s later. */
 export async function copyPasswordShowsCopiedForTwoAndAHalfSeconds(page: Page, press?: () => Promise<void>): Promise<void> {
@@ -40,15 +30,28 @@ export async function copyPasswordShowsCopiedForTwoAndAHalfSeconds(page: Page, p
   expect(shownFor).toBeLessThan(4_000);
 }
 
-/** The playlist downloads as an M3U file carrying the service's credentials; the page stays. */
+/**
+ * The playlist downloads from the checkout's own endpoint (no password in its address) as an M3U file that
+ * points at the panel with the service's credentials; the page stays, and its history gains no entry.
+ */
 export async function downloadsThePlaylist(page: Page, press: () => Promise<void>): Promise<void> {
-  const username = await page.getByRole('definition').filter({ has: page.getByRole('button', { name: 'Copy Username' }) }).locator('code').textContent();
+  const credential = (name: string) => page.getByRole('definition').filter({ has: page.getByRole('button', { name: `Copy ${name}` }) }).locator('code').textContent();
+  const [username, password, host] = [await credential('Username'), await credential('Password'), await credential('Server host')];
   const url = page.url();
+  const historyLength = await page.evaluate(() => history.length);
   const [download] = await Promise.all([page.waitForEvent('download'), press()]);
-  expect(download.suggestedFilename()).toMatch(/\.m3u$/);
-  expect(download.url()).toContain(`username=${username}`);
-  expect(download.url()).toContain('type=m3u_plus');
+  expect(download.url()).toMatch(/\/checkout\/api\/playlist\?serviceid=\d+$/);
+  expect(download.url()).not.toContain(password);
+  expect(download.suggestedFilename()).toMatch(/^tv-checkout-\d+\.m3u$/);
   expect(await download.failure()).toBeNull();
+  const file = readFileSync(await download.path(), 'utf8').split('\n');
+  expect(file[0]).toMatch(/^#EXTM3U /);
+  expect(file[1]).toMatch(/^#EXTINF:-1 /);
+  expect(file[2]).toBe(`http://${host}/get.php?username=${username}&password=${password}&type=m3u_plus&output=ts`);
   expect(page.url()).toBe(url);
+  expect(await page.evaluate(() => history.length)).toBe(historyLength);
   await expect(page.getByRole('heading', { level: 1, name: 'Your service' })).toBeVisible();
+  await expect(page.getByText(username ?? '', { exact: true }).first()).toBeVisible();
+  // No link on the page carries the password.
+  expect(await page.locator(`a[href*="${password}"]`).count()).toBe(0);
 }

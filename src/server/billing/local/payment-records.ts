@@ -18,7 +18,9 @@ export async function latestPaymentOf(db: Database, invoiceId: number): Promise<
 export async function readInvoiceProgress(db: Database, invoiceId: number, now: Date): Promise<InvoiceProgress> {
   const [invoice] = await db.select().from(invoices).where(eq(invoices.id, invoiceId));
   if (!invoice) return { payment: null, latePayment: false, lines: [], promocode: null };
-  const latest = await latestPaymentOf(db, invoiceId);
+  // A payment being confirmed outweighs a newer link: the money is on its way whatever the shopper opened since.
+  const [confirming] = await db.select().from(payments).where(and(eq(payments.invoiceId, invoiceId), eq(payments.status, 'Confirming'))).orderBy(desc(payments.createdAt)).limit(1);
+  const latest = confirming ?? await latestPaymentOf(db, invoiceId);
   const [late] = await db.select({ id: paymentExceptions.id }).from(paymentExceptions)
     .where(and(eq(paymentExceptions.invoiceId, invoiceId), inArray(paymentExceptions.reason, ['link_expired', 'invoice_cancelled', 'invoice_refunded']))).limit(1);
   const payment = latest ? { status: latest.status === 'Open' && latest.expiresAt.getTime() <= now.getTime() ? 'Expired' as const : latest.status, gateway: latest.gateway } : null;

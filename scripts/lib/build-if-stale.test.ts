@@ -1,0 +1,73 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BUILD_TARGETS, buildIfStale, staleness } from './build-if-stale';
+
+/** A project of its own: every source and output the targets name, and build scripts that write their output and count runs. */
+function project(): string {
+  const root = mkdtempSync(join(tmpdir(), 'tvc-build-if-stale-'));
+  // A folder's time counts too (a file added or removed changes it): each is set as old as its file.
+  const write = (path: string, text: string, at: number) => {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+    for (let part = path; part !== '.'; part = dirname(part)) utimesSync(join(root, part), at, at);
+  };
+  const scripts = Object.fromEntries(BUILD_TARGETS.map((target) => [
+    target.script,
+    `node -e "require('fs').mkdirSync(require('path').dirname('${target.output}'),{recursive:true});require('fs').writeFileSync('${target.output}','built');require('fs').appendFileSync('runs.log','${target.name}\\n')"`,
+  ]));
+  const sources = new Set(BUILD_TARGETS.flatMap((target) => target.sources));
+  for (const source of sources) write(source.includes('.') ? source : `${source}/index.ts`, '//', 1_000);
+  write('package.json', JSON.stringify({ name: 'fixture', private: true, scripts }), 1_000);
+  writeFileSync(join(root, 'runs.log'), '');
+  return root;
+}
+
+const runs = (root: string) => readFileSync(join(root, 'runs.log'), 'utf8').split('\n').filter(Boolean);
+const touch = (root: string, path: string, at: number) => utimesSync(join(root, path), at, at);
+const builtAt = (root: string, at: number) => BUILD_TARGETS.forEach((target) => utimesSync(join(root, target.output), at, at));
+
+// Each build is a real npm run, slow on a loaded machine.
+describe('buildIfStale', { timeout: 60_000 }, () => {
+  let root: string;
+  beforeEach(() => {
+    root = project();
+  });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  it('builds both on a fresh clone, then nothing while no source changes', () => {
+    expect(BUILD_TARGETS.map((target) => staleness(target, root))).toEqual(['missing', 'missing']);
+    expect(buildIfStale({ root, log: () => {} })).toEqual(['SPA', 'server']);
+    expect(BUILD_TARGETS.map((target) => staleness(target, root))).toEqual([null, null]);
+    expect(buildIfStale({ root, log: () => {} })).toEqual([]);
+    expect(runs(root)).toEqual(['SPA', 'server']);
+  });
+
+  it('rebuilds only what a changed source is part of', () => {
+    buildIfStale({ root, log: () => {} });
+    builtAt(root, 2_000);
+    touch(root, 'src/app/index.ts', 2_500);
+    expect(buildIfStale({ root, log: () => {} })).toEqual(['SPA']);
+    builtAt(root, 3_000);
+    touch(root, 'src/server/index.ts', 3_500);
+    expect(buildIfStale({ root, log: () => {} })).toEqual(['server']);
+    builtAt(root, 4_000);
+    // Shared code is in both bundles.
+    touch(root, 'src/domain/index.ts', 4_500);
+    const said: string[] = [];
+    expect(buildIfStale({ root, log: (line) => said.push(line) })).toEqual(['SPA', 'server']);
+    expect(said).toEqual(['dist/index.html is older than its sources: building the SPA', 'build/server/main.mjs is older than its sources: building the server']);
+    expect(runs(root)).toEqual(['SPA', 'server', 'SPA', 'server', 'SPA', 'server']);
+  });
+
+  it('builds only the targets asked for', () => {
+    expect(buildIfStale({ root, log: () => {}, only: ['SPA'] })).toEqual(['SPA']);
+    expect(staleness(BUILD_TARGETS[1]!, root)).toBe('missing');
+  });
+
+  it('throws when a build fails', () => {
+    writeFileSync(join(root, 'package.json'), JSON.stringify({ name: 'fixture', private: true, scripts: { 'build:spa': 'node -e "process.exit(3)"' } }));
+    expect(() => buildIfStale({ root, log: () => {}, only: ['SPA'] })).toThrow('npm run build:spa failed (exit 3)');
+  });
+});

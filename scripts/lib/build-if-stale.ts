@@ -1,0 +1,68 @@
+/**
+ * Builds what is older than its sources, and only that: the SPA (dist/, `vite build`) and the server
+ * bundle (build/server/main.mjs, `npm run build:server`). `npm start` and the browser journeys' global
+ * setup both call it, so a start with nothing changed costs no build, and a fresh clone builds both.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+
+/** A build: the file it writes last, what it is made from, and the npm script that makes it. */
+export interface BuildTarget {
+  name: 'SPA' | 'server';
+  output: string;
+  sources: readonly string[];
+  script: string;
+}
+
+export const BUILD_TARGETS: readonly BuildTarget[] = [
+  {
+    name: 'SPA',
+    output: 'dist/index.html',
+    // What the SPA bundle is made from (the server's code is not in it).
+    sources: ['src/app', 'src/i18n', 'src/domain', 'src/api', 'machines', 'index.html', 'vite.config.ts', 'tsconfig.json', 'package-lock.json'],
+    script: 'build:spa',
+  },
+  {
+    name: 'server',
+    output: 'build/server/main.mjs',
+    // What esbuild bundles from src/server/main.ts (its metafile's inputs outside node_modules), and the command's flags.
+    sources: ['src/server', 'src/domain', 'src/i18n', 'tsconfig.json', 'package.json', 'package-lock.json'],
+    script: 'build:server',
+  },
+];
+
+/** The newest modification time under a path (0 when it does not exist). */
+export function newestMtime(path: string): number {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of readdirSync(path, { withFileTypes: true })) newest = Math.max(newest, newestMtime(join(path, entry.name)));
+  return newest;
+}
+
+/** Why a target needs building ('missing', 'stale'), or null when its output is newer than every source. */
+export function staleness(target: BuildTarget, root = ROOT): 'missing' | 'stale' | null {
+  const output = join(root, target.output);
+  if (!existsSync(output)) return 'missing';
+  const builtAt = statSync(output).mtimeMs;
+  const changedAt = Math.max(...target.sources.map((source) => newestMtime(join(root, source))));
+  return builtAt > changedAt ? null : 'stale';
+}
+
+/** Runs the build of every stale target (of `only`, when given); throws when one fails. Returns the names of what was built. */
+export function buildIfStale({ root = ROOT, log = console.log, prefix = '', only }: { root?: string; log?: (line: string) => void; prefix?: string; only?: BuildTarget['name'][] } = {}): string[] {
+  const built: string[] = [];
+  for (const target of BUILD_TARGETS.filter(({ name }) => !only || only.includes(name))) {
+    const why = staleness(target, root);
+    if (!why) continue;
+    log(`${prefix}${why === 'missing' ? `no ${target.output}` : `${target.output} is older than its sources`}: building the ${target.name}`);
+    const build = spawnSync('npm', ['run', '-s', target.script], { cwd: root, stdio: 'inherit' });
+    if (build.status !== 0) throw new Error(`${prefix}npm run ${target.script} failed (exit ${build.status})`);
+    built.push(target.name);
+  }
+  return built;
+}

@@ -1,0 +1,26 @@
+/**
+ * Takes the README's picture of the flow studio (docs/flow-studio.png) with Playwright and the
+ * system Chromium: the checkout machine, a scenario three steps in. Run after npm run studio:build.
+ */
+import { join, resolve } from 'node:path';
+import { chromium } from '@playwright/test';
+import { CHROME_ARGS, CHROME_PATH } from '../../tests/e2e/support/chromium';
+import { startStudioServer } from './serve';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const studio = await startStudioServer({ port: 0 });
+const browser = await chromium.launch({ executablePath: CHROME_PATH, args: CHROME_ARGS });
+try {
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme: 'light' });
+  await page.goto(`${studio.url}#/machine/checkout/scenario/3`);
+  const next = page.getByRole('button', { name: 'Next', exact: true });
+  for (let step = 0; step < 6; step++) await next.click();
+  await page.locator('.state-node[data-state-id="checkout.submitting"]').click();
+  // Zooming keeps the middle of the view (where the step put the current state) in place.
+  for (let press = 0; press < 2; press++) await page.getByRole('button', { name: 'Zoom in' }).click();
+  await page.screenshot({ path: join(ROOT, 'docs', 'flow-studio.png') });
+  console.log('wrote docs/flow-studio.png');
+} finally {
+  await browser.close();
+  await studio.close();
+}

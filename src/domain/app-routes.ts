@@ -1,0 +1,34 @@
+import { DEFAULT_LOCALE, isLocale } from './locale';
+
+/** Where the app is served. */
+export const APP_BASE = '/checkout';
+
+/**
+ * The app's pages, each under every locale prefix (none for the default locale): the router builds its
+ * routes from these paths and the server answers any other path under /checkout/ with 404.
+ */
+export const APP_ROUTES = {
+  index: '/',
+  creatingOrder: 'creatingOrder',
+  waiting: 'waiting',
+  success: 'success',
+  upsell: 'upsell',
+  resellers: 'resellers',
+  resellersWaiting: 'resellers/waiting',
+  resellersSuccess: 'resellers/success',
+} as const;
+
+const PAGE_PATHS = new Set(Object.values(APP_ROUTES).map((path) => path.replace(/^\/$/, '').toLowerCase()));
+
+/**
+ * A pathname under /checkout the app has a page for. As in the router, a locale prefix is one of the
+ * locales other than the default, written in lower case, and page paths match in any case and with
+ * or without a trailing slash.
+ */
+export function isAppPage(pathname: string): boolean {
+  if (pathname !== APP_BASE && !pathname.startsWith(`${APP_BASE}/`)) return false;
+  const segments = pathname.slice(APP_BASE.length).split('/').filter(Boolean);
+  const [first] = segments;
+  const prefixed = first !== undefined && isLocale(first) && first !== DEFAULT_LOCALE;
+  return PAGE_PATHS.has(segments.slice(prefixed ? 1 : 0).join('/').toLowerCase());
+}

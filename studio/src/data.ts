@@ -1,0 +1,138 @@
+/** The shape of build/studio/data/*.json, written by scripts/studio/build-data.ts and read by the site. */
+
+export type StateType = 'atomic' | 'compound' | 'parallel' | 'final' | 'history';
+export type TransitionKind = 'on' | 'always' | 'after' | 'onDone' | 'onError';
+
+export interface StudioState {
+  id: string;
+  key: string;
+  type: StateType;
+  /** Id of the parent state; null for the machine itself. */
+  parent: string | null;
+  description: string;
+  /** Ids of the initial child (compound states). */
+  initial: string[];
+  /** Invoked actors: their source name (the `setup({ actors })` key). */
+  invoke: string[];
+  entry: string[];
+  exit: string[];
+}
+
+export interface StudioTransition {
+  /** The label the path engine and `npm run paths` use; unique in the machine. */
+  id: string;
+  kind: TransitionKind;
+  source: string;
+  /** Empty for a transition that stays (no target). */
+  targets: string[];
+  eventType: string;
+  /** The event in words: `always`, `loadProducts done`, `after pollDelay`. */
+  event: string;
+  guard?: string;
+  actions: string[];
+  /** For `after` transitions: the delay's name or its milliseconds. */
+  delay?: string;
+  description: string;
+}
+
+export interface Point {
+  x: number;
+  y: number;
+}
+
+export interface Box extends Point {
+  width: number;
+  height: number;
+}
+
+/** A laid-out edge: one polyline per target (absolute coordinates), and where its label goes. */
+export interface EdgeLayout {
+  lines: Point[][];
+  label: Box;
+}
+
+export interface Layout {
+  width: number;
+  height: number;
+  nodes: Record<string, Box>;
+  edges: Record<string, EdgeLayout>;
+}
+
+/** A context field as the step shows it: its value in short, and whether the step changed it. */
+export interface ContextField {
+  key: string;
+  value: string;
+  changed: boolean;
+}
+
+export interface ScenarioStep {
+  /** The event in words (the model's describeEvent), or `start`. */
+  words: string;
+  eventType: string;
+  value: unknown;
+  /** Every active state's id (ancestors included). */
+  active: string[];
+  transitions: string[];
+  guards: string[];
+  context: ContextField[];
+}
+
+export interface Scenario {
+  /** 1-based, as `npm run paths` numbers it. */
+  number: number;
+  inputName?: string;
+  /** The words of `npm run paths` (formatScenario). */
+  words: string;
+  /** Step 0 is the start; then one per event. */
+  steps: ScenarioStep[];
+  /** Step numbers with a saved screen: build/studio/data/snapshots/<machine>/<path-index>/<step>.html. */
+  snapshots: number[];
+}
+
+/** The figures of `npm run paths -- --json` for one machine. */
+export interface MachineFigures {
+  machine: string;
+  states: number;
+  paths: number;
+  transitions: { walked: number; total: number };
+  guardOutcomes: { walked: number; total: number };
+  transitionPairs: { walked: number; total: number };
+  unreachable: { transition: string; reason: string }[];
+}
+
+export const LAYERS = ['machine-tests', 'view-walks', 'browser-journeys'] as const;
+export type LayerName = (typeof LAYERS)[number];
+
+/** What one test layer walked (the format of coverage/statecharts/<layer>/<machine>.json). */
+export interface LayerCoverage {
+  machine: string;
+  layer: LayerName;
+  transitions: string[];
+  guardOutcomes: string[];
+  pairs: string[];
+  /** Where the studio got it: a file npm test wrote, or computed from the generated paths at build. */
+  source: string;
+}
+
+export interface MachineTable {
+  header: string[];
+  rows: string[][];
+}
+
+export interface MachineData {
+  machine: string;
+  description: string;
+  figures: MachineFigures;
+  states: StudioState[];
+  transitions: StudioTransition[];
+  guardOutcomes: string[];
+  layout: Layout;
+  scenarios: Scenario[];
+  layers: LayerCoverage[];
+  tables: Record<'states' | 'transitions' | 'events' | 'guards' | 'actors' | 'actions' | 'delays', MachineTable>;
+}
+
+export interface StudioIndex {
+  builtAt: string;
+  machines: { name: string; description: string; figures: MachineFigures }[];
+}
