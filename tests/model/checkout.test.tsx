@@ -197,7 +197,14 @@ function savedOrderStatus(status: SavedOrderStatus['status']) {
     orderid: modelSavedOrder.orderid, status, invoiceid: modelSavedOrder.invoiceid, invoiceStatus, serviceids: [501], fraud: status === 'Fraud', amount: 10, currency: 'GBP',
     payment: { status: status === 'Active' ? 'Paid' : 'Open', gateway: 'sandbox' },
     latePayment: false,
-    receipt: { lines: [{ pid: 1, name: SEEDED_PLANS[0]!.name, billingcycle: SEEDED_PLANS[0]!.billingcycle, extraConnections: 0, proxyProtection: false }], promocode: null },
+    receipt: {
+      lines: [{ pid: 1, name: SEEDED_PLANS[0]!.name, billingcycle: SEEDED_PLANS[0]!.billingcycle, extraConnections: 0, proxyProtection: false }],
+      promocode: null,
+      discount: 0,
+      date: new Date(CHECKOUT_MODEL_NOW).toISOString(),
+      datepaid: status === 'Active' ? new Date(CHECKOUT_MODEL_NOW).toISOString() : null,
+      paymentmethod: { module: 'sandbox', displayname: 'Card' },
+    },
   };
 }
 
