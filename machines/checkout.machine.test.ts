@@ -560,6 +560,14 @@ describe('checkout machine: an unpaid order of this browser (issue 16)', () => {
     const { actor, cancelUnpaidOrder, forgetSavedOrder, redirectToPayment } = startCheckout({ savedOrder, query: { email: 'ann@example.com' } }, { savedOrderStatus: { orderid: 501, status: 'Pending' } });
     await settled(actor);
     actor.send({ type: 'unpaidOrder.cancel' });
+    expect(actor.getSnapshot().matches({ ready: { unpaidOrder: 'confirmingCancel' } })).toBe(true);
+    actor.send({ type: 'unpaidOrder.keep' });
+    expect(actor.getSnapshot().matches({ ready: { unpaidOrder: 'shown' } })).toBe(true);
+    actor.send({ type: 'unpaidOrder.cancel' });
+    await settled(actor);
+    // Asking cancels nothing: only the confirmation does.
+    expect(cancelUnpaidOrder).not.toHaveBeenCalled();
+    actor.send({ type: 'unpaidOrder.confirmCancel' });
     await settled(actor);
     expect(cancelUnpaidOrder.mock.calls[0]![0].input).toEqual({ orderid: 501 });
     expect(actor.getSnapshot().matches({ ready: { unpaidOrder: 'none' } })).toBe(true);
@@ -574,6 +582,7 @@ describe('checkout machine: an unpaid order of this browser (issue 16)', () => {
     const { actor, forgetSavedOrder } = startCheckout({ savedOrder }, { savedOrderStatus: { orderid: 501, status: 'Pending' }, cancel: new Error('api.payment_confirming') });
     await settled(actor);
     actor.send({ type: 'unpaidOrder.cancel' });
+    actor.send({ type: 'unpaidOrder.confirmCancel' });
     await settled(actor);
     expect(actor.getSnapshot().matches({ ready: { unpaidOrder: 'shown' } })).toBe(true);
     expect(actor.getSnapshot().context.unpaidOrderError).toBe('api.payment_confirming');

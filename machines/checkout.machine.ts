@@ -168,7 +168,9 @@ export type CheckoutEvent =
   | { type: 'remind.toggle' }
   | { type: 'order.submit' }
   | { type: 'unpaidOrder.continue' }
-  | { type: 'unpaidOrder.cancel' };
+  | { type: 'unpaidOrder.cancel' }
+  | { type: 'unpaidOrder.confirmCancel' }
+  | { type: 'unpaidOrder.keep' };
 
 /** The placeOrder child's end, as the checkout's guards and actions read it. */
 type PlacedEvent = { output: PlaceOrderOutput };
@@ -924,7 +926,14 @@ export const checkoutMachine = setup({
               description: '"You have an unpaid order #N": continue to payment, or cancel it.',
               on: {
                 'unpaidOrder.continue': { target: '#checkout.resumingOrder', description: 'Continue to its payment.' },
-                'unpaidOrder.cancel': { target: 'cancelling', description: 'Cancel it on the server.', actions: assign({ unpaidOrderError: null }) },
+                'unpaidOrder.cancel': { target: 'confirmingCancel', description: 'Asks once whether to cancel it.', actions: assign({ unpaidOrderError: null }) },
+              },
+            },
+            confirmingCancel: {
+              description: 'Cancel order #N? The shopper confirms or keeps the order; nothing is cancelled yet.',
+              on: {
+                'unpaidOrder.confirmCancel': { target: 'cancelling', description: 'Confirmed: cancel it on the server.' },
+                'unpaidOrder.keep': { target: 'shown', description: 'The order is kept.' },
               },
             },
             cancelling: {

@@ -40,12 +40,21 @@ test('back from the payment page, the index offers the unpaid order; continue re
   await onSandboxPage(page);
 });
 
-test('in a new tab the unpaid order is offered too; cancel cancels it on the server and the banner goes for good', async ({ page, context }) => {
+test('in a new tab the unpaid order is offered too; cancel asks once, then cancels it on the server and the banner goes for good', async ({ page, context }) => {
   const orderid = await orderToPaymentPage(page, 'unpaid-cancel');
   const tab = await context.newPage();
   await openCheckout(tab);
   await expect(banner(tab)).toContainText(`You have an unpaid order #${orderid}.`);
   await banner(tab).getByRole('button', { name: 'Cancel it' }).click();
+  // Asked once: keeping it cancels nothing and gives the focus back; only the confirmation cancels.
+  const question = `Cancel order #${orderid}? You will not be able to pay for it afterwards.`;
+  await expect(tab.getByText(question)).toBeFocused();
+  await banner(tab).getByRole('button', { name: 'Keep my order' }).click();
+  await expect(banner(tab).getByRole('button', { name: 'Cancel it' })).toBeFocused();
+  const kept = await tab.request.get(`/checkout/api/orderStatus?orderid=${orderid}`);
+  expect(((await kept.json()) as { status: string }).status).toBe('Pending');
+  await banner(tab).getByRole('button', { name: 'Cancel it' }).click();
+  await banner(tab).getByRole('button', { name: 'Cancel order' }).click();
   await expect(banner(tab)).toHaveCount(0);
   await expect(tab.getByRole('status').filter({ hasText: `Order #${orderid} is cancelled.` })).toBeFocused();
 

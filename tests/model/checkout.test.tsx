@@ -179,6 +179,10 @@ async function perform(event: AnyEventObject, page: CheckoutPage): Promise<void>
       return user.click(screen.getByRole('button', { name: en.unpaidOrder.continue }));
     case 'unpaidOrder.cancel':
       return user.click(screen.getByRole('button', { name: en.unpaidOrder.cancel }));
+    case 'unpaidOrder.confirmCancel':
+      return user.click(screen.getByRole('button', { name: en.receipt.confirmCancel }));
+    case 'unpaidOrder.keep':
+      return user.click(screen.getByRole('button', { name: en.receipt.keepOrder }));
     case 'xstate.done.actor.cancelUnpaidOrder':
       await api.respond('cancelOrder', { orderid: modelSavedOrder.orderid, status: 'Cancelled' });
       return;
@@ -336,13 +340,24 @@ async function see(value: StateValue, context: CheckoutContext, page: CheckoutPa
 /** The unpaid-order banner above the form: shown, cancelling, refused; gone once cancelled (and said so). */
 async function seeUnpaidOrder(value: StateValue, context: CheckoutContext, page: CheckoutPage, step: PathStep): Promise<void> {
   const region = JSON.stringify(value).match(/"unpaidOrder":"(\w+)"/)?.[1];
-  if (region === 'shown' || region === 'cancelling') {
+  if (region === 'shown' || region === 'cancelling' || region === 'confirmingCancel') {
     // The banner's code loads when it is needed.
     const banner = await shown(() => screen.getByRole('region', { name: en.unpaidOrder.title }), 'the unpaid-order banner');
     expect(within(banner).getByText(fill(en.unpaidOrder.text, { orderid: String(modelSavedOrder.orderid) }))).toBeTruthy();
-    const cancel = within(banner).getByRole('button', { name: region === 'cancelling' ? en.unpaidOrder.cancelling : en.unpaidOrder.cancel });
-    expect(cancel.getAttribute('aria-disabled')).toBe(region === 'cancelling' ? 'true' : null);
-    expect(within(banner).getByRole('button', { name: en.unpaidOrder.continue })).toBeTruthy();
+    const question = fill(en.receipt.cancelQuestion, { order: String(modelSavedOrder.orderid) });
+    if (region === 'confirmingCancel') {
+      // Asked once: the question holds the focus, and the banner's own buttons wait for its answer.
+      expect(document.activeElement?.textContent).toBe(question);
+      expect(within(banner).getByRole('region', { name: question })).toBeTruthy();
+      expect(within(banner).queryByRole('button', { name: en.unpaidOrder.continue })).toBeNull();
+    } else {
+      expect(within(banner).queryByRole('region', { name: question })).toBeNull();
+      const cancel = within(banner).getByRole('button', { name: region === 'cancelling' ? en.unpaidOrder.cancelling : en.unpaidOrder.cancel });
+      expect(cancel.getAttribute('aria-disabled')).toBe(region === 'cancelling' ? 'true' : null);
+      expect(within(banner).getByRole('button', { name: en.unpaidOrder.continue })).toBeTruthy();
+      // Kept: the focus is back on the button that asked.
+      if (step.event.type === 'unpaidOrder.keep') expect(document.activeElement).toBe(cancel);
+    }
     const refusal = within(banner).queryByRole('alert')?.textContent ?? null;
     expect(refusal).toBe(context.unpaidOrderError === null ? null : APP_MESSAGES.orderNotPending);
     // The banner is first, before the form.

@@ -134,6 +134,7 @@ function signedInFormEvents(snapshot: AnyMachineSnapshot, context: CheckoutConte
 /** The banner of the saved order: continue or cancel it (its form is the visit's, walked there). */
 function unpaidOrderEvents(snapshot: AnyMachineSnapshot): AnyEventObject[] {
   if (snapshot.matches({ ready: { unpaidOrder: 'shown' } })) return [{ type: 'unpaidOrder.continue' }, { type: 'unpaidOrder.cancel' }];
+  if (snapshot.matches({ ready: { unpaidOrder: 'confirmingCancel' } })) return [{ type: 'unpaidOrder.confirmCancel' }, { type: 'unpaidOrder.keep' }];
   if (snapshot.matches({ ready: { unpaidOrder: 'cancelling' } })) {
     return [done('cancelUnpaidOrder', { orderid: modelSavedOrder.orderid, status: 'Cancelled' }), failed('cancelUnpaidOrder', 'Only a pending order can be cancelled.')];
   }
@@ -271,6 +272,10 @@ function describeEvent(event: AnyEventObject): string {
       return 'continue the unpaid order';
     case 'unpaidOrder.cancel':
       return 'cancel the unpaid order';
+    case 'unpaidOrder.confirmCancel':
+      return 'confirm the cancel';
+    case 'unpaidOrder.keep':
+      return 'keep the order';
     default:
       return describeResult(event) ?? event.type;
   }
@@ -282,7 +287,7 @@ export const checkoutModel: MachineModel = {
   inputs: checkoutModelInputs,
   events,
   describeEvent,
-  expectedPaths: 58,
+  expectedPaths: 59,
   docs: checkoutMachineDocs,
   unreachable: {
     'checkout.ready.promo.rejected → checkout.ready.promo.checking on promo.apply [hasPromoCode]: false':

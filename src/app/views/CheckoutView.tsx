@@ -162,7 +162,8 @@ function UnpaidOrderBanner({ actor, snapshot }: { actor: CheckoutActor; snapshot
       status.current?.focus();
     }
   }, [unpaidOrder, none]);
-  const shown = snapshot.matches({ ready: { unpaidOrder: 'shown' } }) || snapshot.matches({ ready: { unpaidOrder: 'cancelling' } });
+  const asking = snapshot.matches({ ready: { unpaidOrder: 'confirmingCancel' } });
+  const shown = asking || snapshot.matches({ ready: { unpaidOrder: 'shown' } }) || snapshot.matches({ ready: { unpaidOrder: 'cancelling' } });
   return (
     <>
       {shown && unpaidOrder && (
@@ -172,7 +173,10 @@ function UnpaidOrderBanner({ actor, snapshot }: { actor: CheckoutActor; snapshot
             cancelling={snapshot.matches({ ready: { unpaidOrder: 'cancelling' } })}
             error={unpaidOrderError}
             onContinue={() => actor.send({ type: 'unpaidOrder.continue' })}
+            asking={asking}
             onCancel={() => actor.send({ type: 'unpaidOrder.cancel' })}
+            onConfirmCancel={() => actor.send({ type: 'unpaidOrder.confirmCancel' })}
+            onKeep={() => actor.send({ type: 'unpaidOrder.keep' })}
           />
         </Suspense>
       )}

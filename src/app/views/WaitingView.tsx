@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import type { Actor, SnapshotFrom } from 'xstate';
 import { waitingMachine, type WaitingGateway } from '../../../machines/waiting.machine';
 import { waitingLogic } from '../actors/waiting';
+import { CancelQuestion } from '../components/CancelQuestion';
 import { Alert } from '../components/Feedback';
 import { Notice } from '../components/Notice';
 import { GatewayIcon } from '../components/Icons';
@@ -186,7 +187,14 @@ function Waiting({ saved, gateways }: { saved: SavedPayment; gateways: WaitingGa
       {confirming ? null : changing ? (
         <GatewayChange actor={actor} snapshot={snapshot} />
       ) : askingCancel ? (
-        <CancelConfirm actor={actor} orderid={context.order.orderid} onKeep={() => (focusCancel.current = true)} />
+        <CancelQuestion
+          orderid={context.order.orderid}
+          onConfirm={() => actor.send({ type: 'cancel.confirm' })}
+          onKeep={() => {
+            focusCancel.current = true;
+            actor.send({ type: 'cancel.keep' });
+          }}
+        />
       ) : cancelling || renewing ? (
         <Notice>
           <p>{t(cancelling ? 'waiting.cancelling' : 'waiting.creatingLink')}</p>
@@ -316,39 +324,6 @@ function Countdown({ remainingMs, progress, lastDate }: { remainingMs: number; p
         {t('waiting.announce', { hours: Math.floor(spoken / 60), minutes: spoken % 60 })}
       </p>
     </div>
-  );
-}
-
-/** Cancel asks once: the question takes the focus (and is read out); Escape or "Keep my order" keeps it. */
-function CancelConfirm({ actor, orderid, onKeep }: { actor: WaitingActor; orderid: number | null; onKeep: () => void }) {
-  const { t } = useTranslation();
-  const question = useRef<HTMLParagraphElement>(null);
-  const questionId = useId();
-  useEffect(() => question.current?.focus(), []);
-  const keep = () => {
-    onKeep();
-    actor.send({ type: 'cancel.keep' });
-  };
-  return (
-    <section
-      className="panel confirm-cancel"
-      aria-labelledby={questionId}
-      onKeyDown={(event) => {
-        if (event.key === 'Escape') keep();
-      }}
-    >
-      <p id={questionId} ref={question} tabIndex={-1} className="question">
-        {t('receipt.cancelQuestion', { order: orderid ?? '' })}
-      </p>
-      <div className="actions">
-        <button type="button" className="button danger" onClick={() => actor.send({ type: 'cancel.confirm' })}>
-          {t('receipt.confirmCancel')}
-        </button>
-        <button type="button" className="button secondary" onClick={keep}>
-          {t('receipt.keepOrder')}
-        </button>
-      </div>
-    </section>
   );
 }
 
