@@ -27,7 +27,7 @@ describe('auth machine: generated paths', () => {
     expect(coverage.guardOutcomes.missing).toEqual([]);
     expect(coverage.transitions.walked + coverage.guardOutcomes.walked + coverage.unreachable.length).toBe(coverage.transitions.total + coverage.guardOutcomes.total);
     // Counted in the machine file: every on/always/after/onDone/onError entry, each guarded branch; two outcomes per guard.
-    expect([coverage.transitions.total, coverage.guardOutcomes.total]).toEqual([19, 16]);
+    expect([coverage.transitions.total, coverage.guardOutcomes.total]).toEqual([20, 16]);
   });
 
   it.each(paths.map((path) => [formatScenario(authModel, path), path] as const))('%s', (_scenario, path) => {
@@ -84,6 +84,19 @@ describe('auth machine: behaviour', () => {
     actor.send({ type: 'auth.login', email: 'client@example.com', password: 'wrong' });
     await waitFor(actor, (snapshot) => snapshot.matches('loggedOut') && snapshot.context.loginError !== null);
     expect(actor.getSnapshot().context.loginError).toBe('Email or Password Invalid');
+  });
+
+  it('forgets "Email or Password Invalid" as soon as a field changes (issue 16), and a link error too', async () => {
+    const { actor } = startAuth({}, { login: new Error('Email or Password Invalid') });
+    actor.send({ type: 'auth.login', email: 'client@example.com', password: 'wrong' });
+    await waitFor(actor, (snapshot) => snapshot.context.loginError !== null);
+    actor.send({ type: 'auth.edit' });
+    expect(actor.getSnapshot().matches('loggedOut')).toBe(true);
+    expect(actor.getSnapshot().context.loginError).toBeNull();
+    actor.send({ type: 'auth.requestLink', email: 'ann', redirect: '/checkout/' });
+    expect(actor.getSnapshot().context.linkError).toBe('email.invalid');
+    actor.send({ type: 'auth.edit' });
+    expect(actor.getSnapshot().context.linkError).toBeNull();
   });
 
   it('does not call the server without a password or with a malformed e-mail', () => {

@@ -44,7 +44,9 @@ export type AuthEvent =
   | { type: 'auth.login'; email: string; password: string }
   /** "E-mail me a sign-in link": `redirect` is the page the link lands on (the server keeps only paths under /checkout/). */
   | { type: 'auth.requestLink'; email: string; redirect: string }
-  | { type: 'auth.signOut' };
+  | { type: 'auth.signOut' }
+  /** The e-mail or the password was changed while an error is shown: the error is about what was there before. */
+  | { type: 'auth.edit' };
 
 /** What the login and identifyGuest actors return: a client's id (auth), or a guest's opaque handle (authMiddleware). */
 export type AuthResult = Pick<AuthResponse | GuestAuthResponse, 'userid' | 'email'>;
@@ -155,6 +157,7 @@ export const authMachine = setup({
     loggedOut: {
       description: 'The login panel is shown.',
       on: {
+        'auth.edit': { description: 'A field changed: the refusal ("Email or Password Invalid") or the link error no longer applies.', actions: assign({ loginError: null, linkError: null }) },
         'auth.login': { guard: 'hasCredentials', target: 'loggingIn', description: 'Log in with e-mail and password.', actions: assign({ loginError: null, linkError: null }) },
         'auth.requestLink': [
           { guard: 'hasLinkEmail', target: 'requestingLink', description: 'E-mail me a sign-in link.', actions: assign({ loginError: null, linkError: null }) },

@@ -28,6 +28,7 @@ import {
   type CheckoutGateway,
   type CheckoutProduct,
   type CheckoutUser,
+  type SavedOrderStatus,
 } from './checkout.machine';
 import { placeOrderMachine } from './place-order.machine';
 
@@ -49,7 +50,9 @@ function assertCheckoutInvariants(snapshot: AnyMachineSnapshot): void {
     });
     expect(context.quote).toEqual({ currency: context.currency, ...fact });
     expect(snapshot.matches({ ready: { email: 'valid' } })).toBe(context.emailValid);
-    expect(snapshot.matches({ ready: { email: 'invalid' } })).toBe(context.emailError === 'email.invalid');
+    // 'Please enter a Valid Email.' for an e-mail of the wrong shape, and for none at a submit.
+    expect(snapshot.matches({ ready: { email: 'invalid' } }) || snapshot.matches({ ready: { email: 'required' } })).toBe(context.emailError === 'email.invalid');
+    expect(snapshot.matches({ ready: { unpaidOrder: 'none' } })).toBe(context.unpaidOrder === null);
     expect(snapshot.matches({ ready: { promo: 'applied' } })).toBe(context.promotion !== null);
     expect(snapshot.matches({ ready: { promo: 'rejected' } })).toBe(context.promoError !== null);
     expect(snapshot.matches({ ready: { addons: { extraConnection: 'on' } } })).toBe(context.extraConnection);
@@ -95,6 +98,8 @@ interface Fakes {
   guest?: CheckoutUser | Error;
   product?: CheckoutProduct | null | Error;
   createOrder?: (request: OrderRequest) => Promise<CreatedOrder>;
+  savedOrderStatus?: SavedOrderStatus | Error;
+  cancel?: Error;
 }
 
 const settle = <T,>(value: T | Error) => (value instanceof Error ? Promise.reject(value) : Promise.resolve(value));
@@ -105,6 +110,10 @@ function startCheckout(input: CheckoutInput, fakes: Fakes = {}) {
   const redirectToPayment = vi.fn();
   const goToWaiting = vi.fn();
   const clearClientProduct = vi.fn();
+  const forgetSavedOrder = vi.fn();
+  const resumeUnpaidOrder = vi.fn();
+  const checkSavedOrder = vi.fn(() => settle(fakes.savedOrderStatus ?? new Error('not asked')));
+  const cancelUnpaidOrder = vi.fn(({ input: request }: { input: { orderid: number } }) => settle(fakes.cancel ?? { orderid: request.orderid, status: 'Cancelled' }));
   const identifyGuest = vi.fn(({ input: request }: { input: { email: string } }) => settle(fakes.guest ?? { ...modelGuest, email: request.email }));
   const placeOrder = placeOrderMachine.provide({
     actors: { identifyGuest: fromPromise(identifyGuest), createOrder: fromPromise(({ input: request }: { input: OrderRequest }) => createOrder(request)) },
@@ -118,18 +127,22 @@ function startCheckout(input: CheckoutInput, fakes: Fakes = {}) {
       checkFraud: fromPromise(async (): Promise<{ valid: boolean }> => ({ valid: true })),
       lookupPromotion: fromPromise(() => settle(fakes.lookup ?? modelPromotionLookup)),
       loadProduct: fromPromise(() => settle(fakes.product === undefined ? modelProducts[1]! : fakes.product)),
+      checkSavedOrder: fromPromise(checkSavedOrder),
+      cancelUnpaidOrder: fromPromise<unknown, { orderid: number }>(cancelUnpaidOrder),
     },
     actions: {
       redirectToPayment: (_args, params) => redirectToPayment(params),
       goToWaiting: (_args, params) => goToWaiting(params),
       clearClientProduct: () => clearClientProduct(),
+      forgetSavedOrder: (_args, params) => forgetSavedOrder(params),
+      resumeUnpaidOrder: (_args, params) => resumeUnpaidOrder(params),
     },
   });
   let keys = 0;
   const actor = createActor(machine, {
     input: { now: () => CHECKOUT_MODEL_NOW, createIdempotencyKey: () => `key-${++keys}`, ...input },
   }).start();
-  return { actor, createOrder, identifyGuest, redirectToPayment, goToWaiting, clearClientProduct };
+  return { actor, createOrder, identifyGuest, redirectToPayment, goToWaiting, clearClientProduct, checkSavedOrder, cancelUnpaidOrder, forgetSavedOrder, resumeUnpaidOrder };
 }
 
 const settled = (actor: ReturnType<typeof startCheckout>['actor']) =>
@@ -140,7 +153,13 @@ const placeOrderIn = (actor: ReturnType<typeof startCheckout>['actor'], state: s
   vi.waitFor(() => expect((actor.getSnapshot().children.placeOrder as ActorRefFrom<typeof placeOrderMachine> | undefined)?.getSnapshot().value).toBe(state));
 
 function isBusy(snapshot: AnyMachineSnapshot): boolean {
-  return snapshot.matches('autoOrder') || snapshot.matches('submitting') || snapshot.matches({ ready: { promo: 'checking' } });
+  return (
+    snapshot.matches('autoOrder') ||
+    snapshot.matches('submitting') ||
+    snapshot.matches('checkingSavedOrder') ||
+    snapshot.matches({ ready: { promo: 'checking' } }) ||
+    snapshot.matches({ ready: { unpaidOrder: 'cancelling' } })
+  );
 }
 
 describe('checkout machine: gateways and the currency', () => {
@@ -440,28 +459,160 @@ describe('checkout machine: automatic order from URL parameters (spec section 5)
     expect(redirectToPayment).toHaveBeenCalledWith({ link: modelOrder.link });
   });
 
-  it('orders without a promo that is out of its dates', async () => {
+  it('stops on the form with the refusal when the promo is out of its dates, never ordering at full price (issue 16)', async () => {
     const notStarted = { ...modelPromotionLookup, promotions: [{ ...modelPromotionLookup.promotions[0]!, startdate: '2026-02-01' }] };
     const { actor, createOrder } = startCheckout({ query: autoQuery }, { lookup: notStarted });
-    await waitFor(actor, (snapshot) => snapshot.status === 'done');
-    expect(createOrder.mock.calls[0]![0]).not.toHaveProperty('promocode');
-    expect(createOrder.mock.calls[0]![0].amount).toBe(checkoutFact({ pid: 2, extraConnection: false, proxyProtection: true, promo: null, currency: 'EUR' }).total);
-  });
-
-  it.each<[string, CheckoutInput['query'], Fakes]>([
-    ['auto_redirect is not "true"', { ...autoQuery, auto_redirect: '1' }, {}],
-    ['the pid is not numeric', { ...autoQuery, pid: 'abc' }, {}],
-    ['the e-mail is missing', { ...autoQuery, email: '' }, {}],
-    ['the guest cannot be identified', autoQuery, { guest: new Error('Bad gateway') }],
-    ['the product is not found', autoQuery, { product: null }],
-    ['the product has no positive price', autoQuery, { product: { ...modelProducts[1]!, pricing: { EUR: { semiannually: 0 } } } }],
-    ['the promo lookup fails', autoQuery, { lookup: new Error('Promotion code not found.') }],
-    ['the order is refused', autoQuery, { createOrder: () => Promise.reject(new Error('api.unknown_gateway')) }],
-  ])('silently shows the form when %s', async (_name, query, fakes) => {
-    const { actor } = startCheckout({ query }, fakes);
     await settled(actor);
     expect(actor.getSnapshot().matches('ready')).toBe(true);
-    expect(actor.getSnapshot().context.submitError).toBeNull();
+    expect(createOrder).not.toHaveBeenCalled();
+    expect(actor.getSnapshot().context.autoOrderStop).toEqual({ reason: 'promo', error: { key: 'promo.notStarted' } });
+  });
+
+  it('stops on the form for the seeded EXPIRED15 with the expiry refusal', async () => {
+    const { actor, createOrder } = startCheckout({ query: { ...autoQuery, pid: '1', promocode: 'EXPIRED15' } }, { lookup: seededPromotionLookup('EXPIRED15'), product: modelProducts[0]! });
+    await settled(actor);
+    expect(createOrder).not.toHaveBeenCalled();
+    expect(actor.getSnapshot().context.autoOrderStop).toEqual({ reason: 'promo', error: { key: 'promo.expired' } });
+  });
+
+  it.each<[string, CheckoutInput['query'], Fakes, unknown]>([
+    ['the pid is not numeric', { ...autoQuery, pid: 'abc' }, {}, { reason: 'plan' }],
+    ['the e-mail is missing', { ...autoQuery, email: '' }, {}, { reason: 'email' }],
+    ['the e-mail has the wrong shape', { ...autoQuery, email: 'ann@example' }, {}, { reason: 'email' }],
+    ['the guest cannot be identified', autoQuery, { guest: new Error('Bad gateway') }, { reason: 'failed', error: 'Bad gateway' }],
+    ['the product is not found', autoQuery, { product: null }, { reason: 'plan' }],
+    ['the product has no positive price', autoQuery, { product: { ...modelProducts[1]!, pricing: { EUR: { semiannually: 0 } } } }, { reason: 'plan' }],
+    ['the product lookup fails', autoQuery, { product: new Error('Bad gateway') }, { reason: 'failed', error: 'Bad gateway' }],
+    ['the promo lookup fails', autoQuery, { lookup: new Error('Promotion code not found.') }, { reason: 'promo', error: { serverMessage: 'Promotion code not found.' } }],
+    ['the order is refused', autoQuery, { createOrder: () => Promise.reject(new Error('api.unknown_gateway')) }, { reason: 'failed', error: 'api.unknown_gateway' }],
+  ])('stops on the form with its reason when %s', async (_name, query, fakes, stop) => {
+    const { actor, createOrder } = startCheckout({ query }, fakes);
+    await settled(actor);
+    expect(actor.getSnapshot().matches('ready')).toBe(true);
+    expect(actor.getSnapshot().context.autoOrderStop).toEqual(stop);
+    if ((stop as { reason: string }).reason !== 'failed') expect(createOrder).not.toHaveBeenCalled();
+  });
+
+  it('shows the plain form, no reason, when auto_redirect is not "true"', async () => {
+    const { actor } = startCheckout({ query: { ...autoQuery, auto_redirect: '1' } });
+    await settled(actor);
+    expect(actor.getSnapshot().matches('ready')).toBe(true);
+    expect(actor.getSnapshot().context.autoOrderStop).toBeNull();
+  });
+
+  it('asks for the e-mail at once on the form an automatic order stopped for its missing e-mail', async () => {
+    const { actor } = startCheckout({ query: { pid: '2' }, autoOrderStop: { reason: 'email' } });
+    await settled(actor);
+    expect(actor.getSnapshot().matches({ ready: { email: 'required' } })).toBe(true);
+    expect(actor.getSnapshot().context.emailError).toBe('email.invalid');
+    actor.send({ type: 'email.change', email: 'ann@example.com' });
+    expect(actor.getSnapshot().matches({ ready: { email: 'valid' } })).toBe(true);
+    expect(actor.getSnapshot().context.emailError).toBeNull();
+  });
+});
+
+describe('checkout machine: an unpaid order of this browser (issue 16)', () => {
+  const savedOrder = { orderid: 501, invoiceid: 601 };
+
+  it('asks the server about the saved order before the form, and offers it while it is Pending', async () => {
+    const { actor, checkSavedOrder, forgetSavedOrder } = startCheckout({ savedOrder }, { savedOrderStatus: { orderid: 501, status: 'Pending' } });
+    await settled(actor);
+    expect(checkSavedOrder).toHaveBeenCalledTimes(1);
+    expect(actor.getSnapshot().matches({ ready: { unpaidOrder: 'shown' } })).toBe(true);
+    expect(actor.getSnapshot().context.unpaidOrder).toEqual(savedOrder);
+    expect(forgetSavedOrder).not.toHaveBeenCalled();
+  });
+
+  it.each(['Active', 'Cancelled'] as const)('shows no banner and forgets the saved payment of an order that is %s', async (status) => {
+    const { actor, forgetSavedOrder } = startCheckout({ savedOrder }, { savedOrderStatus: { orderid: 501, status } });
+    await settled(actor);
+    expect(actor.getSnapshot().matches({ ready: { unpaidOrder: 'none' } })).toBe(true);
+    expect(forgetSavedOrder).toHaveBeenCalledWith({ orderid: 501 });
+  });
+
+  it.each<[string, SavedOrderStatus | Error]>([
+    ['under review (Fraud)', { orderid: 501, status: 'Fraud' }],
+    ['not answered', new Error('Bad gateway')],
+  ])('shows no banner and keeps the saved payment when the order is %s', async (_name, answer) => {
+    const { actor, forgetSavedOrder } = startCheckout({ savedOrder }, { savedOrderStatus: answer });
+    await settled(actor);
+    expect(actor.getSnapshot().matches({ ready: { unpaidOrder: 'none' } })).toBe(true);
+    expect(forgetSavedOrder).not.toHaveBeenCalled();
+  });
+
+  it('asks nothing without a saved order', async () => {
+    const { actor, checkSavedOrder } = startCheckout({});
+    await settled(actor);
+    expect(checkSavedOrder).not.toHaveBeenCalled();
+    expect(actor.getSnapshot().matches({ ready: { unpaidOrder: 'none' } })).toBe(true);
+  });
+
+  it('continue opens the saved order’s payment', async () => {
+    const { actor, resumeUnpaidOrder, createOrder } = startCheckout({ savedOrder }, { savedOrderStatus: { orderid: 501, status: 'Pending' } });
+    await settled(actor);
+    actor.send({ type: 'unpaidOrder.continue' });
+    expect(actor.getSnapshot().status).toBe('done');
+    expect(resumeUnpaidOrder).toHaveBeenCalledWith({ orderid: 501 });
+    expect(createOrder).not.toHaveBeenCalled();
+  });
+
+  it('cancel cancels it on the server, the banner goes and the saved payment is forgotten; the form stays usable', async () => {
+    const { actor, cancelUnpaidOrder, forgetSavedOrder, redirectToPayment } = startCheckout({ savedOrder, query: { email: 'ann@example.com' } }, { savedOrderStatus: { orderid: 501, status: 'Pending' } });
+    await settled(actor);
+    actor.send({ type: 'unpaidOrder.cancel' });
+    expect(actor.getSnapshot().matches({ ready: { unpaidOrder: 'confirmingCancel' } })).toBe(true);
+    actor.send({ type: 'unpaidOrder.keep' });
+    expect(actor.getSnapshot().matches({ ready: { unpaidOrder: 'shown' } })).toBe(true);
+    actor.send({ type: 'unpaidOrder.cancel' });
+    await settled(actor);
+    // Asking cancels nothing: only the confirmation does.
+    expect(cancelUnpaidOrder).not.toHaveBeenCalled();
+    actor.send({ type: 'unpaidOrder.confirmCancel' });
+    await settled(actor);
+    expect(cancelUnpaidOrder.mock.calls[0]![0].input).toEqual({ orderid: 501 });
+    expect(actor.getSnapshot().matches({ ready: { unpaidOrder: 'none' } })).toBe(true);
+    expect(actor.getSnapshot().context.unpaidOrder).toBeNull();
+    expect(forgetSavedOrder).toHaveBeenCalledWith({ orderid: 501 });
+    actor.send({ type: 'order.submit' });
+    await waitFor(actor, (snapshot) => snapshot.status === 'done');
+    expect(redirectToPayment).toHaveBeenCalledWith({ link: modelOrder.link });
+  });
+
+  it("keeps the banner with the server's message when the cancel is refused", async () => {
+    const { actor, forgetSavedOrder } = startCheckout({ savedOrder }, { savedOrderStatus: { orderid: 501, status: 'Pending' }, cancel: new Error('api.payment_confirming') });
+    await settled(actor);
+    actor.send({ type: 'unpaidOrder.cancel' });
+    actor.send({ type: 'unpaidOrder.confirmCancel' });
+    await settled(actor);
+    expect(actor.getSnapshot().matches({ ready: { unpaidOrder: 'shown' } })).toBe(true);
+    expect(actor.getSnapshot().context.unpaidOrderError).toBe('api.payment_confirming');
+    expect(forgetSavedOrder).not.toHaveBeenCalled();
+  });
+});
+
+describe('checkout machine: form details (issue 16)', () => {
+  it("a guest's submit without an e-mail says 'Please enter a Valid Email.' (email.invalid) and orders nothing", async () => {
+    const { actor, createOrder } = startCheckout({});
+    await settled(actor);
+    expect(actor.getSnapshot().matches({ ready: { email: 'empty' } })).toBe(true);
+    actor.send({ type: 'order.submit' });
+    expect(actor.getSnapshot().matches({ ready: { email: 'required' } })).toBe(true);
+    expect(actor.getSnapshot().context.emailError).toBe('email.invalid');
+    expect(createOrder).not.toHaveBeenCalled();
+    actor.send({ type: 'email.change', email: 'ann@' });
+    expect(actor.getSnapshot().matches({ ready: { email: 'invalid' } })).toBe(true);
+  });
+
+  it('an applied promo can be removed: the total goes back to the undiscounted one', async () => {
+    const { actor } = startCheckout({ query: { pid: '2', promocode: 'HALFYEAR20' } });
+    await settled(actor);
+    expect(actor.getSnapshot().context.quote?.total).toBe(checkoutFact({ pid: 2, extraConnection: false, proxyProtection: false, promo: 'HALFYEAR20', currency: 'EUR' }).total);
+    actor.send({ type: 'promo.remove' });
+    const { context } = actor.getSnapshot();
+    expect(actor.getSnapshot().matches({ ready: { promo: 'idle' } })).toBe(true);
+    expect(context.promotion).toBeNull();
+    expect(context.promoCode).toBe('');
+    expect(context.quote?.total).toBe(checkoutFact({ pid: 2, extraConnection: false, proxyProtection: false, promo: null, currency: 'EUR' }).total);
   });
 });
 
@@ -487,15 +638,30 @@ describe('checkout guards', () => {
     expect(call(checkoutGuards.catalogueLoaded, { loaded: { products: true, gateways: true, currency: false, fraudCheck: true } })).toBe(false);
   });
 
-  it('autoOrderRequested needs e-mail, numeric pid, auto_redirect "true" and a gateway, for a guest or a known user', () => {
+  it('autoOrderRequested needs auto_redirect "true" and a gateway, for a guest or a known user; the e-mail and pid are checked inside', () => {
     const query = { email: 'ann@example.com', pid: '2', auto_redirect: 'true' };
     expect(call(checkoutGuards.autoOrderRequested, { query })).toBe(true);
     expect(call(checkoutGuards.autoOrderRequested, { query, user: modelGuest })).toBe(true);
     expect(call(checkoutGuards.autoOrderRequested, { query, loaded: { products: true, gateways: true, currency: true, fraudCheck: false } })).toBe(false);
     expect(call(checkoutGuards.autoOrderRequested, { query: { ...query, auto_redirect: 'yes' } })).toBe(false);
-    expect(call(checkoutGuards.autoOrderRequested, { query: { ...query, pid: '2a' } })).toBe(false);
-    expect(call(checkoutGuards.autoOrderRequested, { query: { ...query, email: 'ann' } })).toBe(false);
+    expect(call(checkoutGuards.autoOrderRequested, { query: { ...query, pid: '2a' } })).toBe(true);
     expect(call(checkoutGuards.autoOrderRequested, { query, selectedGateway: null })).toBe(false);
+    expect(call(checkoutGuards.linkPidInvalid, { query: { ...query, pid: '2a' } })).toBe(true);
+    expect(call(checkoutGuards.linkPidInvalid, { query })).toBe(false);
+    expect(call(checkoutGuards.linkEmailInvalid, { query: { ...query, email: 'ann' } })).toBe(true);
+    expect(call(checkoutGuards.linkEmailInvalid, { query: { pid: '2' } })).toBe(true);
+    expect(call(checkoutGuards.linkEmailInvalid, { query })).toBe(false);
+  });
+
+  it('hasSavedOrder waits for the catalogue; savedOrderUnpaid / savedOrderSettled read the status', () => {
+    const savedOrder = { orderid: 501, invoiceid: 601 };
+    expect(call(checkoutGuards.hasSavedOrder, { savedOrder })).toBe(true);
+    expect(call(checkoutGuards.hasSavedOrder, { savedOrder: null })).toBe(false);
+    expect(call(checkoutGuards.hasSavedOrder, { savedOrder, loaded: { products: true, gateways: false, currency: true, fraudCheck: true } })).toBe(false);
+    const status = (value: SavedOrderStatus['status']) => ({ status: { orderid: 501, status: value } });
+    expect(checkoutGuards.savedOrderUnpaid({} as never, status('Pending'))).toBe(true);
+    expect(checkoutGuards.savedOrderUnpaid({} as never, status('Fraud'))).toBe(false);
+    expect(['Active', 'Cancelled', 'Pending', 'Fraud'].map((value) => checkoutGuards.savedOrderSettled({} as never, status(value as SavedOrderStatus['status'])))).toEqual([true, true, false, false]);
   });
 
   it('hasProducts', () => {

@@ -1,10 +1,12 @@
 /**
  * The checkout: loads the catalogue, lets the shopper choose a plan, add-ons, promo code, e-mail and
  * gateway, creates the order and hands over to the payment page (or the waiting step); the automatic
- * order from URL parameters is its own branch that silently falls back to the form.
+ * order from URL parameters is its own branch that stops on the form with its reason. An order this
+ * browser left unpaid is offered first: continue to its payment, or cancel it.
  */
 import { assign, fromPromise, raise, setup } from 'xstate';
 import type { components } from '../src/api/schema';
+import type { OrderStatus } from '../src/api/client';
 import { EXTRA_CONNECTION_OPTION_ID, MAX_CHECKOUT_PRODUCTS, PROXY_PROTECTION_OPTION_ID } from '../src/domain/constants';
 import { currencyForCountry, DEFAULT_COUNTRY, type Currency } from '../src/domain/currency';
 import { isValidEmail } from '../src/domain/email';
@@ -61,6 +63,24 @@ export type CheckoutOrder = PlacedOrder;
 /** The payment link for the chosen gateway and its deadline (ISO date-time, one day ahead). */
 export type CheckoutPayment = OrderPayment;
 
+/** The order whose payment this browser saved (the payment page left by the back button, or another tab). */
+export interface SavedOrder {
+  orderid: number;
+  invoiceid: number | null;
+}
+
+/** What the server says of the saved order (orderStatus). */
+export interface SavedOrderStatus {
+  orderid: number;
+  status: OrderStatus;
+}
+
+/**
+ * Why the automatic order stopped on the form: the link's e-mail, its plan, its promo code (with the
+ * refusal), or a failure with the server's message.
+ */
+export type AutoOrderStop = { reason: 'email' } | { reason: 'plan' } | { reason: 'promo'; error: PromoError } | { reason: 'failed'; error: string };
+
 /** The automatic order's own product and promotion (spec section 5). */
 export interface AutoOrder {
   product: CheckoutProduct;
@@ -85,6 +105,10 @@ export interface CheckoutInput {
   now?: () => number;
   /** Makes one Idempotency-Key per attempt to create the order (placeOrder). */
   createIdempotencyKey?: () => string;
+  /** The order of the payment this browser saved, if any: checked before the form is shown. */
+  savedOrder?: SavedOrder | null;
+  /** Why an automatic order of this link stopped (the form it fell back to says so). */
+  autoOrderStop?: AutoOrderStop | null;
 }
 
 export interface CheckoutContext {
@@ -121,6 +145,14 @@ export interface CheckoutContext {
   order: CheckoutOrder | null;
   payment: CheckoutPayment | null;
   submitError: string | null;
+  /** The saved payment's order, until the server said what became of it. */
+  savedOrder: SavedOrder | null;
+  /** The saved order the server holds unpaid: the banner offers to continue or cancel it. */
+  unpaidOrder: SavedOrder | null;
+  /** The server's message when cancelling the unpaid order failed. */
+  unpaidOrderError: string | null;
+  /** Why the automatic order stopped on the form; null when it did not (or the shopper refused a new price). */
+  autoOrderStop: AutoOrderStop | null;
 }
 
 export type CheckoutEvent =
@@ -129,11 +161,16 @@ export type CheckoutEvent =
   | { type: 'proxyProtection.toggle' }
   | { type: 'promo.change'; code: string }
   | { type: 'promo.apply' }
+  | { type: 'promo.remove' }
   | { type: 'promo.recheck' }
   | { type: 'email.change'; email: string }
   | { type: 'gateway.select'; module: string }
   | { type: 'remind.toggle' }
-  | { type: 'order.submit' };
+  | { type: 'order.submit' }
+  | { type: 'unpaidOrder.continue' }
+  | { type: 'unpaidOrder.cancel' }
+  | { type: 'unpaidOrder.confirmCancel' }
+  | { type: 'unpaidOrder.keep' };
 
 /** The placeOrder child's end, as the checkout's guards and actions read it. */
 type PlacedEvent = { output: PlaceOrderOutput };
@@ -223,15 +260,24 @@ function errorMessage(error: unknown): string {
   return String(error);
 }
 
-// The gateway is not in the spec's list, but without one the order cannot be placed at all.
-const isAutoOrderRequested = (context: CheckoutContext) =>
-  isValidEmail(context.query.email ?? '') && /^\d+$/.test(context.query.pid ?? '') && context.query.auto_redirect === 'true' && context.selectedGateway !== null;
+// The gateway is not in the spec's list, but without one the order cannot be placed at all (the form says why).
+const isAutoOrderRequested = (context: CheckoutContext) => context.query.auto_redirect === 'true' && context.selectedGateway !== null;
 const isCatalogueLoaded = (context: CheckoutContext) => Object.values(context.loaded).every(Boolean);
 
 /** Every guard of the checkout machine, exported for unit tests. */
 export const checkoutGuards = {
   catalogueLoaded: ({ context }: GuardArgs) => isCatalogueLoaded(context),
   autoOrderRequested: ({ context }: GuardArgs) => isCatalogueLoaded(context) && isAutoOrderRequested(context),
+  hasSavedOrder: ({ context }: GuardArgs) => isCatalogueLoaded(context) && context.savedOrder !== null,
+  savedOrderUnpaid: (_args: GuardArgs, params: { status: SavedOrderStatus }) => params.status.status === 'Pending',
+  savedOrderSettled: (_args: GuardArgs, params: { status: SavedOrderStatus }) => params.status.status === 'Active' || params.status.status === 'Cancelled',
+  hasUnpaidOrder: ({ context }: GuardArgs) => context.unpaidOrder !== null,
+  linkEmailInvalid: ({ context }: GuardArgs) => !isValidEmail(context.query.email ?? ''),
+  linkPidInvalid: ({ context }: GuardArgs) => !/^\d+$/.test(context.query.pid ?? ''),
+  linkPromotionAccepted: ({ context }: GuardArgs, params: { lookup: PromotionLookup }) =>
+    context.autoOrder !== null && 'promotion' in acceptPromotion(params.lookup, context.autoOrder.product.pid, todayOf(context)),
+  emailRequired: ({ context }: GuardArgs) => context.email.trim() === '' && context.autoOrderStop?.reason === 'email',
+  isGuest: ({ context }: GuardArgs) => context.user === null,
   hasProducts: (_args: GuardArgs, params: { products: CheckoutProduct[] }) => params.products.length > 0,
   extraConnectionChosen: ({ context }: GuardArgs) => context.extraConnection,
   proxyProtectionChosen: ({ context }: GuardArgs) => context.proxyProtection,
@@ -280,6 +326,8 @@ export const checkoutMachineDocs = {
     checkFraud: { input: 'none', output: '{ valid: boolean } (GET /api/checkFraud)', description: "Checks the visitor's connection; not valid sets the fraud flag." },
     lookupPromotion: { input: '{ code: string }', output: 'PromotionLookup { totalresults, promotions } (GET /api/getPromotion); rejects with the server message', description: 'Looks a promo code up; the rules of spec section 5 decide whether it applies.' },
     loadProduct: { input: '{ pid: number }', output: 'CheckoutProduct | null (GET /api/getProduct)', description: 'Looks up the product the automatic order asks for.' },
+    checkSavedOrder: { input: 'SavedOrder { orderid, invoiceid }', output: 'SavedOrderStatus { orderid, status } (GET /api/orderStatus)', description: 'Asks what became of the order whose payment this browser saved.' },
+    cancelUnpaidOrder: { input: '{ orderid: number }', output: '{ orderid, status } (POST /api/cancelOrder)', description: 'Cancels the unpaid order the banner offers; rejects with the server message.' },
     placeOrder: {
       input: 'PlaceOrderInput { request (orderRequestOf), user, email, now, createIdempotencyKey }',
       output: "PlaceOrderOutput { outcome: 'payment' | 'waiting' | 'failed' | 'cancelled', user, order, payment, error }",
@@ -295,10 +343,23 @@ export const checkoutMachineDocs = {
     clearClientProduct: { input: 'none', output: 'none', description: "Forgets the previous service's client product (persisted store) once the new order exists." },
     redirectToPayment: { input: '{ link: string }', output: 'none', description: "Sends the browser to the gateway's payment page." },
     goToWaiting: { input: '{ orderid: number }', output: 'none', description: 'Opens the waiting step when no payment link came back (fraud).' },
+    forgetSavedOrder: { input: '{ orderid: number }', output: 'none', description: 'Forgets the saved payment of an order that is paid or cancelled (persisted store).' },
+    resumeUnpaidOrder: { input: '{ orderid: number }', output: 'none', description: "Opens the saved order's payment (the waiting step, which resumes it)." },
+    requireEmail: { input: 'none', output: 'emailError', description: "'Please enter a Valid Email.' for a missing e-mail." },
+    stopAfterPlaceOrder: { input: 'PlaceOrderOutput', output: 'autoOrderStop', description: "Why the automatic order was not placed: the server's message (none when the shopper refused the new price)." },
   },
   guards: {
     catalogueLoaded: { description: 'Products, gateways, currency and fraud check have all answered.' },
-    autoOrderRequested: { description: 'The URL asks for an automatic order (e-mail, numeric pid, auto_redirect "true", a gateway); placeOrder identifies a guest, not a known user.' },
+    autoOrderRequested: { description: 'The URL asks for an automatic order (auto_redirect "true") and a gateway takes the currency; its e-mail and pid are checked next.' },
+    hasSavedOrder: { description: 'Everything answered and this browser saved the payment of an order.' },
+    savedOrderUnpaid: { description: 'The server holds the saved order as Pending (unpaid).' },
+    savedOrderSettled: { description: 'The saved order is Active (paid) or Cancelled: its saved payment is stale.' },
+    hasUnpaidOrder: { description: 'The saved order is unpaid: the banner is shown.' },
+    linkEmailInvalid: { description: "The link's e-mail is missing or has the wrong shape." },
+    linkPidInvalid: { description: "The link's pid is missing or not a number." },
+    linkPromotionAccepted: { description: "The link's promo code is usable for its product (listed, within its dates and uses)." },
+    emailRequired: { description: "The e-mail is empty and the automatic order stopped for it: say so at once." },
+    isGuest: { description: 'Nobody is signed in: the order needs the e-mail typed.' },
     hasProducts: { description: 'The catalogue returned at least one product.' },
     extraConnectionChosen: { description: 'The extra connection is chosen (pre-filled or toggled).' },
     proxyProtectionChosen: { description: 'Proxy protection is chosen (pre-filled or toggled).' },
@@ -357,6 +418,8 @@ export const checkoutMachine = setup({
     checkFraud: fromPromise<{ valid: boolean }>(notProvided('checkFraud')),
     lookupPromotion: fromPromise<PromotionLookup, { code: string }>(notProvided('lookupPromotion')),
     loadProduct: fromPromise<CheckoutProduct | null, { pid: number }>(notProvided('loadProduct')),
+    checkSavedOrder: fromPromise<SavedOrderStatus, SavedOrder>(notProvided('checkSavedOrder')),
+    cancelUnpaidOrder: fromPromise<unknown, { orderid: number }>(notProvided('cancelUnpaidOrder')),
     placeOrder: placeOrderMachine,
   },
   actions: {
@@ -372,6 +435,10 @@ export const checkoutMachine = setup({
     clearClientProduct: () => {},
     redirectToPayment: (_args, _params: { link: string }) => {},
     goToWaiting: (_args, _params: { orderid: number }) => {},
+    forgetSavedOrder: (_args, _params: { orderid: number }) => {},
+    resumeUnpaidOrder: (_args, _params: { orderid: number }) => {},
+    requireEmail: assign({ emailError: 'email.invalid' as const }),
+    stopAfterPlaceOrder: assign((_args, { output }: PlacedEvent) => ({ autoOrderStop: output.outcome === 'failed' ? ({ reason: 'failed', error: output.error } as const) : null })),
   },
   guards: checkoutGuards,
 }).createMachine({
@@ -407,6 +474,10 @@ export const checkoutMachine = setup({
     order: null,
     payment: null,
     submitError: null,
+    savedOrder: input.savedOrder ?? null,
+    unpaidOrder: null,
+    unpaidOrderError: null,
+    autoOrderStop: input.autoOrderStop ?? null,
   }),
   output: ({ context }) => ({ order: context.order, payment: context.payment }),
   initial: 'loading',
@@ -468,17 +539,55 @@ export const checkoutMachine = setup({
       ],
       always: [
         { guard: 'autoOrderRequested', target: 'autoOrder', description: 'The URL asks for an automatic order.' },
+        { guard: 'hasSavedOrder', target: 'checkingSavedOrder', description: 'Everything answered and an order of this browser may be unpaid: ask the server first.' },
         { guard: 'catalogueLoaded', target: 'ready', description: 'Everything answered: show the form.' },
       ],
+    },
+    checkingSavedOrder: {
+      description: 'Asking what became of the order whose payment this browser saved, before the form is shown (so the banner does not push it down).',
+      invoke: {
+        id: 'checkSavedOrder',
+        src: 'checkSavedOrder',
+        input: ({ context }) => context.savedOrder!,
+        onDone: [
+          {
+            guard: { type: 'savedOrderUnpaid', params: ({ event }) => ({ status: event.output }) },
+            target: 'ready',
+            description: 'Unpaid: the banner offers it above the form.',
+            actions: assign({ unpaidOrder: ({ context }) => context.savedOrder }),
+          },
+          {
+            guard: { type: 'savedOrderSettled', params: ({ event }) => ({ status: event.output }) },
+            target: 'ready',
+            description: 'Paid or cancelled: no banner, and the stale saved payment is forgotten.',
+            actions: { type: 'forgetSavedOrder', params: ({ context }) => ({ orderid: context.savedOrder!.orderid }) },
+          },
+          { target: 'ready', description: 'Under review (Fraud): no banner; the waiting page still shows it.' },
+        ],
+        onError: { target: 'ready', description: "The check failed (or the order is not this session's): no banner." },
+      },
+    },
+    resumingOrder: {
+      type: 'final',
+      description: "Continuing the unpaid order: its payment (the waiting step) takes over.",
+      entry: { type: 'resumeUnpaidOrder', params: ({ context }) => ({ orderid: context.unpaidOrder?.orderid ?? 0 }) },
     },
     notFound: {
       type: 'final',
       description: 'No product to offer: the not-found page.',
     },
     autoOrder: {
-      description: 'The automatic order from URL parameters (spec section 5); any failed condition or lookup falls back to the form.',
-      initial: 'loadingProduct',
+      description: 'The automatic order from URL parameters (spec section 5); a failed condition or lookup stops on the form with its reason.',
+      initial: 'checkingLink',
       states: {
+        checkingLink: {
+          description: "Checking the link's e-mail and pid before anything is looked up.",
+          always: [
+            { guard: 'linkEmailInvalid', target: '#checkout.ready', description: "No e-mail of the right shape: stop on the form with 'Please enter a Valid Email.'", actions: assign({ autoOrderStop: { reason: 'email' } }) },
+            { guard: 'linkPidInvalid', target: '#checkout.ready', description: 'No numeric pid: stop on the form, the plan was not found.', actions: assign({ autoOrderStop: { reason: 'plan' } }) },
+            { target: 'loadingProduct', description: 'E-mail and pid have the right shape: look the product up.' },
+          ],
+        },
         loadingProduct: {
           description: 'Looking up the product of the URL.',
           invoke: {
@@ -498,9 +607,9 @@ export const checkoutMachine = setup({
                 description: 'Priced product, no promo code.',
                 actions: assign({ autoOrder: ({ event }) => ({ product: event.output!, promotion: null }) }),
               },
-              { target: '#checkout.ready', description: 'Not found or no positive price: fall back to the form silently.' },
+              { target: '#checkout.ready', description: 'Not found or no positive price: stop on the form, the plan was not found.', actions: assign({ autoOrderStop: { reason: 'plan' } }) },
             ],
-            onError: { target: '#checkout.ready', description: 'Lookup failed: fall back to the form silently.' },
+            onError: { target: '#checkout.ready', description: "Lookup failed: stop on the form with the server's message.", actions: assign({ autoOrderStop: ({ event }) => ({ reason: 'failed', error: errorMessage(event.error) }) }) },
           },
         },
         checkingPromo: {
@@ -509,29 +618,45 @@ export const checkoutMachine = setup({
             id: 'lookupPromotion',
             src: 'lookupPromotion',
             input: ({ context }) => ({ code: context.query.promocode?.trim() ?? '' }),
-            onDone: {
-              target: 'placingOrder',
-              description: 'Use the promotion if it is usable for the product, otherwise order without it.',
-              actions: assign({
-                autoOrder: ({ context, event }) => {
-                  const autoOrder = context.autoOrder!;
-                  const verdict = acceptPromotion(event.output, autoOrder.product.pid, todayOf(context));
-                  return { ...autoOrder, promotion: 'promotion' in verdict ? verdict.promotion : null };
-                },
-              }),
+            onDone: [
+              {
+                guard: { type: 'linkPromotionAccepted', params: ({ event }) => ({ lookup: event.output }) },
+                target: 'placingOrder',
+                description: 'The promotion is usable for the product: order with it.',
+                actions: assign({
+                  autoOrder: ({ context, event }) => {
+                    const autoOrder = context.autoOrder!;
+                    const verdict = acceptPromotion(event.output, autoOrder.product.pid, todayOf(context));
+                    return { ...autoOrder, promotion: 'promotion' in verdict ? verdict.promotion : null };
+                  },
+                }),
+              },
+              {
+                target: '#checkout.ready',
+                description: 'Refused (not listed, not started, expired, used up): stop on the form with the refusal, never a silent full price.',
+                actions: assign({ autoOrderStop: ({ context, event }) => ({ reason: 'promo', error: refusalFor(event.output, context.autoOrder!.product.pid, todayOf(context)) }) }),
+              },
+            ],
+            onError: {
+              target: '#checkout.ready',
+              description: "Lookup failed (an unknown code): stop on the form with the server's message.",
+              actions: assign({ autoOrderStop: ({ event }) => ({ reason: 'promo', error: { serverMessage: errorMessage(event.error) } }) }),
             },
-            onError: { target: '#checkout.ready', description: 'Lookup failed: fall back to the form silently.' },
           },
         },
         placingOrder: {
-          description: "placeOrder places the automatic order (identifying a guest first); a changed price is confirmed on this page; a refusal or a cancel falls back to the form silently.",
+          description: "placeOrder places the automatic order (identifying a guest first); a changed price is confirmed on this page; a refusal stops on the form with the server's message, a refused new price goes to the form.",
           invoke: {
             id: 'placeOrder',
             src: 'placeOrder',
             input: ({ context }) => placeOrderInput(context, autoOrderChoice(context), context.query.email ?? ''),
             onDone: [
               ...handOverPlacedOrder,
-              { target: '#checkout.ready', description: "Not placed (refused, or the new price cancelled): fall back to the form silently.", actions: [{ type: 'keepUser', params: placed }] },
+              {
+                target: '#checkout.ready',
+                description: "Not placed: the form, with the server's message (none after the shopper refused the new price).",
+                actions: [{ type: 'keepUser', params: placed }, { type: 'stopAfterPlaceOrder', params: placed }],
+              },
             ],
           },
         },
@@ -682,8 +807,13 @@ export const checkoutMachine = setup({
               on: { 'order.submit': { description: 'Ignored until the code is checked.' } },
             },
             applied: {
-              description: 'The discount is applied.',
+              description: 'The discount is applied; it can be removed.',
               on: {
+                'promo.remove': {
+                  target: 'idle',
+                  description: 'Remove the code: the total goes back to the undiscounted one.',
+                  actions: [assign({ promoCode: '', promoLookup: null, promotion: null }), 'recomputeQuote'],
+                },
                 'promo.change': {
                   target: 'idle',
                   description: 'Editing the code removes the discount.',
@@ -735,12 +865,20 @@ export const checkoutMachine = setup({
             deciding: {
               description: 'Shows the pre-filled or earlier e-mail.',
               always: [
+                { guard: 'emailRequired', target: 'required', description: 'The automatic order stopped for its missing e-mail: ask for it at once.', actions: 'requireEmail' },
                 { guard: 'isEmptyEmail', target: 'empty', description: 'No e-mail yet.' },
                 { guard: 'isValidEmail', target: 'valid', description: 'A valid e-mail.' },
                 { target: 'invalid', description: 'An invalid e-mail.', actions: assign({ emailError: 'email.invalid' }) },
               ],
             },
-            empty: { description: 'No e-mail typed.', on: { 'email.change': emailChange } },
+            empty: {
+              description: 'No e-mail typed.',
+              on: {
+                'email.change': emailChange,
+                'order.submit': { guard: 'isGuest', target: 'required', description: "Submitted without an e-mail: say 'Please enter a Valid Email.'", actions: 'requireEmail' },
+              },
+            },
+            required: { description: "Submitted without an e-mail: 'Please enter a Valid Email.' is shown until it is typed.", on: { 'email.change': emailChange } },
             invalid: { description: "The e-mail has the wrong shape; 'email.invalid' is shown.", on: { 'email.change': emailChange } },
             valid: { description: 'The e-mail has the shape text@text.text.', on: { 'email.change': emailChange } },
           },
@@ -775,6 +913,45 @@ export const checkoutMachine = setup({
             },
           },
         },
+        unpaidOrder: {
+          description: 'The banner of an order this browser left unpaid: continue to its payment, or cancel it.',
+          initial: 'deciding',
+          states: {
+            deciding: {
+              description: 'Shows the banner while the saved order is unpaid.',
+              always: [{ guard: 'hasUnpaidOrder', target: 'shown', description: 'An unpaid order.' }, { target: 'none', description: 'None.' }],
+            },
+            none: { description: 'No unpaid order: no banner.' },
+            shown: {
+              description: '"You have an unpaid order #N": continue to payment, or cancel it.',
+              on: {
+                'unpaidOrder.continue': { target: '#checkout.resumingOrder', description: 'Continue to its payment.' },
+                'unpaidOrder.cancel': { target: 'confirmingCancel', description: 'Asks once whether to cancel it.', actions: assign({ unpaidOrderError: null }) },
+              },
+            },
+            confirmingCancel: {
+              description: 'Cancel order #N? The shopper confirms or keeps the order; nothing is cancelled yet.',
+              on: {
+                'unpaidOrder.confirmCancel': { target: 'cancelling', description: 'Confirmed: cancel it on the server.' },
+                'unpaidOrder.keep': { target: 'shown', description: 'The order is kept.' },
+              },
+            },
+            cancelling: {
+              description: 'Cancelling the unpaid order.',
+              invoke: {
+                id: 'cancelUnpaidOrder',
+                src: 'cancelUnpaidOrder',
+                input: ({ context }) => ({ orderid: context.unpaidOrder!.orderid }),
+                onDone: {
+                  target: 'none',
+                  description: 'Cancelled: the banner goes, and so does the saved payment.',
+                  actions: [{ type: 'forgetSavedOrder', params: ({ context }) => ({ orderid: context.unpaidOrder!.orderid }) }, assign({ unpaidOrder: null })],
+                },
+                onError: { target: 'shown', description: "Not cancelled: the banner stays with the server's message.", actions: assign({ unpaidOrderError: ({ event }) => errorMessage(event.error) }) },
+              },
+            },
+          },
+        },
       },
     },
     submitting: {
@@ -804,7 +981,12 @@ export const checkoutMachine = setup({
 });
 
 function refusalOf(context: CheckoutContext, lookup: PromotionLookup): PromoError {
-  const verdict = acceptPromotion(lookup, context.selectedPid ?? 0, todayOf(context));
+  return refusalFor(lookup, context.selectedPid ?? 0, todayOf(context));
+}
+
+/** The message of a lookup's refusal for a plan on a day. */
+function refusalFor(lookup: PromotionLookup, pid: number, today: string): PromoError {
+  const verdict = acceptPromotion(lookup, pid, today);
   return { key: 'refusal' in verdict ? promotionRefusalMessage(verdict.refusal) : 'promo.notApplicable' };
 }
 

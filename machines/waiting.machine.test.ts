@@ -33,7 +33,7 @@ describe('waiting machine: generated paths', () => {
     expect(coverage.guardOutcomes.missing).toEqual([]);
     expect(coverage.transitions.walked + coverage.guardOutcomes.walked + coverage.unreachable.length).toBe(coverage.transitions.total + coverage.guardOutcomes.total);
     // Counted in the machine file: every on/always/after/onDone/onError entry, each guarded branch; two outcomes per guard.
-    expect([coverage.transitions.total, coverage.guardOutcomes.total]).toEqual([29, 38]);
+    expect([coverage.transitions.total, coverage.guardOutcomes.total]).toEqual([32, 40]);
   });
 
   for (const path of paths) {
@@ -288,6 +288,51 @@ describe('waiting machine: with timers and the app actors', () => {
     expect(actor.getSnapshot().context.payment).toBe('Confirming');
     expect(actor.getSnapshot().can({ type: 'order.cancel' })).toBe(false);
     expect(actor.getSnapshot().can({ type: 'payment.renew' })).toBe(false);
+    actor.stop();
+  });
+
+  it('cancel asks once: asking cancels nothing, "keep" goes back, only the confirmation calls cancelOrder', async () => {
+    const cancelled: unknown[] = [];
+    let wentHome = 0;
+    const machine = waitingMachine.provide({
+      actors: {
+        fetchOrderStatus: fromPromise<OrderStatusResult, FetchOrderStatusInput>(() => new Promise(() => {})),
+        cancelOrder: fromPromise(async ({ input }) => {
+          cancelled.push(input);
+          return { orderid: 101, status: 'Cancelled' as const };
+        }),
+      },
+      actions: { goHome: () => void wentHome++ },
+    });
+    const actor = createActor(machine, { input: { ...waitingModelInput, now: Date.now(), lastDate: Date.now() + 60_000 } });
+    actor.start();
+    actor.send({ type: 'order.cancel' });
+    expect(actor.getSnapshot().matches({ watching: { page: 'confirmingCancel' } })).toBe(true);
+    actor.send({ type: 'cancel.keep' });
+    expect(actor.getSnapshot().matches({ watching: { page: 'info' } })).toBe(true);
+    await Promise.resolve();
+    expect(cancelled).toEqual([]);
+    actor.send({ type: 'order.cancel' });
+    actor.send({ type: 'cancel.confirm' });
+    await vi.waitFor(() => expect(actor.getSnapshot().value).toBe('cancelled'));
+    expect(cancelled).toEqual([{ orderid: 101 }]);
+    expect(wentHome).toBe(1);
+    actor.stop();
+  });
+
+  it('paid: goes to the success page with the service and the invoice whose receipt it shows, then clears the ids', async () => {
+    const went: unknown[] = [];
+    const machine = waitingMachine.provide({
+      actors: {
+        fetchOrderStatus: fromPromise<OrderStatusResult, FetchOrderStatusInput>(async () => ({ orderid: 101, status: 'Active', fraud: false, serviceids: [301], payment: 'Paid', latePayment: false, receipt: waitingModelReceipt })),
+      },
+      actions: { goToSuccess: (_, params) => void went.push(params) },
+    });
+    const actor = createActor(machine, { input: { ...waitingModelInput, now: Date.now(), lastDate: Date.now() + 60_000 } });
+    actor.start();
+    await vi.waitFor(() => expect(actor.getSnapshot().value).toBe('success'));
+    expect(went).toEqual([{ serviceid: 301, invoiceid: 201 }]);
+    expect(actor.getSnapshot().context.order).toEqual({ orderid: null, invoiceid: null, serviceid: 301, fraud: false });
     actor.stop();
   });
 

@@ -1,7 +1,7 @@
 /**
  * The waiting step: counts down to the payment deadline, polls the order status until the payment
  * settles, tells a declined, confirming or late payment apart from one still awaited, and lets the
- * shopper get a new link on the same gateway, change the gateway or cancel the order.
+ * shopper get a new link on the same gateway, change the gateway or cancel the order (asked once).
  */
 import { assign, fromPromise, setup } from 'xstate';
 import { ORDER_POLL_INTERVAL_MS, ORDER_POLL_MAX_BACKOFF_MS, PAYMENT_DEADLINE_MS } from '../src/domain/constants';
@@ -82,7 +82,9 @@ export type WaitingEvent =
   | { type: 'gateway.change' }
   | { type: 'gateway.select'; gateway: string }
   | { type: 'gateway.dismiss' }
-  | { type: 'order.cancel' };
+  | { type: 'order.cancel' }
+  | { type: 'cancel.confirm' }
+  | { type: 'cancel.keep' };
 
 /** The order status read (getOrderStatus), the payment reduced to its state and the receipt with its amount. */
 export type OrderStatusResult = Pick<OrderStatusResponse, 'orderid' | 'status' | 'fraud' | 'serviceids' | 'latePayment'> & {
@@ -195,7 +197,7 @@ export const waitingMachineDocs = {
     },
     openPaymentLink: { description: 'Sends the shopper to the new payment page.', input: '{ link }' },
     clearOrderIds: { description: 'Success clears orderid and invoiceid (the service id stays for the success page).', output: 'order' },
-    goToSuccess: { description: 'Navigates to the success page of the service.', input: '{ serviceid }' },
+    goToSuccess: { description: 'Navigates to the success page of the service, with the invoice its receipt reads.', input: '{ serviceid, invoiceid }' },
     clearOrder: { description: 'Cancel clears the order data and the payment link.', output: 'order, paymentLink' },
     goHome: { description: 'Navigates to the home page.' },
   },
@@ -223,7 +225,9 @@ export const waitingMachineDocs = {
     'gateway.change': { description: 'The shopper opens the gateway-change view.' },
     'gateway.select': { description: 'The shopper picks another gateway.' },
     'gateway.dismiss': { description: 'The shopper closes the gateway-change view.' },
-    'order.cancel': { description: 'The shopper cancels the order.' },
+    'order.cancel': { description: 'The shopper asks to cancel the order (asked once to confirm).' },
+    'cancel.confirm': { description: 'The shopper confirms the cancel.' },
+    'cancel.keep': { description: 'The shopper keeps the order after all.' },
   },
 };
 
@@ -264,7 +268,7 @@ export const waitingMachine = setup({
     })),
     openPaymentLink: (_, _params: { link: string }) => {},
     clearOrderIds: assign(({ context }) => ({ order: { ...context.order, orderid: null, invoiceid: null } })),
-    goToSuccess: (_, _params: { serviceid: number | null }) => {},
+    goToSuccess: (_, _params: { serviceid: number | null; invoiceid: number | null }) => {},
     clearOrder: assign({ order: { orderid: null, invoiceid: null, serviceid: null, fraud: false }, paymentLink: null }),
     goHome: () => {},
   },
@@ -437,7 +441,15 @@ export const waitingMachine = setup({
                   description: 'Pay again / Get a new payment link: a new link on the same gateway.',
                 },
                 'gateway.change': { guard: 'mayChangeGateway', target: 'choosingGateway', actions: 'clearError', description: 'Opens the gateway-change view.' },
-                'order.cancel': { guard: 'paymentNotConfirming', target: 'cancelling', actions: 'clearError', description: 'Cancels the order.' },
+                'order.cancel': { guard: 'paymentNotConfirming', target: 'confirmingCancel', actions: 'clearError', description: 'Asks once whether to cancel the order.' },
+              },
+            },
+            confirmingCancel: {
+              description: 'Cancel order #N? The shopper confirms the cancel or keeps the order; nothing is cancelled yet.',
+              always: { guard: 'paymentConfirming', target: 'info', description: 'A payment is being confirmed meanwhile: there is nothing left to cancel.' },
+              on: {
+                'cancel.confirm': { target: 'cancelling', description: 'Confirmed: the order is cancelled.' },
+                'cancel.keep': { target: 'info', description: 'The order is kept.' },
               },
             },
             choosingGateway: {
@@ -508,9 +520,10 @@ export const waitingMachine = setup({
     },
     success: {
       id: 'waitingSuccess',
-      description: 'Paid: the order ids are cleared and the shopper goes to the success page.',
+      description: 'Paid: the shopper goes to the success page (with the service and its invoice) and the order ids are cleared.',
       type: 'final',
-      entry: ['clearOrderIds', { type: 'goToSuccess', params: ({ context }) => ({ serviceid: context.order.serviceid }) }],
+      // The ids go along to the success page before they are cleared: its receipt is the invoice's.
+      entry: [{ type: 'goToSuccess', params: ({ context }) => ({ serviceid: context.order.serviceid, invoiceid: context.order.invoiceid }) }, 'clearOrderIds'],
     },
     fraud: {
       id: 'waitingFraud',

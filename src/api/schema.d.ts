@@ -1055,7 +1055,7 @@ export interface components {
             status: "Open" | "Declined" | "Confirming" | "Paid" | "Expired";
             gateway: components["schemas"]["GatewayModule"];
         } | null;
-        /** @description What the invoice bills, for the receipt on the waiting page (the total is the answer's amount and currency). */
+        /** @description What the invoice bills, for the receipt on the waiting and success pages (the total is the answer's amount and currency). */
         Receipt: {
             lines: {
                 pid: components["schemas"]["Id"];
@@ -1066,6 +1066,23 @@ export interface components {
                 proxyProtection: boolean;
             }[];
             promocode: string | null;
+            /** @description What the promotion took off the order, in the answer's currency (0 without one). */
+            discount: components["schemas"]["Money"];
+            /**
+             * Format: date-time
+             * @description When the invoice was made.
+             */
+            date: string;
+            /**
+             * Format: date-time
+             * @description When the invoice was paid; null while it is not.
+             */
+            datepaid: string | null;
+            /** @description The gateway the invoice was paid on, else the one of its latest payment link; null when it never had one. */
+            paymentmethod: {
+                module: components["schemas"]["GatewayModule"];
+                displayname: string;
+            } | null;
         };
         /** @description A payment arrived after the link expired or the order closed; it is recorded as a payment exception for the operator to refund or apply. */
         LatePayment: boolean;

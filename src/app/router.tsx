@@ -1,5 +1,6 @@
 /** The route tree: thin routes under basepath /checkout with an optional locale prefix. */
 import { createRootRouteWithContext, createRoute, createRouter, type RouterHistory } from '@tanstack/react-router';
+import type { AutoOrderStop } from '../../machines/checkout.machine';
 import { APP_BASE, APP_ROUTES } from '../domain/app-routes';
 import { settle, unwrap } from './api';
 import { rememberAffiliate } from './cookies';
@@ -155,5 +156,7 @@ declare module '@tanstack/react-router' {
   interface HistoryState {
     /** Set by the waiting page when the shopper cancelled: home then says so. */
     orderCancelled?: boolean;
+    /** Set when a link's automatic order stopped: the form it lands on says why. */
+    autoOrderStop?: AutoOrderStop;
   }
 }

@@ -11,9 +11,10 @@ export interface EntrySearch {
   aff_id?: string;
 }
 
-/** The service a success page is about. */
+/** The service a success page is about, and the invoice whose receipt it shows. */
 export interface ServiceSearch {
   serviceid?: number;
+  invoiceid?: number;
 }
 
 const CODE = /^[\w-]{1,64}$/;
@@ -43,10 +44,13 @@ export function entrySearch(search: Record<string, unknown>): EntrySearch {
   );
 }
 
-/** Keeps a positive integer `serviceid`. */
+/** Keeps a positive integer `serviceid` and `invoiceid`. */
 export function serviceSearch(search: Record<string, unknown>): ServiceSearch {
-  const id = text(search.serviceid);
-  return id !== undefined && ID.test(id) ? { serviceid: Number(id) } : {};
+  const id = (key: 'serviceid' | 'invoiceid') => {
+    const value = text(search[key]);
+    return value !== undefined && ID.test(value) ? { [key]: Number(value) } : {};
+  };
+  return { ...id('serviceid'), ...id('invoiceid') };
 }
 
 /** Plain query strings, without JSON: `?pid=2` stays the string '2'. */

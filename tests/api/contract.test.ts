@@ -256,13 +256,15 @@ describe('every answer of every operation matches openapi.yaml', () => {
 
     const status = await shopper.call('getOrderStatus', { query: { orderid: String(order.orderid) } });
     expect(status.body).toEqual({ orderid: order.orderid, status: 'Pending', invoiceid: order.invoiceid, invoiceStatus: 'Unpaid', serviceids: order.serviceids, fraud: false, amount: 12.99, currency: 'EUR',
-      payment: { status: 'Open', gateway: 'sandbox' }, latePayment: false, receipt: { lines: [{ pid: 1, name: '1 Month', billingcycle: 'Monthly', extraConnections: 0, proxyProtection: false }], promocode: null },
+      payment: { status: 'Open', gateway: 'sandbox' }, latePayment: false, receipt: { lines: [{ pid: 1, name: '1 Month', billingcycle: 'Monthly', extraConnections: 0, proxyProtection: false }], promocode: null,
+        discount: 0, date: expect.any(String), datepaid: null, paymentmethod: { module: 'sandbox', displayname: expect.any(String) } },
     });
     expectError(await stranger.call('getOrderStatus', { query: { orderid: String(order.orderid) } }), 403, 'forbidden');
     expectError(await shopper.call('getOrderStatus', { query: { orderid: '999999' } }), 404, 'not_found');
     expect((await shopper.call('getInvoiceStatus', { query: { invoiceid: String(order.invoiceid) } })).body).toEqual({
       invoiceid: order.invoiceid, status: 'Unpaid', kind: 'order', orderid: order.orderid, serviceid: null, amount: 12.99, currency: 'EUR',
-      payment: { status: 'Open', gateway: 'sandbox' }, latePayment: false, receipt: { lines: [{ pid: 1, name: '1 Month', billingcycle: 'Monthly', extraConnections: 0, proxyProtection: false }], promocode: null },
+      payment: { status: 'Open', gateway: 'sandbox' }, latePayment: false, receipt: { lines: [{ pid: 1, name: '1 Month', billingcycle: 'Monthly', extraConnections: 0, proxyProtection: false }], promocode: null,
+        discount: 0, date: expect.any(String), datepaid: null, paymentmethod: { module: 'sandbox', displayname: expect.any(String) } },
     });
     expectError(await stranger.call('getInvoiceStatus', { query: { invoiceid: String(order.invoiceid) } }), 403, 'forbidden');
     expectError(await shopper.call('getInvoiceStatus', { query: { invoiceid: '999999' } }), 404, 'not_found');
@@ -395,7 +397,8 @@ describe('every answer of every operation matches openapi.yaml', () => {
     expect((await demo.call('getInvoiceStatus', { query: { invoiceid: String(invoice.body.invoiceid) } })).body).toEqual({
       invoiceid: invoice.body.invoiceid, status: 'Unpaid', kind: 'upsell', orderid: null, serviceid: demoServiceId, amount: 8, currency: 'EUR',
       payment: { status: 'Open', gateway: 'sandbox' }, latePayment: false,
-      receipt: { lines: [{ pid: 1, name: '1 Month', billingcycle: 'Monthly', extraConnections: 2, proxyProtection: false }], promocode: null },
+      receipt: { lines: [{ pid: 1, name: '1 Month', billingcycle: 'Monthly', extraConnections: 2, proxyProtection: false }], promocode: null,
+        discount: 0, date: expect.any(String), datepaid: null, paymentmethod: { module: 'sandbox', displayname: expect.any(String) } },
     });
     const other = await newAccount(t.app);
     expectError(await other.call('getInvoiceStatus', { query: { invoiceid: String(invoice.body.invoiceid) } }), 403, 'forbidden');

@@ -52,7 +52,10 @@ describe('the money path: order, sandbox page, signed confirmation, credentials'
     expect((await statusOf(shopper, order.orderid)).body).toEqual({
       orderid: order.orderid, status: 'Active', invoiceid: order.invoiceid, invoiceStatus: 'Paid', serviceids: order.serviceids, fraud: false, amount: 16.99, currency: 'EUR',
       payment: { status: 'Paid', gateway: 'sandbox' }, latePayment: false,
-      receipt: { lines: [{ pid: 1, name: '1 Month', billingcycle: 'Monthly', extraConnections: 1, proxyProtection: false }], promocode: null },
+      receipt: {
+        lines: [{ pid: 1, name: '1 Month', billingcycle: 'Monthly', extraConnections: 1, proxyProtection: false }], promocode: null,
+        discount: 0, date: expect.any(String), datepaid: expect.any(String), paymentmethod: { module: 'sandbox', displayname: expect.any(String) },
+      },
     });
     expect((await shopper.call('getInvoiceStatus', { query: { invoiceid: String(order.invoiceid) } })).body).toMatchObject({ status: 'Paid', kind: 'order' });
     const service = await serviceOf(shopper, order.serviceids[0]);

@@ -39,7 +39,11 @@ describe('the payment lifecycle the waiting page reads', () => {
       amount: 17.54, currency: 'EUR',
       payment: { status: 'Open', gateway: 'sandbox' },
       latePayment: false,
-      receipt: { lines: [{ pid: 1, name: '1 Month', billingcycle: 'Monthly', extraConnections: 1, proxyProtection: true }], promocode: 'WELCOME10' },
+      receipt: {
+        lines: [{ pid: 1, name: '1 Month', billingcycle: 'Monthly', extraConnections: 1, proxyProtection: true }], promocode: 'WELCOME10',
+        // 10 % of 12.99 + 4 + 2.50 (tests/facts/prices.ts).
+        discount: 1.95, date: expect.any(String), datepaid: null, paymentmethod: { module: 'sandbox', displayname: expect.any(String) },
+      },
     });
     const invoice = await browser.call('getInvoiceStatus', { query: { invoiceid: String(order.invoiceid) } });
     expect(invoice.body).toMatchObject({ status: 'Unpaid', payment: { status: 'Open', gateway: 'sandbox' }, latePayment: false, receipt: { promocode: 'WELCOME10' } });
@@ -210,7 +214,10 @@ describe('the payment lifecycle the waiting page reads', () => {
     expect(answer.body).toEqual({
       invoiceid: upsell.body.invoiceid, status: 'Unpaid', kind: 'upsell', orderid: null, serviceid: order.serviceids[0], amount: 12, currency: 'EUR',
       payment: { status: 'Open', gateway: 'sandbox' }, latePayment: false,
-      receipt: { lines: [{ pid: 1, name: '1 Month', billingcycle: 'Monthly', extraConnections: 3, proxyProtection: false }], promocode: null },
+      receipt: {
+        lines: [{ pid: 1, name: '1 Month', billingcycle: 'Monthly', extraConnections: 3, proxyProtection: false }], promocode: null,
+        discount: 0, date: expect.any(String), datepaid: null, paymentmethod: { module: 'sandbox', displayname: expect.any(String) },
+      },
     });
   });
 });

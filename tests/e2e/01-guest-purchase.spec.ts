@@ -26,7 +26,13 @@ test('a guest buys 6 months with an extra connection and WELCOME10, pays, waits 
   await payOnSandbox(page);
   await backOnWaiting;
   await reachSuccess(page);
-  await expect(page.getByText('6 Months')).toBeVisible();
+  // The service's name, and the receipt of what was paid (the same €71.99 as on the payment page).
+  await expect(page.locator('p', { hasText: '6 Months' })).toBeVisible();
+  const receipt = page.getByRole('region', { name: 'Receipt' });
+  await expect(receipt.getByText('Thank you for your order!')).toBeVisible();
+  await expect(receipt.getByText('6 Months, every 6 months')).toBeVisible();
+  await expect(receipt.getByText('WELCOME10')).toBeVisible();
+  await expect(receipt.getByText('€71.99')).toBeVisible();
   await expect(page.getByText('Active', { exact: true })).toBeVisible();
 
   await copyPasswordShowsCopiedForTwoAndAHalfSeconds(page);

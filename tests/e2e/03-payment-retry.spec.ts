@@ -11,7 +11,7 @@ test('a declined card payment is said as such, then the shopper changes to Bitco
   await expect(page.getByRole('heading', { level: 1, name: 'Payment declined' })).toBeVisible();
   await expect(page.getByRole('timer')).toHaveText(/^2[34]:\d\d:\d\d$/);
   await expect(page.getByText('Declined', { exact: true })).toBeVisible();
-  await expect(page.getByRole('definition').filter({ hasText: /^Card$/ })).toBeVisible();
+  await expect(page.locator('dl.facts').getByRole('definition').filter({ hasText: /^Card$/ })).toBeVisible();
 
   await page.getByRole('button', { name: 'Change payment method' }).click();
   await expect(page.getByRole('heading', { level: 2, name: 'Pay with another method' })).toBeFocused();

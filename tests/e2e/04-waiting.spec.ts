@@ -20,6 +20,8 @@ const seconds = (timer: string) => {
 test('cancelling from the waiting page cancels the order and goes home', async ({ page }) => {
   const { orderid } = await waitingForPayment(page);
   await page.getByRole('button', { name: 'Cancel order' }).click();
+  // Asked once (tests/e2e/20-receipt.spec.ts walks the question itself): confirm.
+  await page.getByRole('region', { name: /^Cancel order #\d+\?/ }).getByRole('button', { name: 'Cancel order' }).click();
   await expect(page).toHaveURL(/\/checkout\/$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Choose your TV plan' })).toBeVisible();
   await expect(page.getByRole('status').filter({ hasText: 'Your order was cancelled.' })).toBeVisible();

@@ -25,7 +25,7 @@ test('a client logs in, buys 2 extra connections for an active service, pays, an
   const backOnWaiting = page.waitForURL(/\/checkout\/waiting$/);
   await payOnSandbox(page);
   await backOnWaiting;
-  await expect(page).toHaveURL(new RegExp(`/checkout/success\\?serviceid=${serviceid}$`), { timeout: 20_000 });
+  await expect(page).toHaveURL(new RegExp(`/checkout/success\\?serviceid=${serviceid}&invoiceid=\\d+$`), { timeout: 20_000 });
   await expect(page.getByRole('heading', { level: 1, name: 'Your service' })).toBeVisible();
 
   await page.getByRole('link', { name: 'Add connections to this service' }).click();

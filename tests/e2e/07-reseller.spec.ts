@@ -15,7 +15,7 @@ async function payAndReachResellerSuccess(page: Page, amount: string, plan: stri
   const backOnWaiting = page.waitForURL(/\/checkout\/resellers\/waiting$/);
   await payOnSandbox(page);
   await backOnWaiting;
-  await expect(page).toHaveURL(/\/checkout\/resellers\/success\?serviceid=\d+$/, { timeout: 20_000 });
+  await expect(page).toHaveURL(/\/checkout\/resellers\/success\?serviceid=\d+&invoiceid=\d+$/, { timeout: 20_000 });
   await expect(page.getByRole('heading', { level: 1, name: 'Your reseller account' })).toBeVisible();
   await expect(page.getByText(`Your reseller panel ${plan}: Active.`)).toBeVisible();
 }

@@ -8,6 +8,7 @@ interface Texts {
   app: { backHome: string; languages: string };
   waiting: { title: string };
   success: { title: string };
+  receipt: { title: string; thankYou: string; datePaid: string };
 }
 const texts = (locale: string): Texts => JSON.parse(readFileSync(new URL(`../../src/i18n/locales/${locale}.json`, import.meta.url), 'utf8')) as Texts;
 
@@ -83,9 +84,14 @@ test('a shopper on /es-es pays and comes back to the waiting and success pages i
   // The payment page sends everyone back to /checkout/waiting: the remembered language takes them to theirs.
   await payOnSandbox(page);
   await expect(page).toHaveURL(/\/checkout\/es-es\/(waiting|success)/);
-  await expect(page).toHaveURL(/\/checkout\/es-es\/success\?serviceid=\d+$/, { timeout: 20_000 });
+  await expect(page).toHaveURL(/\/checkout\/es-es\/success\?serviceid=\d+&invoiceid=\d+$/, { timeout: 20_000 });
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(t.success.title);
   await expect(page.getByText(/^TV-\d{8}$/)).toBeVisible();
+  // The receipt and its thanks, in Spanish, the total written the Spanish way.
+  const receipt = page.getByRole('region', { name: t.receipt.title });
+  await expect(receipt.getByText(t.receipt.thankYou)).toBeVisible();
+  await expect(receipt.getByText(t.receipt.datePaid)).toBeVisible();
+  await expect(receipt.getByText('12,99 €')).toBeVisible();
   await expect(page.locator('html')).toHaveAttribute('lang', 'es-ES');
   await noRawKeys(page);
 });

@@ -44,7 +44,7 @@ test('an unpaid order is reminded; the mail\'s link resumes it in a new browser,
     // The facts list: "Order" #N, then "Invoice" (its own number).
     await expect(other.locator('dl.facts')).toContainText(new RegExp(`^Order#${orderid}Invoice#\\d+Payment method`));
     await expect(other.getByRole('timer')).toHaveText(/^2[34]:\d\d:\d\d$/);
-    await expect(other.getByRole('definition').filter({ hasText: /^Card$/ })).toBeVisible();
+    await expect(other.locator('dl.facts').getByRole('definition').filter({ hasText: /^Card$/ })).toBeVisible();
     await expect(other.getByRole('link', { name: 'Go to the payment page' })).toHaveAttribute('href', /\/checkout\/sandbox\/pay\/pay_/);
   });
 

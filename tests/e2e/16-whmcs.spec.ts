@@ -69,6 +69,13 @@ test('a guest orders, pays on the sandbox page, waits, and reads the credentials
   expect(shown).toBe(customField(fake, service?.id ?? 0, /^user\s*name$/i));
   const password = await page.getByRole('definition').filter({ has: page.getByRole('button', { name: 'Copy Password' }) }).locator('code').textContent();
   expect(password).toBe(customField(fake, service?.id ?? 0, /^password$/i));
+  // The receipt names WHMCS's invoice of the order (1 Month, €12.99).
+  const invoice = fake.state.invoices.find((row) => row.userid === client?.id);
+  const receipt = page.getByRole('region', { name: 'Receipt' });
+  await expect(receipt.getByText('Thank you for your order!')).toBeVisible();
+  await expect(receipt.getByText('1 Month, per month')).toBeVisible();
+  await expect(receipt.getByText('€12.99')).toBeVisible();
+  await expect(receipt.getByText(`#${invoice?.id}`, { exact: true })).toBeVisible();
 });
 
 test('a client logs in with the password WHMCS holds and buys an extra connection, which WHMCS then shows on the service', async ({ page, whmcsCheckout: { fake } }) => {
@@ -88,7 +95,7 @@ test('a client logs in with the password WHMCS holds and buys an extra connectio
   const backOnWaiting = page.waitForURL(/\/checkout\/waiting$/);
   await payOnSandbox(page);
   await backOnWaiting;
-  await expect(page).toHaveURL(new RegExp(`/checkout/success\\?serviceid=${serviceid}$`), { timeout: 20_000 });
+  await expect(page).toHaveURL(new RegExp(`/checkout/success\\?serviceid=${serviceid}&invoiceid=\\d+$`), { timeout: 20_000 });
   await expect(page.getByRole('heading', { level: 1, name: 'Your service' })).toBeVisible();
   expect(serviceOf()?.configoptions[2]?.qty).toBe(before + 1);
   // The upsell's invoice (CreateInvoice's, the client's newest) is paid in WHMCS, by one AddInvoicePayment.

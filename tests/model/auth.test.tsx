@@ -84,6 +84,9 @@ async function perform(event: AnyEventObject, page: AuthPage): Promise<void> {
       return;
     case 'auth.signOut':
       return user.click(screen.getByRole('button', { name: en.app.signOut }));
+    case 'auth.edit':
+      // The shopper corrects the password: one more character.
+      return user.type(within(loginForm()).getByLabelText(en.login.password), 'x');
     case 'xstate.done.actor.signOut':
       await api.respond('signOut', { loggedIn: false });
       return;
@@ -132,6 +135,10 @@ async function see(value: StateValue, context: AuthContext, page: AuthPage): Pro
         expect(within(loginForm()).queryByText(en.login.confirmFirst)).toBeNull();
         expect(within(loginForm()).getByRole('alert').textContent).toBe(page.linkAlert);
         expect(within(loginForm()).getByRole('status').textContent).toBe('');
+      } else if (screen.queryByRole('form', { name: en.login.submit })) {
+        // No error, or one a changed field made stale: nothing is said.
+        expect(within(loginForm()).queryByRole('alert')).toBeNull();
+        expect(within(loginForm()).queryByText(en.login.confirmFirst)).toBeNull();
       }
       // The order form is for a guest: it asks for an e-mail.
       await shown(() => screen.getByRole('textbox', { name: en.checkout.email, description: en.checkout.emailHint }), 'the guest e-mail field');

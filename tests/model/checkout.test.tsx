@@ -6,10 +6,10 @@ import { screen, within } from '@testing-library/react';
 import HTMLInputElementValueSanitizer from 'happy-dom/lib/nodes/html-input-element/HTMLInputElementValueSanitizer.js';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { AnyEventObject, StateValue } from 'xstate';
-import type { CheckoutContext, CheckoutGateway, CheckoutInput, CheckoutProduct } from '../../machines/checkout.machine';
+import type { CheckoutContext, CheckoutGateway, CheckoutInput, CheckoutProduct, SavedOrderStatus } from '../../machines/checkout.machine';
 import type { PlaceOrderOutput } from '../../machines/place-order.machine';
 import type { ModelPath, PathStep } from '../../scripts/statecharts/graph';
-import { CHECKOUT_MODEL_NOW, checkoutModel, modelGateways, modelProducts } from '../../scripts/statecharts/models/checkout.model';
+import { CHECKOUT_MODEL_NOW, checkoutModel, modelGateways, modelProducts, modelSavedOrder } from '../../scripts/statecharts/models/checkout.model';
 import { MIN_LOADING_MS, PAYMENT_DEADLINE_MS } from '../../src/domain/constants';
 import type { PromotionLookup } from '../../src/domain/promotion';
 import { SEEDED_OPTIONS, SEEDED_PLANS, SEEDED_PROMOTIONS, type FactCurrency } from '../facts/catalogue';
@@ -20,6 +20,7 @@ import { contractGateways, contractPricing } from './api';
 import { advance } from './settle';
 import { en, fill, money } from './texts';
 import { describeViewWalk, enter, refusedInputs, shown, type Page, type WalkedStep } from './walk';
+import { readPayment } from '../../src/app/saved-payment';
 
 const anonymous = { loggedIn: false, guest: false, userid: null, email: null };
 
@@ -37,6 +38,8 @@ afterAll(() => {
 /** Where the walk runs: the form of a visit, or the landing page of an automatic-order link. */
 interface CheckoutPage extends Page {
   route: '/' | '/creatingOrder';
+  /** The code the walk's last Remove click took off, until the field changes (the status says so). */
+  removedCode?: string | null;
   /** The currency the walk's currency answer gave the visitor (GB: GBP; another country or a failed call: EUR). */
   currency: FactCurrency;
 }
@@ -127,6 +130,7 @@ async function perform(event: AnyEventObject, page: CheckoutPage): Promise<void>
     case 'proxyProtection.toggle':
       return user.click(screen.getByRole('switch', { name: new RegExp(`^${en.checkout.proxyProtection}`) }));
     case 'promo.change':
+      page.removedCode = null;
       return enter(page, discountField(), String(event.code));
     case 'promo.apply':
       return user.click(screen.getByRole('button', { name: en.checkout.applyDiscount }));
@@ -160,10 +164,63 @@ async function perform(event: AnyEventObject, page: CheckoutPage): Promise<void>
       return;
     case 'xstate.done.actor.placeOrder':
       return placeOrder(event.output as PlaceOrderOutput, page);
+    case 'promo.remove':
+      page.removedCode = discountField().value;
+      return user.click(screen.getByRole('button', { name: fill(en.checkout.removeDiscountLabel, { code: discountField().value }) }));
+    case 'xstate.done.actor.checkSavedOrder': {
+      const { status } = event.output as SavedOrderStatus;
+      await api.respond('orderStatus', savedOrderStatus(status));
+      return advance(MIN_LOADING_MS);
+    }
+    case 'xstate.error.actor.checkSavedOrder':
+      await api.respond('orderStatus', badGateway());
+      return advance(MIN_LOADING_MS);
+    case 'unpaidOrder.continue':
+      return user.click(screen.getByRole('button', { name: en.unpaidOrder.continue }));
+    case 'unpaidOrder.cancel':
+      return user.click(screen.getByRole('button', { name: en.unpaidOrder.cancel }));
+    case 'unpaidOrder.confirmCancel':
+      return user.click(screen.getByRole('button', { name: en.receipt.confirmCancel }));
+    case 'unpaidOrder.keep':
+      return user.click(screen.getByRole('button', { name: en.receipt.keepOrder }));
+    case 'xstate.done.actor.cancelUnpaidOrder':
+      await api.respond('cancelOrder', { orderid: modelSavedOrder.orderid, status: 'Cancelled' });
+      return;
+    case 'xstate.error.actor.cancelUnpaidOrder':
+      await api.respond('cancelOrder', apiError(409, 'order_not_pending', 'Only a pending order can be cancelled.'));
+      return;
     default:
       throw new Error(`No way to perform ${event.type} on the checkout`);
   }
 }
+
+/** orderStatus of the saved order as the server answers it: Pending is unpaid, Active paid, Fraud under review. */
+function savedOrderStatus(status: SavedOrderStatus['status']) {
+  const invoiceStatus = status === 'Active' ? 'Paid' : status === 'Cancelled' ? 'Cancelled' : 'Unpaid';
+  return {
+    orderid: modelSavedOrder.orderid, status, invoiceid: modelSavedOrder.invoiceid, invoiceStatus, serviceids: [501], fraud: status === 'Fraud', amount: 10, currency: 'GBP',
+    payment: { status: status === 'Active' ? 'Paid' : 'Open', gateway: 'sandbox' },
+    latePayment: false,
+    receipt: {
+      lines: [{ pid: 1, name: SEEDED_PLANS[0]!.name, billingcycle: SEEDED_PLANS[0]!.billingcycle, extraConnections: 0, proxyProtection: false }],
+      promocode: null,
+      discount: 0,
+      date: new Date(CHECKOUT_MODEL_NOW).toISOString(),
+      datepaid: status === 'Active' ? new Date(CHECKOUT_MODEL_NOW).toISOString() : null,
+      paymentmethod: { module: 'sandbox', displayname: 'Card' },
+    },
+  };
+}
+
+/** The saved payment of the model's unpaid order, as the checkout cookie holds it (the app saved it before leaving for the payment page). */
+const savedPayment = {
+  flow: 'order',
+  order: { ...modelSavedOrder, serviceid: 501, fraud: false },
+  link: PAYMENT_LINKS.checkout,
+  gateway: 'sandbox',
+  lastDate: CHECKOUT_MODEL_NOW + PAYMENT_DEADLINE_MS,
+  duration: PAYMENT_DEADLINE_MS,
+};
 
 /** placeOrder's end, as the server's answers make it in the app (its own steps are walked in place-order.test.tsx). */
 async function placeOrder(output: PlaceOrderOutput, page: CheckoutPage): Promise<void> {
@@ -196,9 +253,31 @@ async function placeOrder(output: PlaceOrderOutput, page: CheckoutPage): Promise
 
 const top = (value: StateValue) => (typeof value === 'string' ? value : Object.keys(value)[0]!);
 
-async function see(value: StateValue, context: CheckoutContext, page: CheckoutPage): Promise<void> {
+/** What the stopped automatic order says on the form, per reason (the spec's words where it has them). */
+function autoOrderReason(context: CheckoutContext): string {
+  const stop = context.autoOrderStop!;
+  if (stop.reason === 'email') return SPEC_MESSAGES.invalidEmail;
+  if (stop.reason === 'plan') return en.checkout.autoOrderPlanNotFound;
+  if (stop.reason === 'promo') return 'key' in stop.error ? PROMO_REFUSALS.find((refusal) => refusal.code === 'EXPIRED15')!.message : APP_MESSAGES.promotionNotFound;
+  return APP_MESSAGES.requestFailed;
+}
+
+async function see(value: StateValue, context: CheckoutContext, page: CheckoutPage, step: PathStep): Promise<void> {
   const location = () => page.rendered.app.router.state.location;
   const state = top(value);
+  if (state === 'resumingOrder') {
+    // Continue: the waiting page of the saved order, with its payment link.
+    await shown(() => screen.getByRole('heading', { level: 1, name: en.waiting.title }), 'the waiting page of the unpaid order');
+    expect(location().pathname).toBe('/waiting');
+    expect(screen.getByText(`#${modelSavedOrder.orderid}`)).toBeTruthy();
+    expect(screen.getByRole('link', { name: en.waiting.pay }).getAttribute('href')).toBe(PAYMENT_LINKS.checkout);
+    return;
+  }
+  if (state === 'checkingSavedOrder') {
+    await shown(() => within(screen.getByRole('main')).getByText(en.app.loading), 'the loading placeholder while the saved order is checked');
+    expect(screen.queryByRole('region', { name: en.unpaidOrder.title })).toBeNull();
+    return;
+  }
   if (state === 'waiting') {
     // A fraud-flagged order has no payment link: the waiting step says "Under review" (title, badge, banner; issue 15).
     await shown(() => screen.getByRole('heading', { level: 1, name: en.waiting.underReview }), 'the waiting page, under review');
@@ -226,14 +305,23 @@ async function see(value: StateValue, context: CheckoutContext, page: CheckoutPa
   }
   await shown(() => screen.getByRole('heading', { level: 1, name: en.checkout.title }), 'the checkout page');
   if (page.route === '/creatingOrder') {
-    // The automatic order stopped silently: the form, filled from the same link (after its own loading time).
+    // The automatic order stopped: the form, filled from the same link (after its own loading time), says why.
     expect(location().pathname).toBe('/');
-    expect(location().search).toEqual(expect.objectContaining({ email: context.query.email, pid: context.query.pid }));
+    const linkParams = Object.fromEntries(Object.entries({ email: context.query.email, pid: context.query.pid }).filter(([, param]) => param !== undefined));
+    expect(location().search).toEqual(expect.objectContaining(linkParams));
     expect(location().search).not.toHaveProperty('auto_redirect');
     await advance(MIN_LOADING_MS);
     if (isClient(context)) await shown(() => screen.getByText(fill(en.checkout.orderingAs, { email: context.user!.email })), 'the order placed for the signed-in client');
-    else await shown(() => emailField().value === context.query.email, 'the e-mail of the link in the form');
-    expect(planRadio(Number(context.query.pid))).toHaveProperty('checked', true);
+    else await shown(() => emailField().value === (context.query.email ?? ''), 'the e-mail of the link in the form');
+    if (/^\d+$/.test(context.query.pid ?? '')) expect(planRadio(Number(context.query.pid))).toHaveProperty('checked', true);
+    const stopped = document.querySelector('.auto-order-stopped');
+    if (context.autoOrderStop === null) expect(stopped).toBeNull();
+    else {
+      expect(stopped?.getAttribute('role')).toBe('alert');
+      expect([...stopped!.querySelectorAll('p')].map((line) => line.textContent)).toEqual([en.checkout.autoOrderStopped, autoOrderReason(context)]);
+      // A missing e-mail is asked for on its field at once.
+      if (context.autoOrderStop.reason === 'email') expect(within(emailField().closest('.field') as HTMLElement).getByRole('alert').textContent).toBe(SPEC_MESSAGES.invalidEmail);
+    }
     return;
   }
   if (state === 'loading') {
@@ -246,6 +334,47 @@ async function see(value: StateValue, context: CheckoutContext, page: CheckoutPa
     return;
   }
   await seeForm(value, context, page);
+  await seeUnpaidOrder(value, context, page, step);
+}
+
+/** The unpaid-order banner above the form: shown, cancelling, refused; gone once cancelled (and said so). */
+async function seeUnpaidOrder(value: StateValue, context: CheckoutContext, page: CheckoutPage, step: PathStep): Promise<void> {
+  const region = JSON.stringify(value).match(/"unpaidOrder":"(\w+)"/)?.[1];
+  if (region === 'shown' || region === 'cancelling' || region === 'confirmingCancel') {
+    // The banner's code loads when it is needed.
+    const banner = await shown(() => screen.getByRole('region', { name: en.unpaidOrder.title }), 'the unpaid-order banner');
+    expect(within(banner).getByText(fill(en.unpaidOrder.text, { orderid: String(modelSavedOrder.orderid) }))).toBeTruthy();
+    const question = fill(en.receipt.cancelQuestion, { order: String(modelSavedOrder.orderid) });
+    if (region === 'confirmingCancel') {
+      // Asked once: the question holds the focus, and the banner's own buttons wait for its answer.
+      expect(document.activeElement?.textContent).toBe(question);
+      expect(within(banner).getByRole('region', { name: question })).toBeTruthy();
+      expect(within(banner).queryByRole('button', { name: en.unpaidOrder.continue })).toBeNull();
+    } else {
+      expect(within(banner).queryByRole('region', { name: question })).toBeNull();
+      const cancel = within(banner).getByRole('button', { name: region === 'cancelling' ? en.unpaidOrder.cancelling : en.unpaidOrder.cancel });
+      expect(cancel.getAttribute('aria-disabled')).toBe(region === 'cancelling' ? 'true' : null);
+      expect(within(banner).getByRole('button', { name: en.unpaidOrder.continue })).toBeTruthy();
+      // Kept: the focus is back on the button that asked.
+      if (step.event.type === 'unpaidOrder.keep') expect(document.activeElement).toBe(cancel);
+    }
+    const refusal = within(banner).queryByRole('alert')?.textContent ?? null;
+    expect(refusal).toBe(context.unpaidOrderError === null ? null : APP_MESSAGES.orderNotPending);
+    // The banner is first, before the form.
+    expect(banner.compareDocumentPosition(discountField()) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    return;
+  }
+  expect(screen.queryByRole('region', { name: en.unpaidOrder.title })).toBeNull();
+  const saved = readPayment(page.rendered.app.services.store);
+  if (step.event.type === 'xstate.done.actor.cancelUnpaidOrder') {
+    expect(screen.getByText(fill(en.unpaidOrder.cancelled, { orderid: String(modelSavedOrder.orderid) })).getAttribute('role')).toBe('status');
+    expect(saved).toBeUndefined();
+  }
+  if (step.event.type === 'xstate.done.actor.checkSavedOrder') {
+    // A paid order's saved payment is forgotten; one under review stays for the waiting page.
+    if ((step.event.output as SavedOrderStatus).status === 'Active') expect(saved).toBeUndefined();
+    else expect(saved?.order.orderid).toBe(modelSavedOrder.orderid);
+  }
 }
 
 /** A signed-in client (a numeric user id), as opposed to a guest identified by e-mail. */
@@ -317,7 +446,10 @@ async function seeForm(value: StateValue, context: CheckoutContext, page: Checko
   // An applied code is the one typed, and the seed lists the checked plan for it.
   const applied = context.promotion !== null ? discount.value : null;
   if (applied !== null) expect(SEEDED_PROMOTIONS[applied]?.appliesto.split(',')).toContain(String(plan.pid));
-  expect(within(discountBox as HTMLElement).getByRole('status').textContent).toBe(applied !== null ? discountApplied(applied) : '');
+  const justRemoved = page.removedCode ?? null;
+  expect(within(discountBox as HTMLElement).getByRole('status').textContent).toBe(applied !== null ? discountApplied(applied) : justRemoved !== null ? fill(en.checkout.discountRemoved, { code: justRemoved }) : '');
+  // An applied code has its Remove button, and only then.
+  expect(within(discountBox as HTMLElement).queryByRole('button', { name: applied !== null ? fill(en.checkout.removeDiscountLabel, { code: applied }) : /^Remove/ }) !== null).toBe(applied !== null);
   const promoError = within(discountBox as HTMLElement).queryByRole('alert')?.textContent ?? null;
   const refusal = PROMO_REFUSALS.find((candidate) => candidate.code === discount.value && candidate.pids.includes(plan.pid));
   if (context.promoError === null) expect(promoError).toBeNull();
@@ -334,7 +466,7 @@ async function seeForm(value: StateValue, context: CheckoutContext, page: Checko
     expect(email.value).toBe(context.email);
     const emailError = within(email.closest('.field') as HTMLElement).queryByRole('alert');
     if (context.emailError === null) expect(emailError).toBeNull();
-    else if (document.activeElement !== email) expect(emailError?.textContent).toBe(SPEC_MESSAGES.invalidEmail);
+    else if (document.activeElement !== email || top(value) === 'ready' && JSON.stringify(value).includes('"email":"required"')) expect(emailError?.textContent).toBe(SPEC_MESSAGES.invalidEmail);
     form = email.closest('form')!;
   }
   expect(screen.getByRole('radio', { name: gatewayName(context.selectedGateway!) })).toHaveProperty('checked', true);
@@ -351,7 +483,7 @@ async function seeForm(value: StateValue, context: CheckoutContext, page: Checko
     [en.checkout.total, `${money(fact.total, currency)} ${plan.cycleText}`],
   ]);
   // A refused order: the message (a price change offers the new total).
-  const formAlerts = within(form).queryAllByRole('alert').filter((alert) => !alert.closest('.field'));
+  const formAlerts = within(form).queryAllByRole('alert').filter((alert) => !alert.closest('.field') && !alert.classList.contains('auto-order-stopped'));
   if (context.submitError === null) expect(formAlerts).toEqual([]);
   else expect(formAlerts.map((alert) => alert.textContent)).toEqual([SUBMIT_ERRORS[context.submitError]]);
   const submit = screen.getByRole('button', { name: submitting ? en.checkout.submitting : en.checkout.submit });
@@ -382,6 +514,13 @@ function project(value: StateValue, raw: unknown): unknown {
     promotion: context.promotion?.code ?? null,
     // A server's message is the API's code in the app and a made-up text in the model: only its presence is compared.
     promoError: context.promoError && ('key' in context.promoError ? context.promoError : 'server message'),
+    savedOrder: context.savedOrder,
+    unpaidOrder: context.unpaidOrder,
+    unpaidOrderError: context.unpaidOrderError !== null,
+    autoOrderStop: context.autoOrderStop && {
+      reason: context.autoOrderStop.reason,
+      ...('error' in context.autoOrderStop ? { error: typeof context.autoOrderStop.error === 'object' && 'key' in context.autoOrderStop.error ? context.autoOrderStop.error : 'server message' } : {}),
+    },
     email: context.email,
     emailValid: context.emailValid,
     emailError: context.emailError,
@@ -397,7 +536,7 @@ function project(value: StateValue, raw: unknown): unknown {
 describeViewWalk<CheckoutPage>({
   model: checkoutModel,
   open: async (path, base) => {
-    const { query = {}, user } = path.input as CheckoutInput;
+    const { query = {}, user, savedOrder } = path.input as CheckoutInput;
     // A signed-in client following a deep link: the session is the client's, nobody is identified.
     const session = user ? { loggedIn: true, guest: false, userid: user.userid, email: user.email } : anonymous;
     const route = query.auto_redirect === 'true' ? '/creatingOrder' : '/';
@@ -406,17 +545,21 @@ describeViewWalk<CheckoutPage>({
       url: `/checkout${route}${search ? `?${search}` : ''}`,
       now: () => CHECKOUT_MODEL_NOW,
       minLoadingMs: MIN_LOADING_MS,
+      // Back from the payment page: the payment the app saved before leaving.
+      ...(savedOrder ? { cookies: { checkout: JSON.stringify({ payment: savedPayment }) } } : {}),
       api: {
         answers: {
           session,
           currency: currencyAnswer(path),
+          // The waiting page a continued order opens polls the order as unpaid.
+          orderStatus: savedOrderStatus('Pending'),
           getProducts: productList(modelProducts),
           getGateway: gatewayList({ gateways: modelGateways, defaultGateway: 'sandbox' }),
         },
         // A link's e-mail logs its guest in first; that fails here, so the checkout identifies the guest itself (the model's input has no user).
         first: route === '/creatingOrder' && !user ? { authMiddleware: [badGateway()] } : {},
         // The walked actor's own calls; later forms (after a fallback, on the waiting page) load at once.
-        hold: { getProducts: 1, getGateway: 1, checkFraud: 1, getPromotion: Infinity, authMiddleware: Infinity, getProduct: Infinity, order: Infinity },
+        hold: { getProducts: 1, getGateway: 1, checkFraud: 1, getPromotion: Infinity, authMiddleware: Infinity, getProduct: Infinity, order: Infinity, orderStatus: savedOrder ? 1 : 0, cancelOrder: Infinity },
       },
     });
     if (route === '/creatingOrder' && !user) page.note("auto-order link: the automatic login of the link's e-mail fails first, so the checkout identifies the guest itself (the model's input has no user)");
@@ -432,7 +575,7 @@ describeViewWalk<CheckoutPage>({
   }),
   unrepeatable: { idempotencyKey: 'a fresh random Idempotency-Key per submission (the app draws it, the model uses a fixed one)' },
   perform: (step, page) => perform(step.event, page),
-  see: (state, page) => see(state.value, state.context as CheckoutContext, page),
+  see: (state, page, step) => see(state.value, state.context as CheckoutContext, page, step),
   project,
   extra: (walked: WalkedStep, _previous, steps: PathStep[]) =>
     isCurrencyResult(walked.event) && !steps.some((step) => isCurrencyResult(step.event))

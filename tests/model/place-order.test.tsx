@@ -82,6 +82,9 @@ async function see(value: StateValue, context: PlaceOrderContext, page: { render
     case 'priceChanged': {
       const box = await shown(() => screen.getByText(fill(en.checkout.priceChanged, { amount: SERVER_TOTAL, previous: FORM_TOTAL })), 'the price change');
       expect(within(box.closest('[role=alert]') as HTMLElement).getAllByRole('button').map((button) => button.textContent)).toEqual([fill(en.checkout.confirmPrice, { amount: SERVER_TOTAL }), en.checkout.cancelPrice]);
+      // One primary action (issue 16): confirming; going back is secondary.
+      expect([...(box.closest('[role=alert]') as HTMLElement).querySelectorAll('.button.primary')].map((button) => button.textContent)).toEqual([fill(en.checkout.confirmPrice, { amount: SERVER_TOTAL })]);
+      expect(within(box.closest('[role=alert]') as HTMLElement).getByRole('button', { name: en.checkout.cancelPrice }).classList.contains('secondary')).toBe(true);
       expect(total()).toBe(FORM_TOTAL);
       return;
     }

@@ -1,6 +1,6 @@
 /**
  * The waiting machine's paths walked through /waiting: countdown, status polling, a declined, confirming
- * or late payment, a new link on the same gateway, change of gateway, cancel, the receipt block.
+ * or late payment, a new link on the same gateway, change of gateway, cancel (asked once), the receipt block.
  */
 import { screen, within } from '@testing-library/react';
 import { expect, vi } from 'vitest';
@@ -14,6 +14,7 @@ import { checkoutFact } from '../facts/prices';
 import { apiError } from '../support/fake-api';
 import { contractGateways } from './api';
 import { advance, flush } from './settle';
+import { LOCALE_TAGS } from '../../src/i18n';
 import { en, fill, money } from './texts';
 import { describeViewWalk, refusedInputs, shown, type Page, type WalkedStep } from './walk';
 
@@ -30,18 +31,24 @@ const { order } = waitingModelInput;
 interface WaitingPage extends Page {
   clock: { now: number };
   /** What the walk last told the page: the payment state of the last status answer, the gateway of the link asked for. */
-  told: { answered: boolean; payment: string | null; gateway: string | null; error: string | null; link: string | null; deadline: number | null };
+  told: { answered: boolean; payment: string | null; gateway: string | null; error: string | null; link: string | null; deadline: number | null; kept: boolean };
 }
 
 /**
  * The order the walk pays: 1 Month with an extra connection and WELCOME10 in EUR, (12.99 + 4) - 10 % = 15.29
  * (the demo catalogue, README), invoice 201.
  */
+const FACT = checkoutFact({ pid: 1, extraConnection: true, proxyProtection: false, promo: 'WELCOME10', currency: 'EUR' });
+const INVOICE_DATE = '2026-01-01T11:00:00.000Z';
 const RECEIPT = {
   lines: [{ pid: 1, name: '1 Month', billingcycle: 'Monthly', extraConnections: 1, proxyProtection: false }],
   promocode: 'WELCOME10',
+  discount: FACT.discount,
+  date: INVOICE_DATE,
+  datepaid: null,
+  paymentmethod: { module: waitingModelInput.selectedGateway, displayname: 'Card' },
 };
-const AMOUNT = checkoutFact({ pid: 1, extraConnection: true, proxyProtection: false, promo: 'WELCOME10', currency: 'EUR' }).total;
+const AMOUNT = FACT.total;
 const TOTAL = money(AMOUNT, 'EUR');
 
 const invoice = {
@@ -118,6 +125,11 @@ async function perform(event: AnyEventObject, page: WaitingPage, before: { now: 
       return;
     case 'order.cancel':
       return user.click(screen.getByRole('button', { name: en.waiting.cancel }));
+    case 'cancel.confirm':
+      return user.click(within(screen.getByRole('region', { name: cancelQuestion })).getByRole('button', { name: en.receipt.confirmCancel }));
+    case 'cancel.keep':
+      told.kept = true;
+      return user.click(screen.getByRole('button', { name: en.receipt.keepOrder }));
     case 'xstate.done.actor.cancelOrder':
       await api.respond('cancelOrder', { orderid: order.orderid, status: 'Cancelled' });
       return;
@@ -137,16 +149,20 @@ const countdown = (ms: number) => {
 };
 
 function seeOrderInfo(context: WaitingContext, badge: string): void {
-  const facts = screen.getByText(en.waiting.paymentMethod).closest('dl')!;
+  // The order's facts above the receipt (which names the payment method again).
+  const facts = screen.getAllByText(en.waiting.paymentMethod)[0]!.closest('dl')!;
+  expect(facts.classList.contains('facts')).toBe(true);
   expect(within(facts).getByText(`#${context.order.orderid}`)).toBeTruthy();
   expect(within(facts).getByText(`#${context.order.invoiceid}`)).toBeTruthy();
   expect(within(facts).getByText(gatewayName(context.selectedGateway))).toBeTruthy();
   expect(within(facts).getByText(en.waiting.status).nextElementSibling!.textContent).toBe(badge);
 }
 
+const cancelQuestion = fill(en.receipt.cancelQuestion, { order: order.orderid! });
+
 /** The receipt block, once a status answer told the page what was bought: the walk's order, as literal facts. */
 function seeReceipt(told: WaitingPage['told'] | null): void {
-  const block = screen.queryByRole('region', { name: en.waiting.receipt });
+  const block = screen.queryByRole('region', { name: en.receipt.title });
   if (!told) {
     expect(block).toBeNull();
     return;
@@ -154,11 +170,14 @@ function seeReceipt(told: WaitingPage['told'] | null): void {
   expect(block).not.toBeNull();
   const rows = [...block!.querySelectorAll('.line')].map((row) => [row.querySelector('dt')!.textContent, row.querySelector('dd')!.textContent]);
   expect(rows).toEqual([
-    ['1 Month', en.cycle.monthly],
-    [en.checkout.addons, en.checkout.extraConnection],
-    [en.checkout.discount, 'WELCOME10'],
-    [en.waiting.invoice, `#${order.invoiceid}`],
-    [en.checkout.total, TOTAL],
+    [en.receipt.plan, `1 Month, ${en.cycle.monthly}`],
+    [en.receipt.addons, fill(en.receipt.extraConnections_one, { count: 1 })],
+    [en.receipt.promocode, 'WELCOME10'],
+    [en.receipt.discount, `−${money(1.7, 'EUR')}`],
+    [en.receipt.total, TOTAL],
+    [en.receipt.invoice, `#${order.invoiceid}`],
+    [en.receipt.date, new Intl.DateTimeFormat(LOCALE_TAGS['en-en'], { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(INVOICE_DATE))],
+    [en.receipt.paymentMethod, gatewayName(waitingModelInput.selectedGateway)],
   ]);
 }
 
@@ -169,7 +188,10 @@ async function see(value: StateValue, context: WaitingContext, page: WaitingPage
   if (value === 'success') {
     // Paid: on to the service's credentials.
     await shown(() => screen.getByRole('heading', { level: 1, name: en.success.title }), 'the success page');
-    expect(location().href).toBe(`/success?serviceid=${order.serviceid}`);
+    expect(location().href).toBe(`/success?serviceid=${order.serviceid}&invoiceid=${order.invoiceid}`);
+    // The success page reads the invoice's receipt and thanks the shopper.
+    await shown(() => screen.getByText(en.receipt.thankYou), 'the thank-you');
+    expect(screen.getByRole('region', { name: en.receipt.title })).toBeTruthy();
     return;
   }
   if (value === 'cancelled' && context.order.orderid === null) {
@@ -210,7 +232,7 @@ async function see(value: StateValue, context: WaitingContext, page: WaitingPage
     return;
   }
   const { page: part } = (value as { watching: { countdown: string; page: string } }).watching;
-  await shown(() => screen.getByText(en.waiting.paymentMethod), 'the order');
+  await shown(() => screen.getAllByText(en.waiting.paymentMethod)[0], 'the order');
   const confirming = told === 'Confirming' && !newLink;
   const declined = told === 'Declined' && !newLink;
   // The deadline is reached on the clock the page reads (the walk's), at the persisted lastDate.
@@ -249,6 +271,12 @@ async function see(value: StateValue, context: WaitingContext, page: WaitingPage
     case 'info':
       expect(screen.getByRole('button', { name: en.waiting.changeGateway })).toBeTruthy();
       expect(screen.getByRole('button', { name: en.waiting.cancel })).toBeTruthy();
+      expect(screen.queryByRole('region', { name: cancelQuestion })).toBeNull();
+      if (page.told.kept) {
+        // Kept: the focus is back on the button that asked.
+        expect(document.activeElement).toBe(screen.getByRole('button', { name: en.waiting.cancel }));
+        page.told.kept = false;
+      }
       expect(screen.queryByRole('button', { name: en.waiting.payAgain }) !== null).toBe(declined);
       expect(screen.queryByRole('button', { name: en.waiting.newLink }) !== null).toBe(expired && !declined);
       if (context.error) expect(screen.getByText(page.told.error!).getAttribute('role')).toBe('alert');
@@ -268,6 +296,15 @@ async function see(value: StateValue, context: WaitingContext, page: WaitingPage
       else expect(within(panel).getByRole('button', { name: en.waiting.keepGateway })).toBeTruthy();
       if (context.error) expect(within(panel).getByRole('alert').textContent).toBe(APP_MESSAGES.invoicePaid);
       else expect(within(panel).queryByRole('alert')).toBeNull();
+      return;
+    }
+    case 'confirmingCancel': {
+      // Asked once: the question has the focus (read out), one "Cancel order" (the confirmation) and "Keep my order".
+      const panel = screen.getByRole('region', { name: cancelQuestion });
+      expect(document.activeElement).toBe(within(panel).getByText(cancelQuestion));
+      expect(screen.getAllByRole('button', { name: en.waiting.cancel })).toEqual([within(panel).getByRole('button', { name: en.receipt.confirmCancel })]);
+      expect(within(panel).getByRole('button', { name: en.receipt.keepOrder })).toBeTruthy();
+      expect(page.api.calls.filter((request) => request.url.endsWith('/cancelOrder'))).toEqual([]);
       return;
     }
     case 'cancelling':
@@ -300,12 +337,14 @@ describeViewWalk<WaitingPage>({
         hold: { orderStatus: Infinity, cancelOrder: Infinity, coinbase: Infinity, offshore: Infinity },
       },
     });
-    return { ...page, clock, told: { answered: false, payment: null, gateway: null, error: null, link: null, deadline: null } };
+    return { ...page, clock, told: { answered: false, payment: null, gateway: null, error: null, link: null, deadline: null, kept: false } };
   },
   offView: refusedInputs({
     'payment.renew': 'the new-link button is shown only while a new link may be made',
     'gateway.change': 'the change-gateway button is shown only while the gateway may change',
     'order.cancel': 'the cancel button is hidden while a payment is being confirmed',
+    'cancel.confirm': 'the confirmation is shown only after "Cancel order" was asked',
+    'cancel.keep': '"Keep my order" is shown only after "Cancel order" was asked',
     'gateway.select': 'the gateway list offers only the gateways other than the current one',
   }),
   perform: (step, page, index, steps) => perform(step.event, page, contextBefore(index, steps)),

@@ -278,7 +278,8 @@ describe('saved state', () => {
     let status = 'Pending';
     const api = fakeApi({ session: clientSession, orderStatus: () => ({ orderid: 1001, status, invoiceid: 2001, invoiceStatus: 'Unpaid', serviceids: [3001], fraud: false, amount: 15, currency: 'EUR',
       payment: { status: 'Open', gateway: 'sandbox' }, latePayment: false,
-      receipt: { lines: [{ pid: 1, name: 'TV Monthly', billingcycle: 'Monthly', extraConnections: 0, proxyProtection: false }], promocode: null },
+      receipt: { lines: [{ pid: 1, name: 'TV Monthly', billingcycle: 'Monthly', extraConnections: 0, proxyProtection: false }], promocode: null, discount: 0,
+        date: '2026-01-01T12:00:00.000Z', datepaid: null, paymentmethod: { module: 'sandbox', displayname: 'Card (sandbox)' } },
     }) });
     // 59:30 left: the countdown reads 0:59 whether or not the fake clock (still between its ticks) moved since.
     const { app } = await renderApp({ url: '/checkout/waiting', fetch: api.fetch, cookies: { checkout: waitingCookie('order', 3_570_000) } });
@@ -290,7 +291,7 @@ describe('saved state', () => {
     await act(() => vi.advanceTimersByTimeAsync(5_000));
 
     expect(await screen.findByRole('heading', { level: 1, name: en.success.title })).toBeTruthy();
-    expect(app.router.state.location.href).toBe('/success?serviceid=3001');
+    expect(app.router.state.location.href).toBe('/success?serviceid=3001&invoiceid=2001');
     expect(saved().payment).toBeUndefined();
   });
 

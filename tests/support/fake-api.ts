@@ -92,7 +92,10 @@ export const demoService: Schemas['ClientProduct'] = {
 const waitingFacts = {
   payment: { status: 'Open', gateway: 'sandbox' },
   latePayment: false,
-  receipt: { lines: [{ pid: 1, name: 'TV Monthly', billingcycle: 'Monthly', extraConnections: 0, proxyProtection: false }], promocode: null },
+  receipt: {
+    lines: [{ pid: 1, name: 'TV Monthly', billingcycle: 'Monthly', extraConnections: 0, proxyProtection: false }], promocode: null, discount: 0,
+    date: '2026-01-01T12:00:00.000Z', datepaid: null, paymentmethod: { module: 'sandbox', displayname: 'Card (sandbox)' },
+  },
 } satisfies Pick<Schemas['OrderStatusResponse'], 'payment' | 'latePayment' | 'receipt'>;
 
 const anonymous: Schemas['Session'] = { loggedIn: false, guest: false, userid: null, email: null };

@@ -35,6 +35,8 @@ export interface WaitingWorld {
 }
 
 type Command = WalkCommand<WaitingWorld>;
+
+const CONFIRM_CANCEL = 'shopper confirms the cancel';
 type Plan = AnswerPlan<WaitingWorld>;
 
 const gateways: WaitingGateway[] = [
@@ -66,12 +68,17 @@ const commands: fc.Arbitrary<Command>[] = [
   fc.constantFrom('sandbox_card', 'sandbox_crypto', 'unknown').map((gateway) => userCommand<WaitingWorld>({ type: 'gateway.select', gateway }, `shopper picks gateway ${gateway}`)),
   fc.constant(userCommand<WaitingWorld>({ type: 'gateway.dismiss' }, 'shopper keeps the gateway')),
   fc.constant(userCommand<WaitingWorld>({ type: 'order.cancel' }, 'shopper cancels the order')),
+  fc.constant(userCommand<WaitingWorld>({ type: 'cancel.confirm' }, CONFIRM_CANCEL)),
+  fc.constant(userCommand<WaitingWorld>({ type: 'cancel.keep' }, 'shopper keeps the order')),
   fc.constant(timeCommand<WaitingWorld>()),
   fc.constant(timeCommand<WaitingWorld>()),
   fc.constant(timeCommand<WaitingWorld>()),
 ];
 
-const receipt: OrderStatusResult['receipt'] = { lines: [{ pid: 1, name: '1 Month', billingcycle: 'Monthly', extraConnections: 0, proxyProtection: false }], promocode: null, amount: 12.99, currency: 'EUR' };
+const receipt: OrderStatusResult['receipt'] = {
+  lines: [{ pid: 1, name: '1 Month', billingcycle: 'Monthly', extraConnections: 0, proxyProtection: false }], promocode: null, discount: 0,
+  date: '2026-01-01T12:00:00.000Z', datepaid: null, paymentmethod: { module: 'sandbox', displayname: 'Card' }, amount: 12.99, currency: 'EUR',
+};
 
 const statusPlan = fc
   .record({
@@ -171,6 +178,13 @@ const invariants: Invariant<WaitingWorld>[] = [
       if (step.world.lastStatus?.payment !== 'Confirming') return null;
       if (startedNow(step, 'createPaymentLink').length) return 'a new payment link was asked for';
       if (startedNow(step, 'cancelOrder').length) return 'the order was cancelled';
+      return null;
+    },
+  },
+  {
+    sentence: 'an order is cancelled only right after the shopper confirmed the cancel',
+    broken: (step) => {
+      if (startedNow(step, 'cancelOrder').length && step.label !== CONFIRM_CANCEL) return `the order was cancelled on "${step.label}"`;
       return null;
     },
   },

@@ -33,7 +33,11 @@ const failed = (id: string, message: string): AnyEventObject => ({ type: `xstate
 
 function events(snapshot: AnyMachineSnapshot): AnyEventObject[] {
   if (snapshot.matches('loggedOut') || snapshot.matches('linkSent')) {
+    const context = snapshot.context as { loginError: string | null; linkError: string | null };
+    // The panel sends a change only while it shows an error.
+    const edit = snapshot.matches('loggedOut') && (context.loginError !== null || context.linkError !== null) ? [{ type: 'auth.edit' }] : [];
     return [
+      ...edit,
       { type: 'auth.login', email: 'client@example.com', password: 'secret' },
       { type: 'auth.login', email: 'client@example.com', password: '' },
       { type: 'auth.requestLink', email: 'ann@example.com', redirect: '/checkout/' },
@@ -54,6 +58,8 @@ function describeEvent(event: AnyEventObject): string {
       return event.password ? `log in as ${String(event.email)}` : 'log in without password';
     case 'auth.signOut':
       return 'sign out';
+    case 'auth.edit':
+      return 'change a field of the refused login';
     case 'auth.requestLink':
       return `ask for a sign-in link for "${String(event.email)}"`;
     case 'xstate.done.actor.requestSignInLink':

@@ -7,6 +7,8 @@ import {
   type CheckoutInput,
   type CheckoutProduct,
   type CheckoutUser,
+  type SavedOrder,
+  type SavedOrderStatus,
 } from '../../../machines/checkout.machine';
 import type { PlaceOrderInput, PlaceOrderOutput } from '../../../machines/place-order.machine';
 import type { PromotionLookup } from '../../../src/domain/promotion';
@@ -58,6 +60,9 @@ export const modelPlaceCancelled: PlaceOrderOutput = { outcome: 'cancelled', use
 
 const base = { now: () => CHECKOUT_MODEL_NOW, createIdempotencyKey: () => 'key-1' };
 
+/** The order whose payment this browser saved (the payment page left by the back button). */
+export const modelSavedOrder: SavedOrder = { orderid: 301, invoiceid: 401 };
+
 /** A plain visit, a link with an automatic order (with and without promo code), and both as a signed-in client. */
 export const checkoutModelInputs: { name: string; input: CheckoutInput }[] = [
   { name: 'visit', input: { ...base, query: { aff_id: 'partner-1' } } },
@@ -66,6 +71,9 @@ export const checkoutModelInputs: { name: string; input: CheckoutInput }[] = [
     input: { ...base, query: { email: 'ann@example.com', pid: '2', auto_redirect: 'true', promocode: 'HALFYEAR20', extraconnect: 'true', aff_id: 'partner-1' } },
   },
   { name: 'auto-order link without promo', input: { ...base, query: { email: 'ann@example.com', pid: '2', auto_redirect: 'true' } } },
+  { name: 'auto-order link without e-mail', input: { ...base, query: { pid: '2', auto_redirect: 'true' } } },
+  { name: 'auto-order link with a pid that is not a number', input: { ...base, query: { email: 'ann@example.com', pid: 'two', auto_redirect: 'true' } } },
+  { name: 'return with an unpaid order', input: { ...base, savedOrder: modelSavedOrder, query: {} } },
   { name: 'signed-in client follows an auto-order link', input: { ...base, user: modelClient, query: { email: 'client@example.com', pid: '2', auto_redirect: 'true' } } },
   { name: 'signed-in client visit', input: { ...base, user: modelClient, query: { aff_id: 'partner-1' } } },
 ];
@@ -81,10 +89,12 @@ const machine = checkoutMachine.provide({
     checkFraud: fromPromise<{ valid: boolean }>(never),
     lookupPromotion: fromPromise<PromotionLookup, { code: string }>(never),
     loadProduct: fromPromise<CheckoutProduct | null, { pid: number }>(never),
+    checkSavedOrder: fromPromise<SavedOrderStatus, SavedOrder>(never),
+    cancelUnpaidOrder: fromPromise<unknown, { orderid: number }>(never),
     // placeOrder is an inert child here: its ends are the events below (xstate.done.actor.placeOrder).
     placeOrder: fromPromise<PlaceOrderOutput, PlaceOrderInput>(never) as never,
   },
-  actions: { clearClientProduct: () => {}, redirectToPayment: () => {}, goToWaiting: () => {} },
+  actions: { clearClientProduct: () => {}, redirectToPayment: () => {}, goToWaiting: () => {}, forgetSavedOrder: () => {}, resumeUnpaidOrder: () => {} },
 });
 
 const done = (id: string, output: unknown): AnyEventObject => ({ type: `xstate.done.actor.${id}`, output });
@@ -121,8 +131,19 @@ function signedInFormEvents(snapshot: AnyMachineSnapshot, context: CheckoutConte
   return [{ type: 'order.submit' }];
 }
 
+/** The banner of the saved order: continue or cancel it (its form is the visit's, walked there). */
+function unpaidOrderEvents(snapshot: AnyMachineSnapshot): AnyEventObject[] {
+  if (snapshot.matches({ ready: { unpaidOrder: 'shown' } })) return [{ type: 'unpaidOrder.continue' }, { type: 'unpaidOrder.cancel' }];
+  if (snapshot.matches({ ready: { unpaidOrder: 'confirmingCancel' } })) return [{ type: 'unpaidOrder.confirmCancel' }, { type: 'unpaidOrder.keep' }];
+  if (snapshot.matches({ ready: { unpaidOrder: 'cancelling' } })) {
+    return [done('cancelUnpaidOrder', { orderid: modelSavedOrder.orderid, status: 'Cancelled' }), failed('cancelUnpaidOrder', 'Only a pending order can be cancelled.')];
+  }
+  return [];
+}
+
 function readyEvents(snapshot: AnyMachineSnapshot, context: CheckoutContext): AnyEventObject[] {
   if (!isMainLine(context)) return [];
+  if (context.savedOrder !== null) return unpaidOrderEvents(snapshot);
   if (context.user?.userid === modelClient.userid) return signedInFormEvents(snapshot, context);
   const promo = (state: string) => snapshot.matches({ ready: { promo: state } });
   const addonsOff = !context.extraConnection && !context.proxyProtection;
@@ -149,25 +170,35 @@ function readyEvents(snapshot: AnyMachineSnapshot, context: CheckoutContext): An
     if (plainPromo) events.push(...MODEL_PROMO_CODES.map((code) => ({ type: 'promo.change', code })));
     if (promo('idle') && context.promoCode !== '') events.push({ type: 'promo.apply' });
     if (promo('applied') || promo('rejected')) events.push({ type: 'promo.change', code: '' }, { type: 'promo.apply' });
+    if (promo('applied')) events.push({ type: 'promo.remove' });
     if (promo('checking')) {
       events.push(done('lookupPromotion', lookupOf(context.promoCode)), failed('lookupPromotion', 'Promotion code not found.'), { type: 'order.submit' });
     }
   }
   if (addonsOff && context.selectedGateway === 'sandbox' && context.selectedPid === 1 && (plainPromo || promo('applied'))) {
     if (context.email === '' || context.emailValid || context.emailError !== null) {
-      events.push(...['', 'ann@', 'ann@example.com'].map((email) => ({ type: 'email.change', email })));
+      // Asked for after a submit (required), the field is empty: clearing it is no change.
+      const required = snapshot.matches({ ready: { email: 'required' } });
+      events.push(...(required ? ['ann@', 'ann@example.com'] : ['', 'ann@', 'ann@example.com']).map((email) => ({ type: 'email.change', email })));
     }
-    // A submit with an invalid e-mail is refused by both submit guards.
-    if (context.emailValid || context.user !== null || context.email === 'ann@') events.push({ type: 'order.submit' });
+    // A submit with an invalid e-mail is refused by both submit guards; without one it asks for it.
+    if (context.emailValid || context.user !== null || context.email === 'ann@' || (context.email === '' && plainPromo)) events.push({ type: 'order.submit' });
   }
   return events;
 }
 
 function events(snapshot: AnyMachineSnapshot): AnyEventObject[] {
   const context = snapshot.context as CheckoutContext;
-  if (snapshot.matches('loading')) return loadingEvents(context, context.query.auto_redirect === undefined);
+  if (snapshot.matches('loading')) return loadingEvents(context, context.query.auto_redirect === undefined && context.savedOrder === null);
+  if (snapshot.matches('checkingSavedOrder')) {
+    const answer = (status: SavedOrderStatus['status']) => done('checkSavedOrder', { orderid: modelSavedOrder.orderid, status });
+    return [answer('Pending'), answer('Active'), answer('Fraud'), failed('checkSavedOrder', 'Bad gateway')];
+  }
   if (snapshot.matches({ autoOrder: 'loadingProduct' })) return [done('loadProduct', modelProducts[1]), done('loadProduct', null), failed('loadProduct', 'Not found')];
-  if (snapshot.matches({ autoOrder: 'checkingPromo' })) return [done('lookupPromotion', lookupOf(context.query.promocode!)), failed('lookupPromotion', 'Promotion code not found.')];
+  if (snapshot.matches({ autoOrder: 'checkingPromo' })) {
+    // The link's code as the seed holds it, an expired one (EXPIRED15: refused), and an unknown one.
+    return [done('lookupPromotion', lookupOf(context.query.promocode!)), done('lookupPromotion', lookupOf('EXPIRED15')), failed('lookupPromotion', 'Promotion code not found.')];
+  }
   if (snapshot.matches({ autoOrder: 'placingOrder' }) || snapshot.matches('submitting')) {
     // placeOrder ends with the user it placed for: the signed-in client as given, else the guest it identified.
     const asClient = context.user?.userid === modelClient.userid;
@@ -196,7 +227,11 @@ function describeResult(event: AnyEventObject): string | null {
     case 'checkFraud':
       return (output as { valid: boolean }).valid ? 'fraud check passes' : 'fraud check flags the visitor';
     case 'lookupPromotion':
-      return 'promo code found';
+      return `promo code ${(output as PromotionLookup).promotions[0]?.code ?? ''} found`;
+    case 'checkSavedOrder':
+      return `the saved order is ${(output as SavedOrderStatus).status}`;
+    case 'cancelUnpaidOrder':
+      return 'the unpaid order is cancelled';
     case 'loadProduct':
       return output ? `product ${(output as CheckoutProduct).pid} found` : 'product not found';
     case 'placeOrder':
@@ -231,6 +266,16 @@ function describeEvent(event: AnyEventObject): string {
       return 'toggle "Remind me if I don\'t finish"';
     case 'order.submit':
       return 'submit order';
+    case 'promo.remove':
+      return 'remove promo';
+    case 'unpaidOrder.continue':
+      return 'continue the unpaid order';
+    case 'unpaidOrder.cancel':
+      return 'cancel the unpaid order';
+    case 'unpaidOrder.confirmCancel':
+      return 'confirm the cancel';
+    case 'unpaidOrder.keep':
+      return 'keep the order';
     default:
       return describeResult(event) ?? event.type;
   }
@@ -242,10 +287,14 @@ export const checkoutModel: MachineModel = {
   inputs: checkoutModelInputs,
   events,
   describeEvent,
-  expectedPaths: 41,
+  expectedPaths: 59,
   docs: checkoutMachineDocs,
   unreachable: {
     'checkout.ready.promo.rejected → checkout.ready.promo.checking on promo.apply [hasPromoCode]: false':
       'In rejected the code is the refused one and never empty: typing (promo.change) leaves rejected for idle.',
+    'checkout.ready.email.required → checkout.ready.email.empty on email.change [isEmptyEmail]':
+      'In required the field is empty (nothing was typed): clearing an empty field sends no change, and typing leaves required for invalid or valid.',
+    'checkout.ready.email.required → checkout.ready.email.empty on email.change [isEmptyEmail]: true':
+      'In required the field is empty (nothing was typed): clearing an empty field sends no change, and typing leaves required for invalid or valid.',
   },
 };

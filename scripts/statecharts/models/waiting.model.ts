@@ -43,6 +43,11 @@ export const waitingModelInputs: { name: string; input: WaitingInput }[] = [
 export const waitingModelReceipt: WaitingReceipt = {
   lines: [{ pid: 1, name: '1 Month', billingcycle: 'Monthly', extraConnections: 1, proxyProtection: false }],
   promocode: 'WELCOME10',
+  // 10 % of 16.99, to the cent half up (tests/facts/prices.ts).
+  discount: 1.7,
+  date: '2026-01-01T11:00:00.000Z',
+  datepaid: null,
+  paymentmethod: { module: 'sandbox_card', displayname: 'Card' },
   amount: 15.29,
   currency: 'EUR',
 };
@@ -93,6 +98,8 @@ function events(snapshot: AnyMachineSnapshot): Array<EventObject & Record<string
     { type: 'payment.renew' },
     { type: 'gateway.change' },
     { type: 'order.cancel' },
+    { type: 'cancel.confirm' },
+    { type: 'cancel.keep' },
     { type: 'gateway.select', gateway: 'sandbox_card' },
     { type: 'gateway.select', gateway: 'sandbox_crypto' },
     { type: 'gateway.dismiss' },
@@ -119,7 +126,9 @@ function describeEvent(event: EventObject): string {
     case 'gateway.change': return 'open change gateway';
     case 'gateway.select': return `pick gateway ${payload.gateway ?? '?'}`;
     case 'gateway.dismiss': return 'keep the current gateway';
-    case 'order.cancel': return 'cancel the order';
+    case 'order.cancel': return 'ask to cancel the order';
+    case 'cancel.confirm': return 'confirm the cancel';
+    case 'cancel.keep': return 'keep the order';
     case 'xstate.done.actor.createPaymentLink': return 'new payment link arrives';
     case 'xstate.error.actor.createPaymentLink': return 'new link refused';
     case 'xstate.done.actor.cancelOrder': return 'order cancelled';
@@ -135,6 +144,6 @@ export const waitingModel: MachineModel = {
   inputs: waitingModelInputs,
   events,
   describeEvent,
-  expectedPaths: 45,
+  expectedPaths: 47,
   docs: waitingMachineDocs,
 };

@@ -1,12 +1,13 @@
 /** The checkout machine with the app's actors (typed-client calls) and actions (navigation, saved state). */
 import { fromPromise } from 'xstate';
-import { checkoutMachine, type CheckoutContext, type CheckoutGateway, type CheckoutProduct } from '../../../machines/checkout.machine';
+import { checkoutMachine, type CheckoutContext, type CheckoutGateway, type CheckoutProduct, type SavedOrder, type SavedOrderStatus } from '../../../machines/checkout.machine';
 import { placeOrderMachine, type CreatedOrder, type CreateOrderRequest, type IdentifiedGuest } from '../../../machines/place-order.machine';
 import { currencyForCountry } from '../../domain/currency';
 import { isLocale, visitorCurrency } from '../../domain/locale';
 import type { PromotionLookup } from '../../domain/promotion';
 import { ApiFailure, unwrap } from '../api';
 import type { SavedChoices } from '../persistence';
+import { readPayment } from '../saved-payment';
 import type { AppServices } from '../services';
 import { savePayment } from './payment';
 
@@ -39,6 +40,11 @@ export function checkoutLogic(app: AppServices, hooks: { goToWaiting: () => void
           throw error;
         }
       }),
+      checkSavedOrder: fromPromise<SavedOrderStatus, SavedOrder>(async ({ input }) => {
+        const order = await unwrap(client.GET('/checkout/api/orderStatus', { params: { query: { orderid: String(input.orderid) } } }));
+        return { orderid: order.orderid, status: order.status };
+      }),
+      cancelUnpaidOrder: fromPromise<unknown, { orderid: number }>(({ input }) => unwrap(client.POST('/checkout/api/cancelOrder', { body: { orderid: input.orderid } }))),
       placeOrder: placeOrderLogic(app),
     },
     actions: {
@@ -52,6 +58,12 @@ export function checkoutLogic(app: AppServices, hooks: { goToWaiting: () => void
         savePayment(app, 'order', handoverOf(context));
         hooks.goToWaiting();
       },
+      // Only the order checked: another tab may have saved a newer one meanwhile.
+      forgetSavedOrder: (_args, { orderid }) => {
+        if (savedOrderOf(app)?.orderid === orderid) app.store.update({ payment: undefined });
+      },
+      // The waiting step resumes the saved payment: its link while it lasts, a new one after.
+      resumeUnpaidOrder: () => hooks.goToWaiting(),
     },
   });
 }
@@ -72,6 +84,13 @@ export function placeOrderLogic(app: AppServices) {
       }),
     },
   });
+}
+
+/** The order of the payment this browser saved for the index's flow (not an upsell's or a reseller's). */
+export function savedOrderOf(app: AppServices): SavedOrder | null {
+  const payment = readPayment(app.store);
+  if (!payment || payment.flow !== 'order' || payment.order.orderid === null) return null;
+  return { orderid: payment.order.orderid, invoiceid: payment.order.invoiceid };
 }
 
 function handoverOf(context: CheckoutContext) {

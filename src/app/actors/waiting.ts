@@ -29,7 +29,7 @@ const progressOf = ({ payment, latePayment, receipt, amount, currency }: StatusA
 
 const missing = (what: string) => new ApiFailure('request.failed', 0, `no_${what}`);
 
-export function waitingLogic(app: AppServices, hooks: { goToSuccess: (serviceid: number | null) => void; goHome: () => void }) {
+export function waitingLogic(app: AppServices, hooks: { goToSuccess: (serviceid: number | null, invoiceid: number | null) => void; goHome: () => void }) {
   const { client } = app;
   const invoiceStatus = (invoiceid: number) => unwrap(client.GET('/checkout/api/invoiceStatus', { params: { query: { invoiceid: String(invoiceid) } } }));
   return waitingMachine.provide({
@@ -63,7 +63,7 @@ export function waitingLogic(app: AppServices, hooks: { goToSuccess: (serviceid:
     actions: {
       readClock: assign({ now: () => app.now() }),
       openPaymentLink: (_, { link }) => app.leave(link),
-      goToSuccess: (_, { serviceid }) => hooks.goToSuccess(serviceid),
+      goToSuccess: (_, { serviceid, invoiceid }) => hooks.goToSuccess(serviceid, invoiceid),
       goHome: () => hooks.goHome(),
     },
   });

@@ -27,6 +27,12 @@ export function LoginPanel({ title }: { title?: string }) {
   const titleId = useId();
   const confirmFirstId = useId();
 
+  // A shown error is about the fields as they were: it goes as soon as one changes.
+  const edit = (set: (value: string) => void, value: string) => {
+    set(value);
+    if (error) auth.send({ type: 'auth.edit' });
+  };
+
   const submit = (event: FormEvent) => {
     event.preventDefault();
     auth.send({ type: 'auth.login', email, password });
@@ -40,8 +46,8 @@ export function LoginPanel({ title }: { title?: string }) {
   return (
     <form className="login" aria-labelledby={title ? titleId : undefined} aria-label={title ? undefined : t('login.submit')} onSubmit={submit}>
       {title && <h2 id={titleId}>{title}</h2>}
-      <Field label={t('login.email')} type="email" name="email" autoComplete="username" required value={email} onChange={(event) => setEmail(event.target.value)} />
-      <Field label={t('login.password')} type="password" name="password" autoComplete="current-password" required value={password} onChange={(event) => setPassword(event.target.value)} />
+      <Field label={t('login.email')} type="email" name="email" autoComplete="username" required value={email} onChange={(event) => edit(setEmail, event.target.value)} />
+      <Field label={t('login.password')} type="password" name="password" autoComplete="current-password" required value={password} onChange={(event) => edit(setPassword, event.target.value)} />
       {error && <Alert>{message(error)}</Alert>}
       {passwordRefused && <p className="hint" id={confirmFirstId}>{t('login.confirmFirst')}</p>}
       <button type="submit" className="button" aria-disabled={loggingIn || undefined}>

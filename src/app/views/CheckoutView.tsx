@@ -3,7 +3,7 @@ import { useSelector } from '@xstate/react';
 import { Suspense, useDeferredValue, useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Actor, SnapshotFrom } from 'xstate';
-import { checkoutMachine, selectedProduct, type CheckoutOption, type CheckoutUser } from '../../../machines/checkout.machine';
+import { checkoutMachine, selectedProduct, type AutoOrderStop, type CheckoutOption, type CheckoutUser } from '../../../machines/checkout.machine';
 import { EXTRA_CONNECTION_OPTION_ID, PROXY_PROTECTION_OPTION_ID } from '../../domain/constants';
 import type { Currency } from '../../domain/currency';
 import { priceFor } from '../../domain/pricing';
@@ -25,6 +25,7 @@ const route = getRouteApi('/{-$locale}/');
 const LoginPanel = lazyComponent(() => import('../components/LoginPanel').then((module) => module.LoginPanel));
 const PriceChanged = lazyComponent(() => import('../components/PriceChanged').then((module) => module.PriceChanged));
 const OrderNotice = lazyComponent(() => import('../components/OrderNotice').then((module) => module.OrderNotice));
+const UnpaidOrder = lazyComponent(() => import('../components/UnpaidOrder').then((module) => module.UnpaidOrder));
 
 type CheckoutActor = Actor<typeof checkoutMachine>;
 type CheckoutSnapshot = SnapshotFrom<typeof checkoutMachine>;
@@ -41,6 +42,8 @@ export function CheckoutView() {
   const isClient = useSelector(auth, (snapshot) => snapshot.matches('loggedIn') && snapshot.context.user?.guest === false);
   // The waiting page sends the shopper here after a cancel; the notice goes with that history entry.
   const orderCancelled = useRouterState({ select: (state) => state.location.state.orderCancelled === true });
+  // A link's automatic order that stopped lands here with its reason.
+  const autoOrderStop = useRouterState({ select: (state) => state.location.state.autoOrderStop ?? null });
   // Below the order: shown with it, not under its placeholder, which the order then would push down.
   const links = (
     <p className="links">
@@ -68,7 +71,7 @@ export function CheckoutView() {
         <Loading lines={5} />
       ) : (
         // A new user, locale or retry starts a new order (the saved choices carry the form over).
-        <Checkout key={`${locale}:${user?.userid ?? 'guest'}:${attempt}`} search={search} user={user} links={links} onRetry={() => setAttempt(attempt + 1)} />
+        <Checkout key={`${locale}:${user?.userid ?? 'guest'}:${attempt}`} search={search} user={user} autoOrderStop={autoOrderStop} links={links} onRetry={() => setAttempt(attempt + 1)} />
       )}
     </section>
   );
@@ -89,14 +92,22 @@ function LoginDisclosure() {
   );
 }
 
-function Checkout({ search, user, links, onRetry }: { search: EntrySearch; user: CheckoutUser | null; links: ReactNode; onRetry: () => void }) {
+interface CheckoutProps {
+  search: EntrySearch;
+  user: CheckoutUser | null;
+  autoOrderStop: AutoOrderStop | null;
+  links: ReactNode;
+  onRetry: () => void;
+}
+
+function Checkout({ search, user, autoOrderStop, links, onRetry }: CheckoutProps) {
   const { t } = useTranslation();
   const { minLoadingMs } = useApp();
-  const { actor } = useCheckoutActor(search, user);
+  const { actor } = useCheckoutActor(search, user, autoOrderStop);
   const snapshot = useSelector(actor, (current) => current);
   // The order form is the first screen's biggest render: it comes in a deferred render, which React
-  // does in slices, so the page keeps answering meanwhile.
-  const loading = useDeferredValue(useMinimumDuration(snapshot.matches('loading'), minLoadingMs));
+  // does in slices, so the page keeps answering meanwhile. The saved order is checked before it.
+  const loading = useDeferredValue(useMinimumDuration(snapshot.matches('loading') || snapshot.matches('checkingSavedOrder') || snapshot.matches('resumingOrder'), minLoadingMs));
   const { prepare } = useFormat();
   useEffect(() => (loading ? whenIdle(() => prepare(snapshot.context.currency)) : undefined), [loading, prepare, snapshot.context.currency]);
 
@@ -126,9 +137,75 @@ function Checkout({ search, user, links, onRetry }: { search: EntrySearch; user:
   }
   return (
     <>
+      <UnpaidOrderBanner actor={actor} snapshot={snapshot} />
       <OrderForm actor={actor} snapshot={snapshot} user={user} />
       {links}
     </>
+  );
+}
+
+/** The chart's unpaidOrder region: the banner while the saved order is unpaid, then word of its cancel. */
+function UnpaidOrderBanner({ actor, snapshot }: { actor: CheckoutActor; snapshot: CheckoutSnapshot }) {
+  const { t } = useTranslation();
+  const { unpaidOrder, unpaidOrderError } = snapshot.context;
+  // The order the banner was about, so its cancel can be announced once the banner is gone.
+  const [cancelled, setCancelled] = useState<number | null>(null);
+  const status = useRef<HTMLParagraphElement>(null);
+  const shownOrder = useRef<number | null>(null);
+  const none = snapshot.matches({ ready: { unpaidOrder: 'none' } });
+  useEffect(() => {
+    if (unpaidOrder) shownOrder.current = unpaidOrder.orderid;
+    else if (none && shownOrder.current !== null) {
+      setCancelled(shownOrder.current);
+      shownOrder.current = null;
+      // The button pressed is gone: the focus goes to the word that replaced it.
+      status.current?.focus();
+    }
+  }, [unpaidOrder, none]);
+  const asking = snapshot.matches({ ready: { unpaidOrder: 'confirmingCancel' } });
+  const shown = asking || snapshot.matches({ ready: { unpaidOrder: 'shown' } }) || snapshot.matches({ ready: { unpaidOrder: 'cancelling' } });
+  return (
+    <>
+      {shown && unpaidOrder && (
+        <Suspense fallback={<Loading lines={2} />}>
+          <UnpaidOrder
+            orderid={unpaidOrder.orderid}
+            cancelling={snapshot.matches({ ready: { unpaidOrder: 'cancelling' } })}
+            error={unpaidOrderError}
+            onContinue={() => actor.send({ type: 'unpaidOrder.continue' })}
+            asking={asking}
+            onCancel={() => actor.send({ type: 'unpaidOrder.cancel' })}
+            onConfirmCancel={() => actor.send({ type: 'unpaidOrder.confirmCancel' })}
+            onKeep={() => actor.send({ type: 'unpaidOrder.keep' })}
+          />
+        </Suspense>
+      )}
+      <p className={cancelled === null ? 'visually-hidden' : 'panel'} role="status" ref={status} tabIndex={-1}>
+        {cancelled === null ? '' : t('unpaidOrder.cancelled', { orderid: cancelled })}
+      </p>
+    </>
+  );
+}
+
+/** Why a link's automatic order stopped: the spec's message where it has one. */
+function AutoOrderStopped({ stop }: { stop: AutoOrderStop }) {
+  const { t } = useTranslation();
+  const message = useMessage();
+  const reason =
+    stop.reason === 'email'
+      ? t('messages.email.invalid')
+      : stop.reason === 'plan'
+        ? t('checkout.autoOrderPlanNotFound')
+        : stop.reason === 'promo'
+          ? 'key' in stop.error
+            ? t(`messages.${stop.error.key}`)
+            : message(stop.error.serverMessage)
+          : message(stop.error);
+  return (
+    <div className="alert auto-order-stopped" role="alert">
+      <p>{t('checkout.autoOrderStopped')}</p>
+      <p>{reason}</p>
+    </div>
   );
 }
 
@@ -161,8 +238,10 @@ function OrderForm({ actor, snapshot, user }: FormProps) {
     if (!user && !context.emailValid) emailInput.current?.focus();
   };
 
+  const emailRequired = snapshot.matches({ ready: { email: 'required' } });
   return (
     <form className="checkout-form" noValidate onSubmit={submit}>
+      {context.autoOrderStop && <AutoOrderStopped stop={context.autoOrderStop} />}
       <PlanPicker
         legend={t('checkout.plans')}
         plans={context.products.map((plan) => ({ ...plan, price: priceFor(plan.pricing, plan.billingcycle, context.currency) }))}
@@ -207,7 +286,7 @@ function OrderForm({ actor, snapshot, user }: FormProps) {
           value={context.email}
           onChange={(event) => actor.send({ type: 'email.change', email: event.target.value })}
           onBlur={() => setTouched(true)}
-          error={touched && context.emailError ? t(`messages.${context.emailError}`) : null}
+          error={(touched || emailRequired || context.autoOrderStop?.reason === 'email') && context.emailError ? t(`messages.${context.emailError}`) : null}
         />
       )}
       <ReminderChoice checked={context.remind} onToggle={() => actor.send({ type: 'remind.toggle' })} />
@@ -281,6 +360,16 @@ function DiscountBox({ actor, snapshot }: { actor: CheckoutActor; snapshot: Chec
   const { promoCode, promotion, promoError } = snapshot.context;
   const checking = snapshot.matches({ ready: { promo: 'checking' } });
   const apply = () => actor.send({ type: 'promo.apply' });
+  const field = useRef<HTMLInputElement>(null);
+  // The code just removed, to say so until the field changes again.
+  const [removed, setRemoved] = useState<string | null>(null);
+  const remove = () => {
+    if (!promotion) return;
+    setRemoved(promotion.code);
+    actor.send({ type: 'promo.remove' });
+    // The Remove button goes with the code: the focus goes back to the empty field.
+    field.current?.focus();
+  };
   // Enter applies the code instead of submitting the order.
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key !== 'Enter') return;
@@ -291,6 +380,7 @@ function DiscountBox({ actor, snapshot }: { actor: CheckoutActor; snapshot: Chec
   return (
     <div className="discount">
       <Field
+        ref={field}
         label={t('checkout.discount')}
         name="promocode"
         autoComplete="off"
@@ -298,7 +388,10 @@ function DiscountBox({ actor, snapshot }: { actor: CheckoutActor; snapshot: Chec
         spellCheck={false}
         value={promoCode}
         readOnly={checking}
-        onChange={(event) => actor.send({ type: 'promo.change', code: event.target.value })}
+        onChange={(event) => {
+          setRemoved(null);
+          actor.send({ type: 'promo.change', code: event.target.value });
+        }}
         onKeyDown={onKeyDown}
         error={error}
         action={
@@ -307,9 +400,16 @@ function DiscountBox({ actor, snapshot }: { actor: CheckoutActor; snapshot: Chec
           </button>
         }
       />
-      <p className="success-text" role="status">
-        {promotion ? t('checkout.discountApplied', { code: promotion.code }) : ''}
-      </p>
+      <div className="discount-status">
+        <p className="success-text" role="status">
+          {promotion ? t('checkout.discountApplied', { code: promotion.code }) : removed ? t('checkout.discountRemoved', { code: removed }) : ''}
+        </p>
+        {promotion && (
+          <button type="button" className="button link small" aria-label={t('checkout.removeDiscountLabel', { code: promotion.code })} onClick={remove}>
+            {t('checkout.removeDiscount')}
+          </button>
+        )}
+      </div>
     </div>
   );
 }

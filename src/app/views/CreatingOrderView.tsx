@@ -45,6 +45,7 @@ function AutomaticOrder({ search, user }: { search: EntrySearch; user: CheckoutU
   const locale = useLocale();
   const { actor } = useCheckoutActor(search, user);
   const fellBack = useSelector(actor, (snapshot) => snapshot.matches('ready'));
+  const stop = useSelector(actor, (snapshot) => snapshot.context.autoOrderStop);
   const notFound = useSelector(actor, (snapshot) => snapshot.matches('notFound'));
   const link = useSelector(actor, (snapshot) => snapshot.context.payment?.link ?? null);
   const message = useMessage();
@@ -52,12 +53,12 @@ function AutomaticOrder({ search, user }: { search: EntrySearch; user: CheckoutU
   const priceChange = placing?.snapshot.matches('priceChanged') ? placing.snapshot.context.priceChange : null;
 
   useEffect(() => {
-    // The automatic order stopped silently: the form, pre-filled from the same link.
+    // The automatic order stopped: the form, pre-filled from the same link, says why.
     if (fellBack) {
       const { auto_redirect: _autoRedirect, ...rest } = search;
-      void navigate({ to: '/{-$locale}', params: { locale: localeParam(locale) }, search: rest, replace: true });
+      void navigate({ to: '/{-$locale}', params: { locale: localeParam(locale) }, search: rest, replace: true, state: stop ? { autoOrderStop: stop } : {} });
     }
-  }, [fellBack, navigate, locale, search]);
+  }, [fellBack, stop, navigate, locale, search]);
 
   if (notFound) return <p>{t('checkout.noProducts')}</p>;
   // The link's total was priced differently: confirm it here, or refuse it and go on to the form.

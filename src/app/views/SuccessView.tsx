@@ -12,6 +12,7 @@ import { LoginPanel } from '../components/LoginPanel';
 import { NothingToShow } from '../components/NothingToShow';
 import { PageTitle } from '../components/PageTitle';
 import { QrCode } from '../components/QrCode';
+import { InvoiceReceipt } from '../components/Receipt';
 import { statusKey } from '../status';
 import { useApp, useMessage, useMinimumDuration } from '../hooks';
 import { localeParam, useLocale } from '../locale';
@@ -28,13 +29,14 @@ const COPY_EVENTS = { username: 'copy.username', password: 'copy.password', host
 export function SuccessView() {
   const { t } = useTranslation();
   const app = useApp();
-  const { serviceid } = route.useSearch();
+  const { serviceid, invoiceid } = route.useSearch();
   // Without a serviceid in the URL, the service of the order paid in this browser.
   const [savedServiceId] = useState(() => readPayment(app.store)?.order.serviceid ?? null);
   const id = serviceid ?? savedServiceId;
   return (
     <section className="page success">
       <PageTitle>{t('success.title')}</PageTitle>
+      {id && invoiceid && <InvoiceReceipt invoiceid={invoiceid} />}
       {id ? (
         <Service key={id} serviceid={id} />
       ) : (

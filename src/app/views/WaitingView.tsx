@@ -1,18 +1,19 @@
 import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import type { TFunction } from 'i18next';
-import { Fragment, useEffect, useId, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Actor, SnapshotFrom } from 'xstate';
 import { waitingMachine, type WaitingGateway } from '../../../machines/waiting.machine';
 import { waitingLogic } from '../actors/waiting';
+import { CancelQuestion } from '../components/CancelQuestion';
 import { Alert } from '../components/Feedback';
 import { Notice } from '../components/Notice';
 import { GatewayIcon } from '../components/Icons';
 import { NothingToShow } from '../components/NothingToShow';
 import { PageTitle } from '../components/PageTitle';
-import { isCurrency } from '../../domain/currency';
-import { cycleKey, useFormat, useLocaleTag } from '../format';
+import { Receipt } from '../components/Receipt';
+import { useLocaleTag } from '../format';
 import { useApp, useMessage } from '../hooks';
 import { localeParam, useLocale } from '../locale';
 import type { PaymentFlow, SavedPayment } from '../persistence';
@@ -71,8 +72,8 @@ function Waiting({ saved, gateways }: { saved: SavedPayment; gateways: WaitingGa
   );
   const [logic] = useState(() =>
     waitingLogic(app, {
-      goToSuccess: (serviceid) => {
-        const search = serviceid ? { serviceid } : {};
+      goToSuccess: (serviceid, invoiceid) => {
+        const search = { ...(serviceid ? { serviceid } : {}), ...(invoiceid ? { invoiceid } : {}) };
         void (saved.flow === 'reseller' ? navigate({ to: '/{-$locale}/resellers/success', params, search }) : navigate({ to: '/{-$locale}/success', params, search }));
       },
       goHome: () => void navigate({ to: '/{-$locale}', params, state: { orderCancelled: true } }),
@@ -92,6 +93,14 @@ function Waiting({ saved, gateways }: { saved: SavedPayment; gateways: WaitingGa
   const snapshot = useSelector(actor, (current) => current);
   const { context } = snapshot;
   const title = <PageTitle>{t(titleKey(snapshot))}</PageTitle>;
+  // "Keep my order" hands the focus back to the button that asked.
+  const focusCancel = useRef(false);
+  const cancelButton = useCallback((button: HTMLButtonElement | null) => {
+    if (button && focusCancel.current) {
+      focusCancel.current = false;
+      button.focus();
+    }
+  }, []);
 
   if (snapshot.matches('success')) {
     return (
@@ -111,7 +120,7 @@ function Waiting({ saved, gateways }: { saved: SavedPayment; gateways: WaitingGa
           {t('waiting.late', { invoice: context.order.invoiceid ?? '' })}
         </p>
         <OrderInfo snapshot={snapshot} />
-        <Receipt snapshot={snapshot} />
+        <WaitingReceipt snapshot={snapshot} />
         {backHome}
       </>
     );
@@ -133,7 +142,7 @@ function Waiting({ saved, gateways }: { saved: SavedPayment; gateways: WaitingGa
           {t('waiting.fraud')}
         </p>
         <OrderInfo snapshot={snapshot} />
-        <Receipt snapshot={snapshot} />
+        <WaitingReceipt snapshot={snapshot} />
       </>
     );
   }
@@ -145,6 +154,7 @@ function Waiting({ saved, gateways }: { saved: SavedPayment; gateways: WaitingGa
   const renewing = snapshot.matches({ watching: { page: 'creatingLink' } }) && context.pendingGateway === context.selectedGateway;
   const changing = snapshot.matches({ watching: { page: 'choosingGateway' } }) || (snapshot.matches({ watching: { page: 'creatingLink' } }) && !renewing);
   const cancelling = snapshot.matches({ watching: { page: 'cancelling' } });
+  const askingCancel = snapshot.matches({ watching: { page: 'confirmingCancel' } });
   const otherGateways = context.gateways.some((gateway) => gateway.module !== context.selectedGateway);
   const canRenew = declined || expired;
   return (
@@ -172,10 +182,19 @@ function Waiting({ saved, gateways }: { saved: SavedPayment; gateways: WaitingGa
           </a>
         </p>
       )}
-      <Receipt snapshot={snapshot} />
+      <WaitingReceipt snapshot={snapshot} />
       <p className="hint">{t('waiting.polling')}</p>
       {confirming ? null : changing ? (
         <GatewayChange actor={actor} snapshot={snapshot} />
+      ) : askingCancel ? (
+        <CancelQuestion
+          orderid={context.order.orderid}
+          onConfirm={() => actor.send({ type: 'cancel.confirm' })}
+          onKeep={() => {
+            focusCancel.current = true;
+            actor.send({ type: 'cancel.keep' });
+          }}
+        />
       ) : cancelling || renewing ? (
         <Notice>
           <p>{t(cancelling ? 'waiting.cancelling' : 'waiting.creatingLink')}</p>
@@ -197,7 +216,7 @@ function Waiting({ saved, gateways }: { saved: SavedPayment; gateways: WaitingGa
               </button>
             )}
             {context.order.orderid !== null && (
-              <button type="button" className="button link danger" onClick={() => actor.send({ type: 'order.cancel' })}>
+              <button type="button" className="button link danger" ref={cancelButton} onClick={() => actor.send({ type: 'order.cancel' })}>
                 {t('waiting.cancel')}
               </button>
             )}
@@ -244,56 +263,10 @@ function badgeOf(snapshot: WaitingSnapshot, t: TFunction): { text: string; tone:
   return { text: key ? t(`status.${key}`) : status, tone: statusTone };
 }
 
-/** What was bought and the amount: product, cycle, options, promotion, invoice and total. */
-function Receipt({ snapshot }: { snapshot: WaitingSnapshot }) {
-  const { t } = useTranslation();
-  const format = useFormat();
-  const headingId = useId();
-  const { receipt, order } = snapshot.context;
-  if (!receipt) return null;
-  return (
-    <section className="summary receipt" aria-labelledby={headingId}>
-      <h2 id={headingId}>{t('waiting.receipt')}</h2>
-      <dl>
-        {receipt.lines.map((line, index) => {
-          const options = [
-            ...(line.extraConnections === 1 ? [t('checkout.extraConnection')] : line.extraConnections > 1 ? [t('waiting.extraConnections', { count: line.extraConnections })] : []),
-            ...(line.proxyProtection ? [t('checkout.proxyProtection')] : []),
-          ];
-          return (
-            <Fragment key={index}>
-              <div className="line">
-                <dt>{line.name}</dt>
-                <dd>{t(`cycle.${cycleKey(line.billingcycle)}`)}</dd>
-              </div>
-              {options.length > 0 && (
-                <div className="line">
-                  <dt>{t('checkout.addons')}</dt>
-                  <dd>{options.join(', ')}</dd>
-                </div>
-              )}
-            </Fragment>
-          );
-        })}
-        {receipt.promocode && (
-          <div className="line">
-            <dt>{t('checkout.discount')}</dt>
-            <dd>{receipt.promocode}</dd>
-          </div>
-        )}
-        {order.invoiceid !== null && (
-          <div className="line">
-            <dt>{t('waiting.invoice')}</dt>
-            <dd>#{order.invoiceid}</dd>
-          </div>
-        )}
-        <div className="line total">
-          <dt>{t('checkout.total')}</dt>
-          <dd>{isCurrency(receipt.currency) ? format.money(receipt.amount, receipt.currency) : `${receipt.amount.toFixed(2)} ${receipt.currency}`}</dd>
-        </div>
-      </dl>
-    </section>
-  );
+/** The receipt, once a status answer said what the invoice bills. */
+function WaitingReceipt({ snapshot }: { snapshot: WaitingSnapshot }) {
+  const { receipt, order, gateways } = snapshot.context;
+  return receipt ? <Receipt receipt={receipt} invoiceid={order.invoiceid} gateways={gateways} /> : null;
 }
 
 function OrderInfo({ snapshot }: { snapshot: WaitingSnapshot }) {

@@ -2,9 +2,9 @@ import { useNavigate } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import type { Actor, ActorRefFrom, SnapshotFrom } from 'xstate';
-import type { checkoutMachine, CheckoutInput, CheckoutUser } from '../../../machines/checkout.machine';
+import type { AutoOrderStop, checkoutMachine, CheckoutInput, CheckoutUser } from '../../../machines/checkout.machine';
 import type { placeOrderMachine } from '../../../machines/place-order.machine';
-import { checkoutLogic, choicesOf } from '../actors/checkout';
+import { checkoutLogic, choicesOf, savedOrderOf } from '../actors/checkout';
 import { AFFILIATE_COOKIE, readCookie } from '../cookies';
 import { useApp } from '../hooks';
 import { readChoices } from '../persistence';
@@ -26,12 +26,12 @@ export function useCheckoutUser(): CheckoutUser | null | undefined {
 }
 
 /** The checkout actor of a view: the real machine with the app's actors, its form choices saved as they change. */
-export function useCheckoutActor(search: EntrySearch, user: CheckoutUser | null) {
+export function useCheckoutActor(search: EntrySearch, user: CheckoutUser | null, autoOrderStop: AutoOrderStop | null = null) {
   const app = useApp();
   const navigate = useNavigate();
   const locale = useLocale();
   const [logic] = useState(() => checkoutLogic(app, { goToWaiting: () => void navigate({ to: '/{-$locale}/waiting', params: { locale: localeParam(locale) } }) }));
-  const [input] = useState(() => checkoutInput(app, search, user));
+  const [input] = useState(() => checkoutInput(app, search, user, autoOrderStop));
   const actor = useActorRef(logic, { input, inspect: app.inspect });
 
   useEffect(() => {
@@ -66,10 +66,20 @@ export function usePlaceOrder(actor: Actor<typeof checkoutMachine>): { placeOrde
   return placeOrder && snapshot ? { placeOrder, snapshot } : undefined;
 }
 
-/** The URL's entry parameters over the saved choices (not for an automatic order, which uses the URL alone). */
-function checkoutInput(app: AppServices, search: EntrySearch, user: CheckoutUser | null): CheckoutInput {
-  const saved = search.auto_redirect === 'true' ? {} : (readChoices(app.store) ?? {});
+/**
+ * The URL's entry parameters over the saved choices (not for an automatic order, which uses the URL alone),
+ * the saved order to offer (not to an automatic order either) and why a link's automatic order stopped.
+ */
+function checkoutInput(app: AppServices, search: EntrySearch, user: CheckoutUser | null, autoOrderStop: AutoOrderStop | null): CheckoutInput {
+  const automatic = search.auto_redirect === 'true';
+  const saved = automatic ? {} : (readChoices(app.store) ?? {});
   // The affiliate of the URL, else the one that brought this browser within 90 days.
   const affId = search.aff_id ?? readCookie(AFFILIATE_COOKIE);
-  return { query: { ...saved, ...search, ...(affId ? { aff_id: affId } : {}) }, user, now: app.now };
+  return {
+    query: { ...saved, ...search, ...(affId ? { aff_id: affId } : {}) },
+    user,
+    now: app.now,
+    savedOrder: automatic ? null : savedOrderOf(app),
+    autoOrderStop,
+  };
 }

@@ -86,6 +86,13 @@ export interface InvoiceProgress {
   latePayment: boolean;
   lines: ReceiptLine[];
   promocode: string | null;
+  /** What the promotion took off, in cents (0 without one). */
+  discountCents: number;
+  /** When the invoice was made, and when it was paid (null while unpaid). */
+  createdAt: Date | null;
+  paidAt: Date | null;
+  /** The gateway the invoice was paid on, else that of its latest link; null when it never had one. */
+  gateway: string | null;
 }
 
 export interface PaymentRecord {
@@ -147,6 +154,8 @@ export interface NewOrder {
   ip: string;
   country: string;
   promocode: string | null;
+  /** What the promotion takes off, in cents (0 without one): the receipt shows it. */
+  discountCents?: number;
   affid: string | null;
   fraud: boolean;
   /** Null when no payment link is made (a flagged order). */

@@ -77,6 +77,8 @@ export const orders = pgTable('orders', {
   currency: text('currency').$type<'EUR' | 'GBP'>().notNull(),
   amountCents: integer('amount_cents').notNull(),
   promocode: text('promocode'),
+  /** What the promotion took off, in cents, as priced when ordering (the receipt shows it; 0 without one). */
+  discountCents: integer('discount_cents').notNull().default(0),
   affid: text('affid'),
   /** The shopper's language when ordering (browserLang, then the browser's): its mails are written in it. */
   locale: text('locale').notNull().default('en-en'),

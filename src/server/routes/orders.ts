@@ -7,7 +7,8 @@ import { sameAmount, toCents } from '../../domain/money';
 import { quoteOrder, quoteProducts, quoteUpsell } from '../../domain/pricing';
 import { isoDate, promotionRefusal, type Promotion } from '../../domain/promotion';
 import { pricedPromotion } from '../billing/promotions';
-import type { CatalogueProduct, IdempotencyClaim, ReceiptLine } from '../billing/port';
+import type { CatalogueProduct, IdempotencyClaim, InvoiceProgress } from '../billing/port';
+import type { PaymentGateway } from '../payments/port';
 import type { components } from '../../api/schema';
 import { badRequest, conflict, forbidden, notFound, unauthenticated, unprocessable } from '../http-error';
 import { assertOwnsOrder, rememberOrder, requireLogin, requireSession, type Session } from '../session';
@@ -23,11 +24,20 @@ function idempotencyClaim(request: FastifyRequest, scope: string): IdempotencyCl
   return { scope, key, requestHash: createHash('sha256').update(JSON.stringify(request.body)).digest('hex') };
 }
 
-/** The receipt block of the waiting page; a stored cycle is one of the catalogue's (the catalogue file is checked against them). */
-const receiptOf = (lines: ReceiptLine[], promocode: string | null) => ({
-  lines: lines.map((line) => ({ ...line, billingcycle: line.billingcycle as components['schemas']['BillingCycle'] })),
-  promocode,
-});
+/** The receipt of the waiting and success pages; a stored cycle is one of the catalogue's (the catalogue file is checked against them). */
+function receiptOf(progress: InvoiceProgress, gateways: PaymentGateway[], names: Record<string, string>): components['schemas']['Receipt'] {
+  const { lines, promocode, discountCents, createdAt, paidAt, gateway } = progress;
+  // Named as the gateway list names it (the catalogue's display name, else the gateway's own).
+  const displayname = gateway === null ? null : names[gateway] ?? gateways.find((candidate) => candidate.module === gateway)?.displayname ?? gateway;
+  return {
+    lines: lines.map((line) => ({ ...line, billingcycle: line.billingcycle as components['schemas']['BillingCycle'] })),
+    promocode,
+    discount: discountCents / 100,
+    date: (createdAt ?? new Date(0)).toISOString(),
+    datepaid: paidAt?.toISOString() ?? null,
+    paymentmethod: gateway && displayname ? { module: gateway, displayname } : null,
+  };
+}
 
 const priceChanged = (amount: number, currency: string) =>
   conflict('price_changed', `The price is now ${amount.toFixed(2)} ${currency}. Please confirm the new total.`, { amount, currency });
@@ -85,6 +95,7 @@ export function orderRoutes({ billing, gateways, fraud, config, clock }: RouteDe
       refuseCurrency(gateway, body.currency);
 
       let total: number | null;
+      let discount = 0;
       let extraConnection = false;
       let proxyProtection = false;
       if (reseller) {
@@ -107,11 +118,13 @@ export function orderRoutes({ billing, gateways, fraud, config, clock }: RouteDe
           if (refusal) throw unprocessable('promotion_invalid', MESSAGE_TEXTS[promotionRefusalMessage(refusal)]);
           promotion = await pricedPromotion(billing, stored);
         }
-        total = quoteOrder({
+        const quote = quoteOrder({
           product, currency: body.currency, promotion,
           extraConnection: option(EXTRA_CONNECTION_OPTION_ID, extraConnection),
           proxyProtection: option(PROXY_PROTECTION_OPTION_ID, proxyProtection),
-        })?.total ?? null;
+        });
+        total = quote?.total ?? null;
+        discount = quote?.discount ?? 0;
       }
       if (total === null) throw unprocessable('not_priced', `This product is not sold in ${body.currency}.`);
       if (!sameAmount(body.amount, total)) throw priceChanged(total, body.currency);
@@ -127,6 +140,7 @@ export function orderRoutes({ billing, gateways, fraud, config, clock }: RouteDe
         ip: visitor.ip,
         country: visitor.country,
         promocode: body.promocode ?? null,
+        discountCents: toCents(discount),
         affid: body.affid ?? null,
         fraud: !verdict.valid,
         payment: verdict.valid ? { gateway: gateway.module, expiresAt: new Date(clock.now().getTime() + PAYMENT_DEADLINE_MS) } : null,
@@ -167,11 +181,12 @@ export function orderRoutes({ billing, gateways, fraud, config, clock }: RouteDe
 
     async getOrderStatus(request) {
       const order = await ownedOrder(await requireSession(request), Number(request.query.orderid));
-      const { payment, latePayment, lines, promocode } = await billing.invoiceProgress(order.invoiceId, clock.now());
+      const progress = await billing.invoiceProgress(order.invoiceId, clock.now());
+      const { payment, latePayment } = progress;
       return {
         orderid: order.id, status: order.status, invoiceid: order.invoiceId, invoiceStatus: order.invoiceStatus,
         serviceids: order.serviceIds, fraud: order.fraud, amount: order.amountCents / 100, currency: order.currency,
-        payment, latePayment, receipt: receiptOf(lines, promocode),
+        payment, latePayment, receipt: receiptOf(progress, gateways, await billing.gatewayNames()),
       };
     },
 
@@ -181,10 +196,11 @@ export function orderRoutes({ billing, gateways, fraud, config, clock }: RouteDe
       if (!invoice) throw notFound('This invoice does not exist.');
       if (invoice.orderId) await ownedOrder(session, invoice.orderId);
       else if (session.reach !== 'client' || invoice.clientId !== session.clientId) throw forbidden();
-      const { payment, latePayment, lines, promocode } = await billing.invoiceProgress(invoice.id, clock.now());
+      const progress = await billing.invoiceProgress(invoice.id, clock.now());
+      const { payment, latePayment } = progress;
       return {
         invoiceid: invoice.id, status: invoice.status, kind: invoice.kind, orderid: invoice.orderId, serviceid: invoice.serviceId,
-        amount: invoice.amountCents / 100, currency: invoice.currency, payment, latePayment, receipt: receiptOf(lines, promocode),
+        amount: invoice.amountCents / 100, currency: invoice.currency, payment, latePayment, receipt: receiptOf(progress, gateways, await billing.gatewayNames()),
       };
     },
 

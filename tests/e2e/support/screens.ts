@@ -20,7 +20,7 @@ async function at(screen: string, page: Page, check: ScreenCheck, { idle = true 
   await check(screen, page);
 }
 
-/** A guest: checkout, login panel (and its sign-in link sent), creating order, sandbox page, waiting, success, 404. */
+/** A guest: checkout, login panel (and its sign-in link sent), creating order, sandbox page, waiting, the unpaid-order banner, success, 404. */
 export async function shopperScreens(browser: Browser, check: ScreenCheck): Promise<void> {
   const { context, page } = await newShopper(browser);
   await page.goto('/checkout/');
@@ -58,6 +58,13 @@ export async function shopperScreens(browser: Browser, check: ScreenCheck): Prom
   await declineOnSandbox(page);
   await expect(page.getByRole('timer')).toBeVisible();
   await at('waiting', page, check);
+
+  // Back on the index with the order unpaid: the banner offers it above the form (issue 16), and leads back.
+  await page.goto('/checkout/');
+  await expect(page.getByRole('region', { name: 'Unpaid order' })).toBeVisible();
+  await at('checkout-unpaid-order', page, check);
+  await page.getByRole('button', { name: 'Continue to payment' }).click();
+  await expect(page.getByRole('timer')).toBeVisible();
 
   // Declined: the page's next step is a new link on the same gateway.
   await page.getByRole('button', { name: 'Pay again' }).click();
@@ -104,7 +111,7 @@ export async function resellerScreens(browser: Browser, check: ScreenCheck): Pro
   // Declined: the page's next step is a new link on the same gateway.
   await page.getByRole('button', { name: 'Pay again' }).click();
   await payOnSandbox(page);
-  await expect(page).toHaveURL(/\/checkout\/resellers\/success\?serviceid=\d+$/, { timeout: 20_000 });
+  await expect(page).toHaveURL(/\/checkout\/resellers\/success\?serviceid=\d+&invoiceid=\d+$/, { timeout: 20_000 });
   await expect(page.getByText(/^Your reseller panel .*: Active\.$/)).toBeVisible();
   await at('reseller-success', page, check);
   await context.close();

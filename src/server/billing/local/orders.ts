@@ -22,7 +22,7 @@ export function localOrders(context: LocalBillingContext): OrderCalls {
     placeOrder: (order, claim) => idempotent(db, claim, async (tx) => {
       const [created] = await tx.insert(orders).values({
         clientId: order.clientId, kind: order.kind, status: order.fraud ? 'Fraud' : 'Pending', fraud: order.fraud, ip: order.ip, country: order.country,
-        currency: order.currency, amountCents: order.amountCents, promocode: order.promocode, affid: order.affid, locale: order.locale,
+        currency: order.currency, amountCents: order.amountCents, promocode: order.promocode, discountCents: order.discountCents ?? 0, affid: order.affid, locale: order.locale,
         createdAt: context.clock.now(), recoveryReminders: typeof order.recoveryAfterMs === 'number',
       }).returning();
       if (!created) throw new Error('Order was not created');
@@ -33,6 +33,7 @@ export function localOrders(context: LocalBillingContext): OrderCalls {
       // A flagged order's invoice is cancelled, as fraudOrder does, so no new payment link can pay it.
       const [invoice] = await tx.insert(invoices).values({
         clientId: order.clientId, kind: 'order', orderId: created.id, status: order.fraud ? 'Cancelled' : 'Unpaid', currency: order.currency, amountCents: order.amountCents,
+        createdAt: created.createdAt,
       }).returning();
       if (!invoice) throw new Error('Invoice was not created');
       if (order.promocode) {
@@ -78,6 +79,7 @@ export function localOrders(context: LocalBillingContext): OrderCalls {
     createUpsellInvoice: (input, claim) => idempotent(db, claim, async (tx) => {
       const [invoice] = await tx.insert(invoices).values({
         clientId: input.clientId, kind: 'upsell', serviceId: input.serviceId, extraQuantity: input.quantity, status: 'Unpaid', currency: input.currency, amountCents: input.amountCents,
+        createdAt: context.clock.now(),
       }).returning();
       if (!invoice) throw new Error('Invoice was not created');
       const payment = await insertPayment(tx, invoice, input.payment.gateway, input.payment.expiresAt);

@@ -17,10 +17,13 @@ export async function latestPaymentOf(db: Database, invoiceId: number): Promise<
  */
 export async function readInvoiceProgress(db: Database, invoiceId: number, now: Date): Promise<InvoiceProgress> {
   const [invoice] = await db.select().from(invoices).where(eq(invoices.id, invoiceId));
-  if (!invoice) return { payment: null, latePayment: false, lines: [], promocode: null };
+  if (!invoice) return { payment: null, latePayment: false, lines: [], promocode: null, discountCents: 0, createdAt: null, paidAt: null, gateway: null };
   // A payment being confirmed outweighs a newer link: the money is on its way whatever the shopper opened since.
   const [confirming] = await db.select().from(payments).where(and(eq(payments.invoiceId, invoiceId), eq(payments.status, 'Confirming'))).orderBy(desc(payments.createdAt)).limit(1);
   const latest = confirming ?? await latestPaymentOf(db, invoiceId);
+  const [paidWith] = await db.select({ gateway: payments.gateway }).from(payments).where(and(eq(payments.invoiceId, invoiceId), eq(payments.status, 'Paid'))).limit(1);
+  // The receipt's facts beyond the lines: the dates and the gateway it was paid on (else offered on).
+  const facts = { createdAt: invoice.createdAt, paidAt: invoice.paidAt, gateway: paidWith?.gateway ?? latest?.gateway ?? null };
   const [late] = await db.select({ id: paymentExceptions.id }).from(paymentExceptions)
     .where(and(eq(paymentExceptions.invoiceId, invoiceId), inArray(paymentExceptions.reason, ['link_expired', 'invoice_cancelled', 'invoice_refunded']))).limit(1);
   const payment = latest ? { status: latest.status === 'Open' && latest.expiresAt.getTime() <= now.getTime() ? 'Expired' as const : latest.status, gateway: latest.gateway } : null;
@@ -29,13 +32,13 @@ export async function readInvoiceProgress(db: Database, invoiceId: number, now: 
     const rows = invoice.serviceId ? await db.select(lineColumns).from(services).innerJoin(products, eq(products.pid, services.pid)).where(eq(services.id, invoice.serviceId)) : [];
     // An upsell bills only the extra connections it adds to the service.
     const lines = rows.map((row) => ({ ...row, extraConnections: invoice.extraQuantity, proxyProtection: false }));
-    return { payment, latePayment: Boolean(late), lines, promocode: null };
+    return { payment, latePayment: Boolean(late), lines, promocode: null, discountCents: 0, ...facts };
   }
-  const [order] = invoice.orderId ? await db.select({ promocode: orders.promocode }).from(orders).where(eq(orders.id, invoice.orderId)) : [];
+  const [order] = invoice.orderId ? await db.select({ promocode: orders.promocode, discountCents: orders.discountCents }).from(orders).where(eq(orders.id, invoice.orderId)) : [];
   const lines = invoice.orderId
     ? await db.select(lineColumns).from(services).innerJoin(products, eq(products.pid, services.pid)).where(eq(services.orderId, invoice.orderId)).orderBy(asc(services.id))
     : [];
-  return { payment, latePayment: Boolean(late), lines, promocode: order?.promocode ?? null };
+  return { payment, latePayment: Boolean(late), lines, promocode: order?.promocode ?? null, discountCents: order?.discountCents ?? 0, ...facts };
 }
 
 export type InvoiceRow = typeof invoices.$inferSelect;

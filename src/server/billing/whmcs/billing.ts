@@ -614,7 +614,7 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
           await mirrorProducts(tx, order.items.map((item) => item.pid));
           await tx.insert(orders).values({
             id: orderId, clientId: order.clientId, kind: order.kind, status, fraud: order.fraud, ip: order.ip, country: order.country,
-            currency: order.currency, amountCents: order.amountCents, promocode: order.promocode, affid: order.affid, locale: order.locale, createdAt: placedAt,
+            currency: order.currency, amountCents: order.amountCents, promocode: order.promocode, discountCents: order.discountCents ?? 0, affid: order.affid, locale: order.locale, createdAt: placedAt,
             recoveryReminders: typeof order.recoveryAfterMs === 'number',
           });
           if (serviceIds.length > 0) {
@@ -626,6 +626,7 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
           }
           const [mirrored] = await tx.insert(invoices).values({
             id: invoiceId, clientId: order.clientId, kind: 'order', orderId, status: order.fraud ? 'Cancelled' : 'Unpaid', currency: order.currency, amountCents: order.amountCents,
+            createdAt: placedAt,
           }).returning();
           if (!mirrored) throw new Error('Invoice mirror was not written');
           const payment = order.payment ? await insertPayment(tx, mirrored, order.payment.gateway, order.payment.expiresAt) : null;
@@ -687,6 +688,7 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
       return db.transaction(async (tx) => {
         const [invoice] = await tx.insert(invoices).values({
           id: invoiceId, clientId: input.clientId, kind: 'upsell', serviceId: input.serviceId, extraQuantity: input.quantity, status: 'Unpaid', currency: input.currency, amountCents: input.amountCents,
+          createdAt: clock.now(),
         }).returning();
         if (!invoice) throw new Error('Invoice mirror was not written');
         const payment = await insertPayment(tx, invoice, input.payment.gateway, input.payment.expiresAt);
