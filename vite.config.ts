@@ -145,10 +145,36 @@ function startingShellInDev(): Plugin {
   };
 }
 
+/**
+ * INSPECT=on builds the app with the statechart inspection hook (src/app/inspect) sending to the flow
+ * studio's live view, INSPECT=record with the hook recording only (the browser journeys' coverage);
+ * unset, the hook is not built at all. Such a build says so in inspect.json, which the server reads.
+ */
+function inspection(): { mode: '' | 'on' | 'record'; liveUrl: string; plugin: Plugin } {
+  const value = process.env.INSPECT ?? '';
+  const mode = value === 'on' || value === 'record' ? value : value === '' || value === 'off' ? '' : null;
+  if (mode === null) throw new Error(`INSPECT=${value}: use on, record or off`);
+  const liveUrl = `ws://localhost:${process.env.STUDIO_PORT || '3001'}/live`;
+  const plugin: Plugin = {
+    name: 'tvc:inspect-marker',
+    apply: 'build',
+    generateBundle() {
+      if (mode) this.emitFile({ type: 'asset', fileName: 'inspect.json', source: `${JSON.stringify({ mode, live: mode === 'on' ? liveUrl : null })}\n` });
+    },
+  };
+  return { mode, liveUrl, plugin };
+}
+
+const inspect = inspection();
+
 /** The SPA is served under /checkout/ by the Fastify server. */
 export default defineConfig({
   base: '/checkout/',
-  plugins: [react(), stripMachineDescriptions(), prerenderPages(), startingShellInDev(), precompress()],
+  plugins: [react(), stripMachineDescriptions(), prerenderPages(), startingShellInDev(), precompress(), inspect.plugin],
+  define: {
+    'import.meta.env.VITE_INSPECT': JSON.stringify(inspect.mode),
+    'import.meta.env.VITE_STUDIO_LIVE_URL': JSON.stringify(inspect.liveUrl),
+  },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

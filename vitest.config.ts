@@ -15,6 +15,9 @@ export default defineConfig({
           include: ['src/**/*.test.ts', 'machines/**/*.test.ts', 'scripts/**/*.test.ts', 'tests/support/**/*.test.ts', 'tests/walks/**/*.test.ts'],
           exclude: ['scripts/bench/**'],
           environment: 'node',
+          // The machine tests' path replays write coverage/statecharts/machine-tests/<machine>.json (the flow studio paints it).
+          setupFiles: ['tests/support/statechart-coverage-setup.ts'],
+          globalSetup: ['tests/support/statechart-coverage-global.ts'],
         },
       },
       {
@@ -47,8 +50,9 @@ export default defineConfig({
           environment: 'happy-dom',
           // The page lives under /checkout, so the app's cookies (Path=/checkout) are visible to it.
           environmentOptions: { happyDOM: { url: 'http://localhost/checkout/' } },
-          setupFiles: ['tests/support/dom-setup.ts'],
-          // Prints the coverage of every machine's transitions through the views once the model walks ran.
+          setupFiles: ['tests/support/dom-setup.ts', 'tests/support/statechart-coverage-setup.ts'],
+          // Prints the coverage of every machine's transitions through the views once the model walks ran,
+          // and writes coverage/statecharts/view-walks/<machine>.json.
           globalSetup: ['tests/model/coverage-report.ts'],
           // A whole app renders per test; leave room for a machine busy with other work.
           testTimeout: 20_000,

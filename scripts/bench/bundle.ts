@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { bytesByOwner, chunkNames, gzipSize, htmlEntryKey, htmlReferences, staticClosure, type Manifest } from './lib/chunks';
 import { ROOT, runCommand, tail } from './lib/proc';
+import { INSPECTION_MARKER } from '../../src/app/inspect/live-protocol';
 
 export interface Chunk {
   file: string;
@@ -26,13 +27,22 @@ export interface BuildAnalysis {
   notes: string[];
   /** gzip bytes of the first screen's JS by package or folder, apportioned by source-map bytes. */
   owners: { owner: string; raw: number; gzip: number }[];
+  /** JS files carrying the statechart inspection hook (src/app/inspect): none in a build made without INSPECT. */
+  inspection: string[];
+}
+
+/** The files of a build whose text contains the marker of the statechart inspection hook. */
+export function filesWithInspection(outDir: string): string[] {
+  return walk(outDir)
+    .filter((path) => /\.(m?js|html)$/.test(path) && readFileSync(path, 'utf8').includes(INSPECTION_MARKER))
+    .map((path) => relative(outDir, path).replace(/\\/g, '/'));
 }
 
 /** Runs `vite build` with a manifest and hidden source maps into `outDir`. */
-export async function viteBuild(options: { outDir: string; logFile: string; config?: string }): Promise<number> {
+export async function viteBuild(options: { outDir: string; logFile: string; config?: string; env?: NodeJS.ProcessEnv }): Promise<number> {
   const args = [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', options.outDir, '--emptyOutDir', '--manifest', '--sourcemap', 'hidden'];
   if (options.config) args.push('--config', options.config);
-  const result = await runCommand(process.execPath, args, { logFile: options.logFile });
+  const result = await runCommand(process.execPath, args, { logFile: options.logFile, env: options.env });
   if (result.code !== 0) throw new Error(`vite build${options.config ? ` --config ${options.config}` : ''} failed (exit ${result.code}):\n${tail(options.logFile, 25)}`);
   return result.ms;
 }
@@ -101,6 +111,7 @@ export function analyseBuild(outDir: string, buildMs: number, base = '/checkout/
     source,
     notes,
     owners: [...owners].map(([owner, size]) => ({ owner, ...size })).sort((a, b) => b.gzip - a.gzip),
+    inspection: filesWithInspection(outDir),
   };
 }
 

@@ -10,6 +10,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { INSPECTION_MARKER } from '../../src/app/inspect/live-protocol';
 import { analyseBuild, buildServerBundle, gzipOfUrl, viteBuild, type BuildAnalysis } from './bundle';
 import { CHROME_FLAGS, lighthouseVersion, measurePage, type LighthouseSummary } from './lighthouse';
 import { KNEE_CONNECTIONS_PER_STREAM, KNEE_PATH, KNEE_STREAM_RATE, measureKnees, type KneeServer } from './knee';
@@ -115,6 +116,10 @@ if (wants('bundle')) {
     if (app.firstScreen.jsBrotli !== null) {
       rows.push({ section: BUNDLE, measure: 'first screen JS as sent (brotli)', value: kB(app.firstScreen.jsBrotli), budget: '', within: null, how: 'the sizes of the .br files the build writes beside those chunks, which the server sends to browsers that accept br' });
     }
+    rows.push({
+      section: BUNDLE, measure: 'statechart inspection code (INSPECT=on)', value: app.inspection.length ? app.inspection.join(', ') : 'none', budget: 'none', within: app.inspection.length === 0,
+      how: `every .js and .html file of the production build searched for the inspection hook's marker '${INSPECTION_MARKER}' (src/app/inspect is built only with INSPECT=on or record)`,
+    });
     rows.push({ section: BUNDLE, measure: 'first screen CSS', value: kB(app.firstScreen.cssGzip), budget: '', within: null, how: 'the CSS of those chunks and index.html\'s stylesheets' });
     const js = app.chunks.filter((chunk) => chunk.kind === 'js');
     const css = app.chunks.filter((chunk) => chunk.kind === 'css');

@@ -71,3 +71,27 @@ describe('buildIfStale', { timeout: 60_000 }, () => {
     expect(() => buildIfStale({ root, log: () => {}, only: ['SPA'] })).toThrow('npm run build:spa failed (exit 3)');
   });
 });
+
+describe('buildIfStale and INSPECT', () => {
+  it('rebuilds the SPA built with another INSPECT than the environment asks (INSPECT=on npm start after npm start)', () => {
+    const root = mkdtempSync(join(tmpdir(), 'tvc-build-inspect-'));
+    const previous = process.env.INSPECT;
+    try {
+      const spa = BUILD_TARGETS.find((target) => target.name === 'SPA')!;
+      mkdirSync(join(root, 'dist'), { recursive: true });
+      writeFileSync(join(root, 'dist', 'index.html'), 'built');
+      delete process.env.INSPECT;
+      expect(staleness(spa, root)).toBeNull();
+      process.env.INSPECT = 'on';
+      expect(staleness(spa, root)).toBe('inspect');
+      writeFileSync(join(root, 'dist', 'inspect.json'), JSON.stringify({ mode: 'on', live: 'ws://localhost:3001/live' }));
+      expect(staleness(spa, root)).toBeNull();
+      delete process.env.INSPECT;
+      expect(staleness(spa, root)).toBe('inspect');
+    } finally {
+      if (previous === undefined) delete process.env.INSPECT;
+      else process.env.INSPECT = previous;
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});

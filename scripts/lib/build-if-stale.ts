@@ -4,14 +4,14 @@
  * setup both call it, so a start with nothing changed costs no build, and a fresh clone builds both.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 
 /** A build: the file it writes last, what it is made from, and the npm script that makes it. */
 export interface BuildTarget {
-  name: 'SPA' | 'server';
+  name: 'SPA' | 'server' | 'API reference';
   output: string;
   sources: readonly string[];
   script: string;
@@ -34,6 +34,15 @@ export const BUILD_TARGETS: readonly BuildTarget[] = [
   },
 ];
 
+/** The Redoc page /checkout/api/docs serves in demo mode (src/server/api-docs.ts), rendered from openapi.yaml. */
+export const API_DOCS_TARGET: BuildTarget = { name: 'API reference', output: 'build/api-docs.html', sources: ['openapi.yaml'], script: 'build:api-docs' };
+
+/** The INSPECT mode a SPA was built with ('' without), from the inspect.json vite.config.ts writes beside it. */
+function inspectModeOf(distDir: string): string {
+  const file = join(distDir, 'inspect.json');
+  return existsSync(file) ? String((JSON.parse(readFileSync(file, 'utf8')) as { mode?: string }).mode ?? '') : '';
+}
+
 /** The newest modification time under a path (0 when it does not exist). */
 export function newestMtime(path: string): number {
   if (!existsSync(path)) return 0;
@@ -44,22 +53,27 @@ export function newestMtime(path: string): number {
   return newest;
 }
 
-/** Why a target needs building ('missing', 'stale'), or null when its output is newer than every source. */
-export function staleness(target: BuildTarget, root = ROOT): 'missing' | 'stale' | null {
+/**
+ * Why a target needs building ('missing', 'stale'; for the SPA also 'inspect': built with another INSPECT
+ * than this environment's, e.g. `INSPECT=on npm start`), or null when its output is newer than every source.
+ */
+export function staleness(target: BuildTarget, root = ROOT): 'missing' | 'stale' | 'inspect' | null {
   const output = join(root, target.output);
   if (!existsSync(output)) return 'missing';
+  if (target.name === 'SPA' && inspectModeOf(dirname(output)) !== (process.env.INSPECT === 'off' ? '' : (process.env.INSPECT ?? ''))) return 'inspect';
   const builtAt = statSync(output).mtimeMs;
   const changedAt = Math.max(...target.sources.map((source) => newestMtime(join(root, source))));
   return builtAt > changedAt ? null : 'stale';
 }
 
 /** Runs the build of every stale target (of `only`, when given); throws when one fails. Returns the names of what was built. */
-export function buildIfStale({ root = ROOT, log = console.log, prefix = '', only }: { root?: string; log?: (line: string) => void; prefix?: string; only?: BuildTarget['name'][] } = {}): string[] {
+export function buildIfStale({ root = ROOT, log = console.log, prefix = '', only, targets = BUILD_TARGETS }: { root?: string; log?: (line: string) => void; prefix?: string; only?: BuildTarget['name'][]; targets?: readonly BuildTarget[] } = {}): string[] {
   const built: string[] = [];
-  for (const target of BUILD_TARGETS.filter(({ name }) => !only || only.includes(name))) {
+  for (const target of targets.filter(({ name }) => !only || only.includes(name))) {
     const why = staleness(target, root);
     if (!why) continue;
-    log(`${prefix}${why === 'missing' ? `no ${target.output}` : `${target.output} is older than its sources`}: building the ${target.name}`);
+    const reason = why === 'missing' ? `no ${target.output}` : why === 'inspect' ? `${target.output} was built with another INSPECT` : `${target.output} is older than its sources`;
+    log(`${prefix}${reason}: building the ${target.name}`);
     const build = spawnSync('npm', ['run', '-s', target.script], { cwd: root, stdio: 'inherit' });
     if (build.status !== 0) throw new Error(`${prefix}npm run ${target.script} failed (exit ${build.status})`);
     built.push(target.name);

@@ -6,9 +6,10 @@
  */
 import { createActor, type AnyEventObject, type AnyMachineSnapshot, type AnyStateMachine, type StateValue } from 'xstate';
 import { getAdjacencyMap, getShortestPaths } from 'xstate/graph';
-import { machineGuardOutcomes, machineTransitions, takeInitialStep, takeStep, type StepResult } from './transitions';
+import { recordWalked } from './coverage-record';
+import { machineGuardOutcomes, machineTransitions, pairKey, transitionPairs as pairsOf, takeInitialStep, takeStep, type StepResult } from './transitions';
 
-export { guardOutcomeLabel, machineGuardOutcomes, machineTransitions, takeInitialStep, takeStep, type MachineTransition, type StepResult } from './transitions';
+export { guardOutcomeLabel, machineGuardOutcomes, machineTransitions, takeInitialStep, takeStep, transitionPairs, type MachineTransition, type StepResult } from './transitions';
 
 /** One documented actor, action, guard or delay of a machine (the `<name>MachineDocs` entries). */
 export interface DocEntry {
@@ -313,12 +314,6 @@ export function generatePaths(model: MachineModel): ModelPath[] {
     .map(({ root, events }) => walkEvents(model, root, events));
 }
 
-const pairKey = (first: string, second: string) => `${first} ⇒ ${second}`;
-
-function pairsOf(sequence: string[]): string[] {
-  return sequence.slice(1).map((label, index) => pairKey(sequence[index]!, label));
-}
-
 /** Transition pairs occurring anywhere in the explored graph: within a step, and last of one step → first of the next. */
 function reachablePairs(model: MachineModel): Set<string> {
   const { starts, nodes } = explore(model);
@@ -420,6 +415,8 @@ export function replayPath(
       }
       assertStep(snapshot, step);
     });
+    // What the replay walked on the real actor, for the machine tests' coverage file (coverage/statecharts/machine-tests).
+    recordWalked('machine-tests', model.name, { transitions: path.transitions, guardOutcomes: path.guards, pairs: path.pairs });
   } finally {
     actor.stop();
   }

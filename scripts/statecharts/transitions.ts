@@ -39,6 +39,14 @@ export interface MachineTransition {
 /** The two outcomes of a guarded transition's guard, as labels: `<transition label>: true` / `: false`. */
 export const guardOutcomeLabel = (transition: string, outcome: boolean): string => `${transition}: ${outcome}`;
 
+/** Two transitions taken one directly after the other, as a label: `first ⇒ second`. */
+export const pairKey = (first: string, second: string): string => `${first} ⇒ ${second}`;
+
+/** The pairs of a sequence of transitions taken in order (each transition with the next one). */
+export function transitionPairs(sequence: string[]): string[] {
+  return sequence.slice(1).map((label, index) => pairKey(sequence[index]!, label));
+}
+
 /** One microstep: the event processed and the transitions taken (labels, in xstate's order). */
 export interface Microstep {
   event: AnyEventObject;

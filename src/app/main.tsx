@@ -8,7 +8,9 @@ const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 async function start(): Promise<void> {
   await nextTask();
-  const created = createAppServices();
+  // A build made with INSPECT=on or =record only: the constant is '' otherwise, and this branch and its chunk are not built.
+  const inspect = import.meta.env.VITE_INSPECT ? (await import('./inspect')).startInspection(import.meta.env.VITE_INSPECT, import.meta.env.VITE_STUDIO_LIVE_URL ?? '') : undefined;
+  const created = createAppServices(inspect ? { inspect } : {});
   await nextTask();
   const app = created.withRouter();
   await nextTask();

@@ -10,6 +10,10 @@ interface ImportMetaEnv {
   readonly VITE_FONT_STYLESHEET?: string;
   /** The font family that stylesheet defines, used before the system fonts. */
   readonly VITE_FONT_FAMILY?: string;
+  /** Set from INSPECT by vite.config.ts: 'on' (live view + journey coverage), 'record' (journey coverage), '' (none). */
+  readonly VITE_INSPECT?: '' | 'on' | 'record';
+  /** The flow studio's live WebSocket (ws://localhost:STUDIO_PORT/live), for INSPECT=on. */
+  readonly VITE_STUDIO_LIVE_URL?: string;
 }
 
 interface ImportMeta {

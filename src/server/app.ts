@@ -12,6 +12,8 @@ import { HttpError } from './http-error';
 import { lazySchemaCompilers } from './lazy-schemas';
 import { logSerializers } from './log';
 import { demoOutboxPages } from './mail/demo-outbox';
+import { apiDocsPage } from './api-docs';
+import { inspectLiveOrigin, refuseInspectBuild } from './inspect-build';
 import { mailRenderer } from './mail/render';
 import { checkoutLinks } from './mail/templates';
 import { startMailWorker, type MailWorker } from './mail/worker';
@@ -49,6 +51,8 @@ export interface AppOptions extends Partial<Ports> {
   catalogue?: Catalogue;
   /** Log to standard output (true), or to a stream (tests read what would be logged). */
   logger?: boolean | { stream: { write(line: string): void } };
+  /** The Redoc page served at /checkout/api/docs in demo mode; build/api-docs.html by default. */
+  apiDocsFile?: string;
 }
 
 /** Answers that carry credentials or personal data: never stored by a browser or a shared cache. */
@@ -115,6 +119,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   refuseUnsafeConfig(config);
+  refuseInspectBuild(config);
   const catalogueStarted = performance.now();
   const file = catalogue ?? catalogueForStart(config);
   // A shop shows who sells: production without the merchant's name, terms and privacy refuses to start.
@@ -150,7 +155,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"], scriptSrc: ["'self'"], styleSrc: ["'self'", "'unsafe-inline'"], imgSrc: ["'self'", 'data:', ...[logoOrigin(merchant)].filter((origin) => origin !== null)],
-        connectSrc: ["'self'"], formAction: ["'self'"], frameAncestors: ["'none'"], objectSrc: ["'none'"], baseUri: ["'self'"],
+        // A demo whose SPA was built with INSPECT=on may talk to the flow studio's live view on this machine.
+        connectSrc: ["'self'", ...(config.mode === 'demo' ? [inspectLiveOrigin(config.distDir) ?? []].flat() : [])], formAction: ["'self'"], frameAncestors: ["'none'"], objectSrc: ["'none'"], baseUri: ["'self'"],
         upgradeInsecureRequests: null,
       },
     },
@@ -217,6 +223,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(async (scope) => recoveryOptOutPages(scope, { recovery, demo: config.mode === 'demo' }));
   await app.register(async (scope) => demoOutboxPages(scope, { db: store.db, render: renderMail, demo: config.mode === 'demo', from: config.mail.from, sending: ports.mailer !== null }));
+  await app.register(async (scope) => apiDocsPage(scope, { demo: config.mode === 'demo', file: options.apiDocsFile }));
   await serveSpa(app, config.distDir, { demoBanner: config.mode === 'demo' });
   // Without a mailer (the demo without SMTP_URL) the mail stays in the outbox, for the demo outbox page.
   if (ports.mailer) {

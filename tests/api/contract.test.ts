@@ -9,6 +9,7 @@ import { services } from '../../src/server/db/schema';
 import { OPERATIONS_FILE, operationsJson, specOperations } from '../../src/server/openapi';
 import { contractOperations } from '../../src/server/operations';
 import { KNOWN_CONTRACT_GAPS, operations, validatedResponses } from './contract';
+import { API_DOCS_PATH } from '../../src/server/api-docs';
 import {
   BASIC_ORDER, Browser, createTestApp, DEMO_ACCOUNTS, deliverWebhook, freshEmail, guest, guestWithOrder, loggedIn, newAccount,
   payOnSandbox, paymentEvent, paymentIdOf, placeOrder, postSignInToken, unprovisionService, webhookSecret, type Answer, type TestApp,
@@ -90,7 +91,9 @@ describe('the served set of routes', () => {
     expect(t.app.hasRoute({ method: 'GET', url: '/checkout/*' })).toBe(true);
     for (const route of served.filter(({ url }) => url !== '/*')) expect(t.app.hasRoute({ method: route.method as 'GET', url: route.url }), `${route.method} ${route.url}`).toBe(true);
     const spec = operations.map((op) => `${op.method} ${op.url}`).sort();
-    const api = served.filter((route) => isApiPath(route.url));
+    // The API reference page (demo mode only, src/server/api-docs.ts) documents the operations and is none of them.
+    expect(served.filter((route) => route.url === API_DOCS_PATH).map((route) => route.method).sort()).toEqual(['GET', 'HEAD']);
+    const api = served.filter((route) => isApiPath(route.url) && route.url !== API_DOCS_PATH);
     // Fastify answers HEAD for every GET route (exposeHeadRoutes); nothing else is added.
     expect(api.filter((route) => route.method !== 'HEAD').map((route) => `${route.method} ${route.url}`).sort()).toEqual(spec);
     expect(api.filter((route) => route.method === 'HEAD').map((route) => `GET ${route.url}`).sort()).toEqual(spec.filter((entry) => entry.startsWith('GET ')));

@@ -71,7 +71,7 @@ const freshPostgresDatabase = (serverUrl: string) => createDatabase(serverUrl, `
  * (e.g. { TRUST_PROXY: '10.0.0.0/8' }); the developer's own environment is not read. A `logStream`
  * receives the server's log lines (JSON, one per write).
  */
-export async function createTestApp(env: Record<string, string> = {}, options: { logStream?: { write(line: string): void }; ports?: Partial<Ports> & { clock?: Clock } } = {}): Promise<TestApp> {
+export async function createTestApp(env: Record<string, string> = {}, options: { logStream?: { write(line: string): void }; ports?: Partial<Ports> & { clock?: Clock }; apiDocsFile?: string } = {}): Promise<TestApp> {
   // With BILLING=whmcs (or TEST_BILLING=whmcs) each app gets a fake WHMCS of its own, seeded with the demo catalogue.
   const whmcs = billingOf(env) === 'whmcs' && !env.WHMCS_API_URL && !options.ports?.billing ? await createWhmcsFake() : null;
   // Load shedding off: one test process floods its in-process app by design (tests/server checks shedding).
@@ -89,7 +89,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: {
     template ??= new Blob([readFileSync(file)]);
     store = await openStore({ engine: 'memory', from: template });
   }
-  const app = await buildApp({ config, store, ...options.ports, ...(options.logStream ? { logger: { stream: options.logStream } } : {}) });
+  const app = await buildApp({ config, store, ...options.ports, ...(options.logStream ? { logger: { stream: options.logStream } } : {}), ...(options.apiDocsFile ? { apiDocsFile: options.apiDocsFile } : {}) });
   // The template's demo rows are the local store's; with WHMCS the checkout's tables hold only mirrors of WHMCS's ids
   // (after buildApp, which applies the catalogue the mirror's services point at).
   if (whmcs) {

@@ -6,6 +6,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { mergeLayer, startLayer } from '../../scripts/statecharts/coverage-files';
 import { formatCoverageTable, type ViewCoverageRow } from './coverage';
 
 declare module 'vitest' {
@@ -19,7 +20,9 @@ const ORDER = ['checkout', 'placeOrder', 'waiting', 'upsell', 'reseller', 'auth'
 export default function setup(project: TestProject) {
   const directory = mkdtempSync(join(tmpdir(), 'tv-checkout-model-'));
   project.provide('modelCoverageDir', directory);
+  startLayer('view-walks');
   return () => {
+    mergeLayer('view-walks');
     const rows = readdirSync(directory)
       .map((file) => JSON.parse(readFileSync(join(directory, file), 'utf8')) as ViewCoverageRow)
       .sort((a, b) => ORDER.indexOf(a.machine) - ORDER.indexOf(b.machine));

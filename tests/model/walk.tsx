@@ -9,7 +9,8 @@
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Actor, StateMachine, type AnyActorRef, type AnyEventObject, type AnyMachineSnapshot, type AnyStateMachine, type InspectionEvent, type StateValue } from 'xstate';
-import { formatScenario, generatePaths, machineGuardOutcomes, machineTransitions, takeInitialStep, takeStep, type MachineModel, type ModelPath, type PathState, type PathStep } from '../../scripts/statecharts/graph';
+import { recordWalked } from '../../scripts/statecharts/coverage-record';
+import { formatScenario, generatePaths, machineGuardOutcomes, machineTransitions, takeInitialStep, takeStep, transitionPairs, type MachineModel, type ModelPath, type PathState, type PathStep } from '../../scripts/statecharts/graph';
 import { renderApp, type RenderAppOptions, type RenderedApp } from '../../src/app/testing';
 import { reportCoverage, type ViewCoverageRow } from './coverage';
 import { controlledApi, type ControlledApiOptions, type ControlledApi } from './api';
@@ -162,6 +163,7 @@ export function describeViewWalk<P extends Page>(walk: ViewWalk<P>): void {
   const direct = new Map<string, string>();
   const offView = new Set<string>();
   const notes = new Map<string, number>();
+  const pairsThroughViews = new Set<string>();
 
   describe(`${model.name} machine: every path through the views`, () => {
     beforeEach(() => {
@@ -194,9 +196,12 @@ export function describeViewWalk<P extends Page>(walk: ViewWalk<P>): void {
         const steps = walk.arrange?.(path, page) ?? path.steps;
         const directSteps = new Set<number>();
         const offViewSteps = new Set<number>();
+        // The actor's steps caused by events sent to it directly (not through a view).
+        const sentToActor = new Set<WalkedStep>();
         for (const [index, step] of steps.entries()) {
           const noUi = walk.noUi?.[step.event.type];
           const offView = walk.offView?.(step);
+          const walkedBefore = recorder.steps.length;
           if (offView) {
             // No view offers this input: the refusing guard is walked on the app's own actor.
             offViewSteps.add(index);
@@ -214,6 +219,7 @@ export function describeViewWalk<P extends Page>(walk: ViewWalk<P>): void {
             return current.error !== undefined || current.matched > index ? current : false;
           }, `the ${model.name} actor to take step ${index + 1} (${model.describeEvent(step.event)})`);
           expect(alignment.error, `step ${index + 1} (${model.describeEvent(step.event)})`).toBeUndefined();
+          if (offView || noUi) for (const walked of recorder.steps.slice(walkedBefore)) sentToActor.add(walked);
           // Unless the same action also delivered the next steps, the actor is in the step's state now.
           if (alignment.matched === index + 1) {
             const snapshot = recorder.actor!.getSnapshot() as AnyMachineSnapshot;
@@ -233,6 +239,13 @@ export function describeViewWalk<P extends Page>(walk: ViewWalk<P>): void {
         for (const reason of final.extras) page.note(reason);
         expect(page.api.violations).toEqual([]);
         for (const reason of page.api.offContract.map((answer) => `${answer.operation} answered off-contract: ${answer.reason}`)) page.note(reason);
+        // Pairs as the app's actor took them through the views: a step sent to the actor directly breaks the sequence.
+        const sequences: string[][] = [[...(recorder.initial?.transitions ?? [])]];
+        for (const walked of recorder.steps) {
+          if (sentToActor.has(walked)) sequences.push([]);
+          else sequences.at(-1)!.push(...walked.transitions);
+        }
+        for (const pair of sequences.flatMap(transitionPairs)) pairsThroughViews.add(pair);
         steps.forEach((step, index) => {
           for (const label of [...step.transitions, ...step.guards]) {
             if (directSteps.has(index)) direct.set(label, step.event.type);
@@ -261,6 +274,12 @@ export function describeViewWalk<P extends Page>(walk: ViewWalk<P>): void {
         notes: [...notes].map(([reason, count]) => `${reason} (${count}×)`),
       };
       reportCoverage(row);
+      // coverage/statecharts/view-walks/<machine>.json: what the views walked (not what was sent to the actor directly).
+      recordWalked('view-walks', model.name, {
+        transitions: allTransitions.filter((label) => throughViews.has(label)),
+        guardOutcomes: allOutcomes.filter((label) => throughViews.has(label)),
+        pairs: [...pairsThroughViews],
+      });
       expect(row.missing).toEqual([]);
       // Every transition and guard outcome is walked through the views, but those of events no view
       // sends (reported defects), of inputs no view offers (sent to the actor) and those the model

@@ -3,6 +3,7 @@
  * through the checkout and the sandbox payment page, and calls to the API as another browser makes them.
  */
 import { randomUUID } from 'node:crypto';
+import { recordEveryContext, recordStatecharts, statechartErrors, writeWorkerPart } from './statechart-coverage';
 import { test as base, expect, type APIRequestContext, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from '@playwright/test';
 
 /** The origin of the server of this run (also its PUBLIC_URL: payment links point to it). */
@@ -12,11 +13,28 @@ export function serverUrl(): string {
   return url;
 }
 
-export const test = base.extend({
+export const test = base.extend<{ statechartContext: void }, { statechartCoverage: void }>({
   // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a fixture needs from this pattern.
   baseURL: async ({}, use) => {
     await use(serverUrl());
   },
+  // The machines' steps in every page of the worker go to coverage/statecharts/browser-journeys (statechart-coverage.ts).
+  statechartCoverage: [
+    async ({ browser }, use) => {
+      recordEveryContext(browser);
+      await use();
+      writeWorkerPart();
+    },
+    { scope: 'worker', auto: true },
+  ],
+  statechartContext: [
+    async ({ context }, use) => {
+      await recordStatecharts(context);
+      await use();
+      expect(statechartErrors(context), 'steps of the app\'s actors the statechart engine could not reproduce').toEqual([]);
+    },
+    { auto: true },
+  ],
 });
 
 export { expect };

@@ -3,16 +3,47 @@
  * built if dist/ is missing or older than its sources, and the real server starts on a free port
  * with a fresh data directory. The returned function stops it and removes the directory.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { copyFileSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { assertChromium } from './chromium';
-import { buildIfStale } from '../../../scripts/lib/build-if-stale';
+import { BUILD_TARGETS, buildIfStale, newestMtime } from '../../../scripts/lib/build-if-stale';
 import { freePort } from '../../../scripts/lib/free-port';
 import { personalDataInLog } from './log-privacy';
+import { mergeLayer, startLayer } from '../../../scripts/statecharts/coverage-files';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
+/**
+ * The journeys run the SPA built with INSPECT=record into build/e2e-dist: the production build plus the
+ * statechart inspection hook, whose steps make coverage/statecharts/browser-journeys (E2E_INSPECT=off: dist/, as npm run build makes it).
+ */
+export const E2E_DIST = process.env.E2E_INSPECT === 'off' ? join(ROOT, 'dist') : join(ROOT, 'build', 'e2e-dist');
+
+/** Builds the SPA (with `env`, into `outDir`) when it is missing, older than its sources or built another way (inspect.json). */
+export function buildSpaIfStale(outDir: string, env: Record<string, string>): void {
+  const built = join(outDir, 'index.html');
+  const builtAt = existsSync(built) ? statSync(built).mtimeMs : 0;
+  const changedAt = Math.max(...BUILD_TARGETS.find((target) => target.name === 'SPA')!.sources.map((source) => newestMtime(join(ROOT, source))));
+  const inspectFile = join(outDir, 'inspect.json');
+  const builtMode = existsSync(inspectFile) ? (JSON.parse(readFileSync(inspectFile, 'utf8')) as { mode: string; live: string | null }) : null;
+  const wantedMode = env.INSPECT ? { mode: env.INSPECT, live: env.INSPECT === 'on' ? `ws://localhost:${env.STUDIO_PORT ?? '3001'}/live` : null } : null;
+  if (builtAt > changedAt && JSON.stringify(builtMode) === JSON.stringify(wantedMode)) return;
+  console.log(`[e2e] building the SPA into ${outDir}${env.INSPECT ? ` with INSPECT=${env.INSPECT}` : ''} (${builtAt ? 'older than its sources or built another way' : 'none yet'})`);
+  const build = spawnSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, INSPECT: '', ...env },
+  });
+  if (build.status !== 0) throw new Error(`[e2e] vite build failed (exit ${build.status})`);
+}
+
+function buildJourneysSpa(): void {
+  // The journeys run the server from its sources (tsx): only the SPA needs a build.
+  if (E2E_DIST.endsWith('e2e-dist')) buildSpaIfStale(E2E_DIST, { INSPECT: 'record' });
+  else buildIfStale({ only: ['SPA'], prefix: '[e2e] ' });
+}
+
 
 export interface Started {
   child: ChildProcess;
@@ -80,8 +111,10 @@ export async function stop(child: ChildProcess): Promise<void> {
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
   assertChromium();
-  // The journeys run the server from its sources (tsx): only the SPA needs a build.
-  buildIfStale({ only: ['SPA'], prefix: '[e2e] ' });
+  buildJourneysSpa();
+  startLayer('browser-journeys');
+  // Every server of the run (this one and those a journey starts itself) serves that build.
+  process.env.DIST_DIR = E2E_DIST;
   const workDir = mkdtempSync(join(tmpdir(), 'tvc-e2e-'));
   const logPath = join(workDir, 'server.log');
   let started: Started | null = null;
@@ -106,6 +139,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   return async () => {
     await stop(child);
     process.off('exit', killOnExit);
+    const covered = mergeLayer('browser-journeys');
+    if (covered.length) console.log(`[e2e] statechart coverage of the journeys in coverage/statecharts/browser-journeys: ${covered.map((file) => `${file.machine} ${file.transitions.length} transitions`).join(', ')}`);
     // The server's log stays beside the test results (gitignored) for whoever reads a failure.
     mkdirSync(join(ROOT, 'test-results'), { recursive: true });
     copyFileSync(logPath, join(ROOT, 'test-results', 'e2e-server.log'));
