@@ -101,7 +101,7 @@ test.describe('desktop, 1280×800', () => {
 
   test('when no payment method takes the currency the order says so and the pay button stays disabled with that reason', async ({ page }) => {
     // The server's gateways, as if none of them took EUR.
-    await page.route('**/checkout/api/getGateway', async (route) => {
+    await page.route('**/checkout/api/getGateway*', async (route) => {
       const response = await route.fetch();
       const body = (await response.json()) as { paymentmethods: { paymentmethod: { currencies?: string[] }[] } };
       for (const gateway of body.paymentmethods.paymentmethod) gateway.currencies = ['USD'];

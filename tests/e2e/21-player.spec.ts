@@ -98,7 +98,7 @@ test('a new reseller reaches the reseller success page with the panel address, t
   await page.getByRole('button', { name: 'Validate and pay' }).click();
   await expect(page.getByRole('button', { name: 'Pay €349.00' })).toBeVisible();
   await payOnSandbox(page);
-  await expect(page).toHaveURL(/\/checkout\/resellers\/success\?serviceid=\d+$/, { timeout: 20_000 });
+  await expect(page).toHaveURL(/\/checkout\/resellers\/success\?serviceid=\d+&invoiceid=\d+$/, { timeout: 20_000 });
   const panel = page.getByRole('region', { name: 'Your panel login' });
   // The demo's panel address, the login of the new panel, and the 120 credits just bought.
   await expect(panel.getByRole('link', { name: 'https://panel.tvcheckout.test/' })).toHaveAttribute('href', 'https://panel.tvcheckout.test/');
