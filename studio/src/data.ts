@@ -1,5 +1,7 @@
 /** The shape of build/studio/data/*.json, written by scripts/studio/build-data.ts and read by the site. */
 
+import type { MachinePathsFigures } from '../../scripts/statecharts/paths';
+
 export type StateType = 'atomic' | 'compound' | 'parallel' | 'final' | 'history';
 export type TransitionKind = 'on' | 'always' | 'after' | 'onDone' | 'onError';
 
@@ -90,15 +92,7 @@ export interface Scenario {
 }
 
 /** The figures of `npm run paths -- --json` for one machine. */
-export interface MachineFigures {
-  machine: string;
-  states: number;
-  paths: number;
-  transitions: { walked: number; total: number };
-  guardOutcomes: { walked: number; total: number };
-  transitionPairs: { walked: number; total: number };
-  unreachable: { transition: string; reason: string }[];
-}
+export type MachineFigures = MachinePathsFigures;
 
 export const LAYERS = ['machine-tests', 'view-walks', 'browser-journeys'] as const;
 export type LayerName = (typeof LAYERS)[number];

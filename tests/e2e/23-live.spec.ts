@@ -9,12 +9,12 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Page } from '@playwright/test';
-import { parse } from 'yaml';
 import { freePort } from '../../scripts/lib/free-port';
 import { startStudioServer, type StudioServer } from '../../scripts/studio/serve';
 import { INSPECTION_MARKER } from '../../src/app/inspect/live-protocol';
 import { buildSpaIfStale, startServer, stop, type Started } from './support/global-setup';
 import { expect, test, uniqueEmail } from './support/fixtures';
+import { contractOperationIds, listedOperations } from './support/api-reference';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const LIVE_DIST = join(ROOT, 'build', 'e2e-live-dist');
@@ -95,20 +95,8 @@ test('the server\'s API reference (/checkout/api/docs, demo) renders every opera
     expect(build.status, build.stderr).toBe(0);
   }
   const refused = watchCsp(page);
-  const spec = parse(readFileSync(join(ROOT, 'openapi.yaml'), 'utf8')) as { paths: Record<string, Record<string, { operationId?: string }>> };
-  const operationIds = Object.values(spec.paths).flatMap((item) => Object.values(item).flatMap((operation) => (operation?.operationId ? [operation.operationId] : [])));
   await page.goto(`${app.baseUrl}/checkout/api/docs`);
-  const tags = page.locator('.menu-item-type-group > a');
-  await expect(tags.first()).toBeVisible();
-  const listed = new Set<string>();
-  for (let index = 0; index < (await tags.count()); index++) {
-    const tag = tags.nth(index);
-    const path = await tag.getAttribute('href');
-    await tag.locator('[data-testid="menu-item-label"]').click();
-    await expect(page.locator(`.menu-item-type-operation > a[href^="#${path}/"]`).first()).toBeVisible();
-    for (const href of await page.locator('.menu-item-type-operation > a').evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''))) listed.add(href.split('/').at(-1)!);
-  }
-  expect([...listed].sort()).toEqual(operationIds.map((id) => id.toLowerCase()).sort());
+  expect(await listedOperations(page)).toEqual(contractOperationIds());
   // Every script, style, font and worker of the page runs, and it sends nothing out (telemetry built off); the one
   // thing its CSP refuses is Redoc's "powered by" logo from a CDN (img-src).
   expect(refused.filter((text) => /(script|style|font|worker|connect)-src/.test(text))).toEqual([]);
