@@ -2519,6 +2519,11 @@ export interface operations {
                  * @example 1001
                  */
                 orderid: components["parameters"]["OrderIdQuery"];
+                /**
+                 * @description The shopper's locale (the page's URL prefix; en-en without one). Names and descriptions the catalogue file translates come in it; any other falls back to the default text. Left out, the default text.
+                 * @example de-de
+                 */
+                locale?: components["parameters"]["LocaleQuery"];
             };
             header?: never;
             path?: never;
@@ -2586,6 +2591,11 @@ export interface operations {
                  * @example 2002
                  */
                 invoiceid: components["parameters"]["InvoiceIdQuery"];
+                /**
+                 * @description The shopper's locale (the page's URL prefix; en-en without one). Names and descriptions the catalogue file translates come in it; any other falls back to the default text. Left out, the default text.
+                 * @example de-de
+                 */
+                locale?: components["parameters"]["LocaleQuery"];
             };
             header?: never;
             path?: never;

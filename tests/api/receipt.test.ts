@@ -56,6 +56,20 @@ describe('the receipt the waiting and success pages read', () => {
     expect(invoice).toMatchObject({ amount: fact.total, currency: 'EUR', receipt });
   });
 
+  it('asked in German (?locale=de-de) the receipt names the plan and the payment method as the catalogue file translates them (1 Monat, Karte); in en-gb, untranslated, the default names', async () => {
+    const { browser, order } = await guestWithOrder(t.app);
+    const inLocale = async (locale: 'de-de' | 'en-gb') => {
+      const byOrder = await browser.call('getOrderStatus', { query: { orderid: String(order.orderid), locale } });
+      const byInvoice = await browser.call('getInvoiceStatus', { query: { invoiceid: String(order.invoiceid), locale } });
+      expect(byInvoice.body.receipt).toEqual(byOrder.body.receipt);
+      return byOrder.body.receipt;
+    };
+    const german = await inLocale('de-de');
+    expect([german.lines[0]?.name, german.paymentmethod?.displayname]).toEqual(['1 Monat', 'Karte']);
+    const british = await inLocale('en-gb');
+    expect([british.lines[0]?.name, british.paymentmethod?.displayname]).toEqual(['1 Month', 'Card']);
+  });
+
   it('once paid the receipt keeps its lines, code and discount and gains the date paid; the invoice date does not move', async () => {
     const fact = checkoutFact({ pid: 1, extraConnection: false, proxyProtection: true, promo: 'SAVE5', currency: 'EUR' });
     expect([fact.discount, fact.total]).toEqual([5, 10.49]);

@@ -92,6 +92,9 @@ test('a shopper on /es-es pays and comes back to the waiting and success pages i
   await expect(receipt.getByText(t.receipt.thankYou)).toBeVisible();
   await expect(receipt.getByText(t.receipt.datePaid)).toBeVisible();
   await expect(receipt.getByText('12,99 €')).toBeVisible();
+  // The plan and the payment method as the catalogue file names them in Spanish (demo.yaml).
+  await expect(receipt).toContainText('1 mes');
+  await expect(receipt).toContainText('Tarjeta');
   await expect(page.locator('html')).toHaveAttribute('lang', 'es-ES');
   await noRawKeys(page);
 });

@@ -31,12 +31,12 @@ const missing = (what: string) => new ApiFailure('request.failed', 0, `no_${what
 
 export function waitingLogic(app: AppServices, hooks: { goToSuccess: (serviceid: number | null, invoiceid: number | null) => void; goHome: () => void }) {
   const { client } = app;
-  const invoiceStatus = (invoiceid: number) => unwrap(client.GET('/checkout/api/invoiceStatus', { params: { query: { invoiceid: String(invoiceid) } } }));
+  const invoiceStatus = (invoiceid: number) => unwrap(client.GET('/checkout/api/invoiceStatus', { params: { query: { invoiceid: String(invoiceid), locale: app.catalogueLocale() } } }));
   return waitingMachine.provide({
     actors: {
       fetchOrderStatus: fromPromise<OrderStatusResult, FetchOrderStatusInput>(async ({ input }) => {
         if (input.orderid !== null) {
-          const order = await unwrap(client.GET('/checkout/api/orderStatus', { params: { query: { orderid: String(input.orderid) } } }));
+          const order = await unwrap(client.GET('/checkout/api/orderStatus', { params: { query: { orderid: String(input.orderid), locale: app.catalogueLocale() } } }));
           return { orderid: order.orderid, status: order.status, fraud: order.fraud, serviceids: order.serviceids, ...progressOf(order) };
         }
         if (input.invoiceid === null) throw missing('order');

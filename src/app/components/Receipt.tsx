@@ -97,11 +97,12 @@ export function Receipt({ receipt, invoiceid, gateways, lead }: ReceiptProps) {
  */
 export function InvoiceReceipt({ invoiceid }: { invoiceid: number }) {
   const { t } = useTranslation();
-  const { client } = useApp();
+  const { client, catalogueLocale } = useApp();
+  const locale = catalogueLocale();
   const [receipt, setReceipt] = useState<ReceiptData | null>(null);
   useEffect(() => {
     let current = true;
-    unwrap(client.GET('/checkout/api/invoiceStatus', { params: { query: { invoiceid: String(invoiceid) } } })).then(
+    unwrap(client.GET('/checkout/api/invoiceStatus', { params: { query: { invoiceid: String(invoiceid), locale } } })).then(
       ({ receipt: read, amount, currency }) => current && setReceipt({ ...read, amount, currency }),
       // The credentials below say what went wrong with the session; the receipt is left out.
       () => current && setReceipt(null),
@@ -109,7 +110,7 @@ export function InvoiceReceipt({ invoiceid }: { invoiceid: number }) {
     return () => {
       current = false;
     };
-  }, [client, invoiceid]);
+  }, [client, invoiceid, locale]);
   if (!receipt) return null;
   return <Receipt receipt={receipt} invoiceid={invoiceid} lead={<p className="thank-you">{t('receipt.thankYou')}</p>} />;
 }

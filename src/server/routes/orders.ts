@@ -9,6 +9,9 @@ import { isoDate, promotionRefusal, type Promotion } from '../../domain/promotio
 import { pricedPromotion } from '../billing/promotions';
 import type { CatalogueProduct, IdempotencyClaim, InvoiceProgress } from '../billing/port';
 import type { PaymentGateway } from '../payments/port';
+import type { CatalogueTranslations } from '../catalogue/load';
+import type { Locale } from '../../domain/locale';
+import { translatedGatewayName, translatedProduct } from '../merchant';
 import type { components } from '../../api/schema';
 import { badRequest, conflict, forbidden, notFound, unauthenticated, unprocessable } from '../http-error';
 import { assertOwnsOrder, rememberOrder, requireLogin, requireSession, type Session } from '../session';
@@ -25,12 +28,12 @@ function idempotencyClaim(request: FastifyRequest, scope: string): IdempotencyCl
 }
 
 /** The receipt of the waiting and success pages; a stored cycle is one of the catalogue's (the catalogue file is checked against them). */
-function receiptOf(progress: InvoiceProgress, gateways: PaymentGateway[], names: Record<string, string>): components['schemas']['Receipt'] {
+function receiptOf(progress: InvoiceProgress, gateways: PaymentGateway[], names: Record<string, string>, locale: Locale | undefined, translations: CatalogueTranslations): components['schemas']['Receipt'] {
   const { lines, promocode, discountCents, createdAt, paidAt, gateway } = progress;
-  // Named as the gateway list names it (the catalogue's display name, else the gateway's own).
-  const displayname = gateway === null ? null : names[gateway] ?? gateways.find((candidate) => candidate.module === gateway)?.displayname ?? gateway;
+  // Named as the gateway list names it (the catalogue's display name in the shopper's locale, else the gateway's own).
+  const displayname = gateway === null ? null : translatedGatewayName(gateway, names[gateway] ?? gateways.find((candidate) => candidate.module === gateway)?.displayname ?? gateway, locale, translations);
   return {
-    lines: lines.map((line) => ({ ...line, billingcycle: line.billingcycle as components['schemas']['BillingCycle'] })),
+    lines: lines.map((line) => translatedProduct({ ...line, billingcycle: line.billingcycle as components['schemas']['BillingCycle'] }, locale, translations)),
     promocode,
     discount: discountCents / 100,
     date: (createdAt ?? new Date(0)).toISOString(),
@@ -43,7 +46,7 @@ const priceChanged = (amount: number, currency: string) =>
   conflict('price_changed', `The price is now ${amount.toFixed(2)} ${currency}. Please confirm the new total.`, { amount, currency });
 
 /** Orders and invoices: creation priced on the server, status reads, cancel and fraud flag. */
-export function orderRoutes({ billing, gateways, fraud, config, clock }: RouteDeps): Handlers<'order' | 'addInvoice' | 'getOrderStatus' | 'getInvoiceStatus' | 'cancelOrder' | 'fraudOrder'> {
+export function orderRoutes({ billing, gateways, fraud, config, clock, shop }: RouteDeps): Handlers<'order' | 'addInvoice' | 'getOrderStatus' | 'getInvoiceStatus' | 'cancelOrder' | 'fraudOrder'> {
   const gatewayOf = (module: string) => {
     const gateway = gateways.find((candidate) => candidate.module === module);
     if (!gateway) throw badRequest(`Unknown payment method "${module}".`, 'unknown_gateway');
@@ -186,7 +189,7 @@ export function orderRoutes({ billing, gateways, fraud, config, clock }: RouteDe
       return {
         orderid: order.id, status: order.status, invoiceid: order.invoiceId, invoiceStatus: order.invoiceStatus,
         serviceids: order.serviceIds, fraud: order.fraud, amount: order.amountCents / 100, currency: order.currency,
-        payment, latePayment, receipt: receiptOf(progress, gateways, await billing.gatewayNames()),
+        payment, latePayment, receipt: receiptOf(progress, gateways, await billing.gatewayNames(), request.query.locale, shop.translations),
       };
     },
 
@@ -200,7 +203,7 @@ export function orderRoutes({ billing, gateways, fraud, config, clock }: RouteDe
       const { payment, latePayment } = progress;
       return {
         invoiceid: invoice.id, status: invoice.status, kind: invoice.kind, orderid: invoice.orderId, serviceid: invoice.serviceId,
-        amount: invoice.amountCents / 100, currency: invoice.currency, payment, latePayment, receipt: receiptOf(progress, gateways, await billing.gatewayNames()),
+        amount: invoice.amountCents / 100, currency: invoice.currency, payment, latePayment, receipt: receiptOf(progress, gateways, await billing.gatewayNames(), request.query.locale, shop.translations),
       };
     },
 
