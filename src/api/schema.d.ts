@@ -1891,6 +1891,11 @@ export interface operations {
                  * @example 3001
                  */
                 serviceid: components["parameters"]["ServiceIdQuery"];
+                /**
+                 * @description The shopper's locale (the page's URL prefix; en-en without one). Names and descriptions the catalogue file translates come in it; any other falls back to the default text. Left out, the default text.
+                 * @example de-de
+                 */
+                locale?: components["parameters"]["LocaleQuery"];
             };
             header?: never;
             path?: never;
@@ -1925,6 +1930,11 @@ export interface operations {
                  * @example 3001
                  */
                 serviceid: components["parameters"]["ServiceIdQuery"];
+                /**
+                 * @description The shopper's locale (the page's URL prefix; en-en without one). Names and descriptions the catalogue file translates come in it; any other falls back to the default text. Left out, the default text.
+                 * @example de-de
+                 */
+                locale?: components["parameters"]["LocaleQuery"];
             };
             header?: never;
             path?: never;
@@ -2000,7 +2010,13 @@ export interface operations {
     };
     getActiveProducts: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description The shopper's locale (the page's URL prefix; en-en without one). Names and descriptions the catalogue file translates come in it; any other falls back to the default text. Left out, the default text.
+                 * @example de-de
+                 */
+                locale?: components["parameters"]["LocaleQuery"];
+            };
             header?: never;
             path?: never;
             cookie?: never;

@@ -70,6 +70,16 @@ describe('the receipt the waiting and success pages read', () => {
     expect([british.lines[0]?.name, british.paymentmethod?.displayname]).toEqual(['1 Month', 'Card']);
   });
 
+  it('the success page\'s service is named in the shopper\'s language too (getClientProducts ?locale=de-de: 1 Monat; left out: 1 Month)', async () => {
+    const { browser, order } = await guestWithOrder(t.app);
+    await payOnSandbox(t.app, order.link);
+    const serviceid = String(order.serviceids[0]);
+    const german = await browser.call('getClientProducts', { query: { serviceid, locale: 'de-de' } });
+    expect(german.status, german.text).toBe(200);
+    expect(german.body.name).toBe('1 Monat');
+    expect((await browser.call('getClientProducts', { query: { serviceid } })).body.name).toBe('1 Month');
+  });
+
   it('once paid the receipt keeps its lines, code and discount and gains the date paid; the invoice date does not move', async () => {
     const fact = checkoutFact({ pid: 1, extraConnection: false, proxyProtection: true, promo: 'SAVE5', currency: 'EUR' });
     expect([fact.discount, fact.total]).toEqual([5, 10.49]);

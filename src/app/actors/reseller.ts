@@ -41,7 +41,7 @@ export function resellerLogic(app: AppServices, hooks: ResellerHooks) {
       ),
       loadResellerProduct: fromPromise<ResellerService, LoadResellerProductInput>(({ input }) => {
         if (input.serviceid === null) return Promise.reject(new ApiFailure('api.not_found', 404, 'not_found'));
-        return unwrap(client.GET('/checkout/api/getResellerProducts', { params: { query: { serviceid: String(input.serviceid) } } }));
+        return unwrap(client.GET('/checkout/api/getResellerProducts', { params: { query: { serviceid: String(input.serviceid), locale: app.catalogueLocale() } } }));
       }),
     },
     actions: {

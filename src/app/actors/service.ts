@@ -15,7 +15,7 @@ export function serviceLogic(app: AppServices) {
   return serviceMachine.provide({
     actors: {
       loadClientProduct: fromPromise<ClientProduct, LoadClientProductInput>(({ input }) =>
-        unwrap(client.GET('/checkout/api/getClientProducts', { params: { query: { serviceid: String(input.serviceid) } } })),
+        unwrap(client.GET('/checkout/api/getClientProducts', { params: { query: { serviceid: String(input.serviceid), locale: app.catalogueLocale() } } })),
       ),
       saveDeviceAddress: fromPromise<SaveDeviceAddressOutput, SaveDeviceAddressInput>(({ input }) => unwrap(client.POST('/checkout/api/updateMacAddress', { body: input }))),
     },

@@ -9,7 +9,7 @@ export function upsellLogic(app: AppServices) {
   const { client } = app;
   return upsellMachine.provide({
     actors: {
-      loadActiveServices: fromPromise<ActiveServicesOutput>(() => unwrap(client.GET('/checkout/api/getActiveProducts'))),
+      loadActiveServices: fromPromise<ActiveServicesOutput>(() => unwrap(client.GET('/checkout/api/getActiveProducts', { params: { query: { locale: app.catalogueLocale() } } }))),
       // One key per attempt: the machine ignores a second submit while this one runs.
       createInvoice: fromPromise<CreateInvoiceOutput, CreateInvoiceInput>(({ input }) =>
         unwrap(client.POST('/checkout/api/addInvoice', { params: { header: { 'Idempotency-Key': crypto.randomUUID() } }, body: input })),

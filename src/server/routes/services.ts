@@ -6,6 +6,8 @@ import type { ServiceRecord, ServiceStatus } from '../billing/port';
 import { conflict, forbidden, notFound } from '../http-error';
 import { requireLogin, requireSession, type Session } from '../session';
 import { completePricing } from './catalogue';
+import type { Locale } from '../../domain/locale';
+import { translatedProduct } from '../merchant';
 import type { Handlers, RouteDeps } from './types';
 
 /** The custom field holding a service's device (MAC) address. */
@@ -21,7 +23,7 @@ export function playlistUrl(service: Pick<ServiceRecord, 'serverHostname' | 'use
 type PlaylistHandler = (request: FastifyRequest<{ Querystring: { serviceid: string } }>, reply: FastifyReply) => Promise<FastifyReply>;
 
 /** Services: credentials, device address, notes and provisioning actions, each for its owner only. */
-export function serviceRoutes({ billing, config }: RouteDeps): Handlers<
+export function serviceRoutes({ billing, config, shop }: RouteDeps): Handlers<
   'getClientProducts' | 'getResellerProducts' | 'getActiveProducts' | 'updateClientProduct' | 'moduleTerminate' | 'moduleCreate' | 'restartService' | 'updateMacAddress'
 > & { getPlaylist: PlaylistHandler } {
   /** The service, if it belongs to the session: all of a login's services, or a guest's orders placed in this browser. */
@@ -39,6 +41,10 @@ export function serviceRoutes({ billing, config }: RouteDeps): Handlers<
     return { serviceid: service.id, status: service.status, result: 'success' as const };
   };
 
+  /** A service's plan as the catalogue file names it in the shopper's locale (else the name it was bought under). */
+  const planName = (service: Pick<ServiceRecord, 'pid' | 'productName'>, locale: Locale | undefined) =>
+    translatedProduct({ pid: service.pid, name: service.productName }, locale, shop.translations).name;
+
   const requireStatus = (service: ServiceRecord, allowed: ServiceStatus[], message: string) => {
     if (!allowed.includes(service.status)) throw conflict('service_state', message);
   };
@@ -47,8 +53,9 @@ export function serviceRoutes({ billing, config }: RouteDeps): Handlers<
     async getClientProducts(request) {
       const service = await ownedService(await requireSession(request), Number(request.query.serviceid));
       const active = service.status === 'Active';
+      const name = planName(service, request.query.locale);
       return {
-        serviceid: service.id, orderid: service.orderId, pid: service.pid, name: service.productName, status: service.status,
+        serviceid: service.id, orderid: service.orderId, pid: service.pid, name, status: service.status,
         billingcycle: service.billingcycle as 'Monthly',
         username: active ? service.username : null,
         password: active ? service.password : null,
@@ -56,7 +63,7 @@ export function serviceRoutes({ billing, config }: RouteDeps): Handlers<
         playlistUrl: active ? playlistUrl(service) : null,
         macAddress: { id: DEVICE_ADDRESS_FIELD_ID, value: service.macAddress },
         extraConnect: { id: EXTRA_CONNECTION_OPTION_ID, value: service.extraConnections },
-        reseller: service.productGroup === 'reseller' ? { name: service.productName, status: service.status } : null,
+        reseller: service.productGroup === 'reseller' ? { name, status: service.status } : null,
       };
     },
 
@@ -83,9 +90,10 @@ export function serviceRoutes({ billing, config }: RouteDeps): Handlers<
       // The panel account is the activation's service, else the first reseller service (later packs add credits to it).
       const account = active.find((candidate) => candidate.pid === config.resellerActivationPid) ?? active[0] ?? service;
       const provisioned = account.status === 'Active';
+      const name = planName(service, request.query.locale);
       return {
-        serviceid: service.id, pid: service.pid, name: service.productName, status: service.status,
-        reseller: { name: service.productName, status: service.status },
+        serviceid: service.id, pid: service.pid, name, status: service.status,
+        reseller: { name, status: service.status },
         panel: {
           url: config.resellerPanelUrl,
           username: provisioned ? account.username : null,
@@ -103,7 +111,7 @@ export function serviceRoutes({ billing, config }: RouteDeps): Handlers<
         const product = await billing.product(service.pid);
         const option = product?.configoptions.find((candidate) => candidate.id === EXTRA_CONNECTION_OPTION_ID);
         return option ? {
-          serviceid: service.id, pid: service.pid, name: service.productName, billingcycle: service.billingcycle as 'Monthly',
+          serviceid: service.id, pid: service.pid, name: planName(service, request.query.locale), billingcycle: service.billingcycle as 'Monthly',
           extraConnections: service.extraConnections, pricing: completePricing(option.pricing),
         } : null;
       }));
