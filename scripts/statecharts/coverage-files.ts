@@ -9,6 +9,8 @@ import { join, resolve } from 'node:path';
 import type { CoverageLayer, LayerCoverageFile, WalkedLabels } from './coverage-record';
 
 export const COVERAGE_DIR = resolve(import.meta.dirname, '../../coverage/statecharts');
+/** Where the view walks save what the screen showed at each step (tests/model/screens.ts), for the flow studio. */
+export const SCREENS_DIR = join(COVERAGE_DIR, 'screens');
 
 const partsDir = (layer: CoverageLayer, root: string) => join(root, '.parts', layer);
 

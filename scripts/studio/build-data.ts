@@ -15,11 +15,10 @@ import { formatScenario, generatePaths, machineGuardOutcomes, machineTransitions
 import { allModels } from '../statecharts/models/index';
 import { reportPaths } from '../statecharts/paths';
 import { LAYERS, type ContextField, type LayerCoverage, type MachineData, type Scenario, type ScenarioStep, type StudioIndex, type StudioState, type StudioTransition } from '../../studio/src/data';
+import { COVERAGE_DIR } from '../statecharts/coverage-files';
 import { layoutMachine } from './layout';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-/** Where `npm test` writes what each layer walked (coverage/statecharts/<layer>/<machine>.json). */
-export const COVERAGE_DIR = join(ROOT, 'coverage', 'statecharts');
 
 function statesOf(machine: AnyStateMachine): StudioState[] {
   return [machine.root, ...descendantStateNodes(machine.root)].map((node: AnyStateNode) => ({

@@ -4,11 +4,12 @@
  * Redocly CLI into api.html, no CDN). Works offline and can be published as it is.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { build } from 'vite';
+import { SCREENS_DIR } from '../statecharts/coverage-files';
 import { buildStudioData } from './build-data';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -16,8 +17,14 @@ export const STUDIO_DIR = join(ROOT, 'build', 'studio');
 
 export async function buildStudio(outDir = STUDIO_DIR): Promise<void> {
   const started = performance.now();
-  // data/snapshots (saved by the view walks, when they save any) stays; the site's own files are replaced.
   rmSync(join(outDir, 'assets'), { recursive: true, force: true });
+  // The screens the view walks saved (npm test), styled by the app's own stylesheet.
+  const snapshots = join(outDir, 'data', 'snapshots');
+  rmSync(snapshots, { recursive: true, force: true });
+  if (existsSync(SCREENS_DIR)) {
+    cpSync(SCREENS_DIR, snapshots, { recursive: true });
+    copyFileSync(join(ROOT, 'src', 'app', 'styles.css'), join(snapshots, 'app.css'));
+  }
   await build({
     configFile: false,
     root: join(ROOT, 'studio'),

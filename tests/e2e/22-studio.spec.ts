@@ -5,9 +5,11 @@
  * reference lists every operation of openapi.yaml.
  */
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { SCREENS_DIR } from '../../scripts/statecharts/coverage-files';
 import { startStudioServer, type StudioServer } from '../../scripts/studio/serve';
 import { contractOperationIds, listedOperations } from './support/api-reference';
 
@@ -83,6 +85,15 @@ test('a scenario found by its state steps through on the diagram: Next and Previ
   const next = page.getByRole('button', { name: 'Next', exact: true });
   await next.click();
   await expect(page.getByText(/^Step 1 of \d+/)).toBeVisible();
+  // What the app showed at that step, as the view walk saved it (npm test runs the walks before the journeys).
+  const scenario = Number(/scenario\/(\d+)$/.exec(page.url())![1]);
+  if (existsSync(join(SCREENS_DIR, 'waiting', String(scenario), '1.html'))) {
+    const screen = page.frameLocator('iframe[title="What the screen showed at step 1"]');
+    await expect(screen.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(screen.getByRole('link', { name: 'TV Checkout, home' })).toBeVisible();
+  } else {
+    await expect(page.getByText('No screen saved for this step (the view walks save none for it).')).toBeVisible();
+  }
   const afterOne = await activeIds();
   expect(afterOne).not.toBe(atStart);
   // On to the success state the path was chosen for.

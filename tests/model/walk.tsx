@@ -13,6 +13,7 @@ import { recordWalked } from '../../scripts/statecharts/coverage-record';
 import { formatScenario, generatePaths, machineGuardOutcomes, machineTransitions, takeInitialStep, takeStep, transitionPairs, type MachineModel, type ModelPath, type PathState, type PathStep } from '../../scripts/statecharts/graph';
 import { renderApp, type RenderAppOptions, type RenderedApp } from '../../src/app/testing';
 import { reportCoverage, type ViewCoverageRow } from './coverage';
+import { clearScreens, saveScreen } from './screens';
 import { controlledApi, type ControlledApiOptions, type ControlledApi } from './api';
 import { flush, settle } from './settle';
 
@@ -174,6 +175,7 @@ export function describeViewWalk<P extends Page>(walk: ViewWalk<P>): void {
     it('generates the expected number of paths (a changed statechart changes this)', () => {
       expect(paths.length).toBe(model.expectedPaths);
     });
+    clearScreens(model.name);
 
     it.each(paths.map((path) => [formatScenario(model, path), path] as const))('%s', async (_scenario, path) => {
       const recorder = createRecorder(model.name, Object.keys(walk.unrepeatable ?? {}));
@@ -227,6 +229,8 @@ export function describeViewWalk<P extends Page>(walk: ViewWalk<P>): void {
             expect(walk.project(snapshot.value, snapshot.context)).toEqual(walk.project(step.state.value, step.state.context));
           }
           await walk.see(step.state, page, step);
+          // Numbered as the studio numbers the path and its steps (an arranged walk keeps each step's own number).
+          saveScreen(model.name, paths.indexOf(path) + 1, path.steps.indexOf(step) + 1, document.body, document.documentElement.lang || 'en');
         }
         await flush();
         expect(recorder.errors).toEqual([]);
