@@ -18,6 +18,8 @@ const LABELS: Record<CopyField, string> = { username: en.success.username, passw
 const COPIES: Record<string, CopyField> = { 'copy.username': 'username', 'copy.password': 'password', 'copy.host': 'host', 'copy.playlist': 'playlist' };
 
 const copyButton = (field: CopyField) => screen.getByRole('button', { name: `${en.success.copy} ${LABELS[field]}` });
+/** The player the shopper clicked last on each walked page (the walk's own input, not what the chart kept). */
+const pickedPlayers = new WeakMap<Page, string>();
 const deviceField = () => screen.getByRole('textbox', { name: en.success.device });
 
 async function perform(event: AnyEventObject, page: Page): Promise<void> {
@@ -49,6 +51,7 @@ async function perform(event: AnyEventObject, page: Page): Promise<void> {
     case 'playlist.download':
       return user.click(screen.getByRole('button', { name: en.success.download }));
     case 'player.select':
+      pickedPlayers.set(page, String(event.player));
       return user.click(screen.getByRole('radio', { name: new RegExp(`^${playerOf(String(event.player))!.name} `) }));
     default:
       throw new Error(`No way to perform ${event.type} on /success`);
@@ -92,7 +95,7 @@ async function see(value: StateValue, context: ServiceContext, page: Page, event
   }
   // The download goes through the checkout's endpoint: no address with the password reaches the browser.
   if (event.type === 'playlist.download') expect(page.rendered.downloaded).toEqual(product.playlistUrl ? [`/checkout/api/playlist?serviceid=${serviceModelInput.serviceid}`] : []);
-  seePlayerGuide(context);
+  seePlayerGuide(context, pickedPlayers.get(page) ?? null);
   // The device address form.
   const device = deviceState(value);
   const field = deviceField() as HTMLInputElement;
@@ -109,12 +112,12 @@ async function see(value: StateValue, context: ServiceContext, page: Page, event
 }
 
 /** The player picker and the picked player's steps, with the values the panel's conventions give for the service. */
-function seePlayerGuide(context: ServiceContext): void {
+function seePlayerGuide(context: ServiceContext, clicked: string | null): void {
   const product = context.product!;
   const radios = screen.getAllByRole('radio').filter((radio) => (radio as HTMLInputElement).name === 'player') as HTMLInputElement[];
   expect(radios.map((radio) => radio.value)).toEqual(PLAYERS.map((player) => player.id));
-  expect(radios.filter((radio) => radio.checked).map((radio) => radio.value)).toEqual(context.player ? [context.player] : []);
-  const picked = context.player ? playerOf(context.player)! : null;
+  expect(radios.filter((radio) => radio.checked).map((radio) => radio.value)).toEqual(clicked ? [clicked] : []);
+  const picked = clicked ? playerOf(clicked)! : null;
   const heading = screen.queryByRole('heading', { level: 3 });
   if (!picked) {
     expect(heading).toBeNull();
