@@ -18,10 +18,11 @@ export async function latestPaymentOf(db: Database, invoiceId: number): Promise<
 export async function readInvoiceProgress(db: Database, invoiceId: number, now: Date): Promise<InvoiceProgress> {
   const [invoice] = await db.select().from(invoices).where(eq(invoices.id, invoiceId));
   if (!invoice) return { payment: null, latePayment: false, lines: [], promocode: null, discountCents: 0, createdAt: null, paidAt: null, gateway: null };
+  // An invoice has a few links at most: one read, newest first (of two made at once, the one that lasts longer).
+  const links = await db.select().from(payments).where(eq(payments.invoiceId, invoiceId)).orderBy(desc(payments.createdAt), desc(payments.expiresAt));
   // A payment being confirmed outweighs a newer link: the money is on its way whatever the shopper opened since.
-  const [confirming] = await db.select().from(payments).where(and(eq(payments.invoiceId, invoiceId), eq(payments.status, 'Confirming'))).orderBy(desc(payments.createdAt)).limit(1);
-  const latest = confirming ?? await latestPaymentOf(db, invoiceId);
-  const [paidWith] = await db.select({ gateway: payments.gateway }).from(payments).where(and(eq(payments.invoiceId, invoiceId), eq(payments.status, 'Paid'))).limit(1);
+  const latest = links.find((link) => link.status === 'Confirming') ?? links[0];
+  const paidWith = links.find((link) => link.status === 'Paid');
   // The receipt's facts beyond the lines: the dates and the gateway it was paid on (else offered on).
   const facts = { createdAt: invoice.createdAt, paidAt: invoice.paidAt, gateway: paidWith?.gateway ?? latest?.gateway ?? null };
   const [late] = await db.select({ id: paymentExceptions.id }).from(paymentExceptions)
