@@ -268,6 +268,8 @@ export interface BillingPort {
   payment(id: string): Promise<PaymentRecord | null>;
   /** The invoice's latest payment, whether a payment came too late, and what it bills (the waiting page's receipt). */
   invoiceProgress(invoiceId: number, now: Date): Promise<InvoiceProgress>;
+  /** Whether a payment of the invoice is being confirmed (money seen, not yet final): no new link, no cancel then. */
+  paymentConfirming(invoiceId: number): Promise<boolean>;
   /**
    * Applies a verified payment event once: paid → invoice Paid, order Active, services provisioned. A
    * payment that cannot be applied (closed invoice, expired link, other amount or currency, unknown

@@ -210,7 +210,7 @@ export function orderRoutes({ billing, gateways, fraud, config, clock, shop }: R
     async cancelOrder(request) {
       const session = await requireSession(request);
       const order = await ownedOrder(session, request.body.orderid);
-      if (order.invoiceId && (await billing.invoiceProgress(order.invoiceId, clock.now())).payment?.status === 'Confirming') {
+      if (await billing.paymentConfirming(order.invoiceId)) {
         throw conflict('payment_confirming', 'A payment for this order is being confirmed: it can no longer be cancelled.');
       }
       const cancelled = await billing.changeOrderStatus(request.body.orderid, ['Pending', 'Fraud'], 'Cancelled');

@@ -40,7 +40,7 @@ export function paymentRoutes({ billing, gateways, config, clock, shop }: RouteD
     const closed = closedInvoiceReason(invoice.status);
     if (closed) throw conflict(closed, CLOSED_INVOICE_MESSAGES[closed](invoice.kind));
     // Money already on its way: a second link could only take it twice.
-    if ((await billing.invoiceProgress(invoice.id, clock.now())).payment?.status === 'Confirming') {
+    if (await billing.paymentConfirming(invoice.id)) {
       throw conflict('payment_confirming', 'A payment for this invoice is being confirmed: wait for its confirmation.');
     }
     const due = invoice.amountCents / 100;

@@ -11,6 +11,12 @@ export async function latestPaymentOf(db: Database, invoiceId: number): Promise<
   return latest ?? null;
 }
 
+/** Whether any payment link of the invoice is Confirming. */
+export async function hasConfirmingPayment(db: Database, invoiceId: number): Promise<boolean> {
+  const [confirming] = await db.select({ id: payments.id }).from(payments).where(and(eq(payments.invoiceId, invoiceId), eq(payments.status, 'Confirming'))).limit(1);
+  return confirming !== undefined;
+}
+
 /**
  * The checkout's own record of an invoice's payments (its latest link, a late payment, what it bills),
  * read from the store: the local billing's rows, or the mirror rows of the invoices it made in WHMCS.

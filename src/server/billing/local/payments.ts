@@ -3,9 +3,9 @@ import { clients, invoices, orders, services } from '../../db/schema';
 import { queueServiceActive } from '../../mail/outbox';
 import type { BillingPort, SettleResult } from '../port';
 import { insertPayment, newCredentials, readPayment, type LocalBillingContext } from './context';
-import { readInvoiceProgress, recordPaymentEvent } from './payment-records';
+import { hasConfirmingPayment, readInvoiceProgress, recordPaymentEvent } from './payment-records';
 
-type PaymentCalls = Pick<BillingPort, 'createPayment' | 'payment' | 'invoiceProgress' | 'settlePayment'>;
+type PaymentCalls = Pick<BillingPort, 'createPayment' | 'payment' | 'invoiceProgress' | 'paymentConfirming' | 'settlePayment'>;
 
 /** Payment links and the verified events that settle them, each applied once. */
 export function localPayments(context: LocalBillingContext): PaymentCalls {
@@ -23,6 +23,8 @@ export function localPayments(context: LocalBillingContext): PaymentCalls {
     payment: (id) => readPayment(db, id),
 
     invoiceProgress: (invoiceId, now) => readInvoiceProgress(db, invoiceId, now),
+
+    paymentConfirming: (invoiceId) => hasConfirmingPayment(db, invoiceId),
 
     settlePayment: (gateway, event) => db.transaction(async (tx): Promise<SettleResult> => {
       const { result, paidInvoice: invoice } = await recordPaymentEvent(tx, gateway, event, context.clock.now());

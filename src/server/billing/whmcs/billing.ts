@@ -22,7 +22,7 @@ import { phpSerializeBase64 } from './php-serialize';
 import { cachedRead } from '../local/catalogue';
 import { toClient } from '../local/clients';
 import { insertPayment, readPayment } from '../local/context';
-import { readInvoiceProgress, recordPaymentEvent } from '../local/payment-records';
+import { hasConfirmingPayment, readInvoiceProgress, recordPaymentEvent } from '../local/payment-records';
 
 type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 type Executor = Database | Transaction;
@@ -712,6 +712,8 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
     },
 
     invoiceProgress: (invoiceId, now) => readInvoiceProgress(db, invoiceId, now),
+
+    paymentConfirming: (invoiceId) => hasConfirmingPayment(db, invoiceId),
 
     payment: async (id) => {
       const found = await readPayment(db, id);
