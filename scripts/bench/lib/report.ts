@@ -1,4 +1,5 @@
 /** The benchmark's table: printed to the terminal and written as Markdown. */
+import type { BudgetId } from './budgets';
 
 export interface Row {
   section: string;
@@ -9,6 +10,8 @@ export interface Row {
   /** null when there is no budget to be within. */
   within: boolean | null;
   how: string;
+  /** The budget of issue 17 / DESIGN.md section 9 this row is the figure of, for the Budgets summary. */
+  budgetId?: BudgetId;
 }
 
 export const verdict = (row: Row): string => (row.within === null ? '—' : row.within ? 'yes' : '**no**');

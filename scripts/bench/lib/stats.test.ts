@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { kB, median, ms, percentile } from './stats';
+import { kB, median, medianOfDifferences, ms, percentile } from './stats';
 
 describe('bench statistics', () => {
   it('takes the median of odd and even counts without sorting the input in place', () => {
@@ -8,6 +8,14 @@ describe('bench statistics', () => {
     expect(values).toEqual([5, 1, 3]);
     expect(median([4, 1, 3, 2])).toBe(2.5);
     expect(median([])).toBeNaN();
+  });
+
+  it('takes the median of per-run differences, not the difference of the medians', () => {
+    // LCP and FCP of three runs: the medians are 900 and 700 (difference 200), the runs' own differences 50, 60, 600.
+    expect(medianOfDifferences([900, 1300, 760], [850, 700, 700])).toBe(60);
+    expect(medianOfDifferences([800, 1000], [700, 700])).toBe(200);
+    expect(medianOfDifferences([], [])).toBeNaN();
+    expect(() => medianOfDifferences([1, 2], [1])).toThrow('2 values against 1');
   });
 
   it('gives nearest-rank percentiles that were observed', () => {

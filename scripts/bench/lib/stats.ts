@@ -8,6 +8,15 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
+/**
+ * The median of the pairwise differences a[i] − b[i] (e.g. each run's LCP − FCP): a figure of one run each
+ * time, unlike the difference of two medians, which may come from different runs. NaN for no pairs.
+ */
+export function medianOfDifferences(a: readonly number[], b: readonly number[]): number {
+  if (a.length !== b.length) throw new Error(`medianOfDifferences: ${a.length} values against ${b.length}`);
+  return median(a.map((value, index) => value - (b[index] as number)));
+}
+
 /** The p-th percentile (0 < p ≤ 100) by the nearest-rank method: a value that was actually observed. */
 export function percentile(values: readonly number[], p: number): number {
   if (values.length === 0) return Number.NaN;

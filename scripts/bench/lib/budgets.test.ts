@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { BUDGETS, budgetSummary, budgetText } from './budgets';
+import type { Row } from './report';
+
+const row = (fields: Partial<Row>): Row => ({ section: 's', measure: 'm', value: 'v', budget: '', within: null, how: 'h', ...fields });
+
+describe('bench budgets', () => {
+  it('lists the budgets of issue 17 with their limits', () => {
+    expect(budgetText('indexPerformance')).toBe('1.00');
+    expect(budgetText('indexLcp')).toBe('≤ 0.8 s');
+    expect(budgetText('indexLcpMinusFcp')).toBe('≤ 100 ms');
+    expect(budgetText('indexTbt')).toBe('≤ 50 ms');
+    expect(budgetText('waitingLcp')).toBe('≤ 1.0 s');
+    expect(budgetText('firstScreenRatio')).toBe('≤ 1.10×');
+    expect(budgetText('catalogueP99')).toBe('≤ 5 ms');
+    expect(budgetText('ordersRate')).toBe('≥ 300 orders/s');
+    expect(budgetText('ordersP99')).toBe('≤ 50 ms');
+    expect(budgetText('startExisting')).toBe('≤ 1 s');
+    expect(budgetText('startNew')).toBe('≤ 2 s');
+    expect(budgetText('startNewMemory')).toBe('≤ 400 MiB');
+    expect(BUDGETS).toHaveLength(15);
+  });
+
+  it('gives each budget its figure and verdict in the budgets\' order, and says which were not measured', () => {
+    const rows = [
+      row({ measure: 'index: LCP', value: '0.75 s', budget: '≤ 0.8 s', within: true, budgetId: 'indexLcp' }),
+      row({ measure: 'no budget', value: '3', within: null }),
+      row({ measure: 'first screen ratio', value: '1.12×', budget: '≤ 1.10×', within: false, budgetId: 'firstScreenRatio' }),
+    ];
+    const lines = budgetSummary(rows);
+    expect(lines).toHaveLength(15);
+    expect(lines[0]).toEqual(['first-screen JS, ours / floor app (same run)', '1.12×', '≤ 1.10×', '**no**']);
+    expect(lines[1]).toEqual(['index: Lighthouse performance', 'not measured', '1.00', '—']);
+    expect(lines[3]).toEqual(['index: LCP', '0.75 s', '≤ 0.8 s', 'yes']);
+  });
+
+  it('names each row when several carry one budget', () => {
+    const rows = [
+      row({ measure: 'getProducts at 500 req/s', value: 'p99 4.00 ms', budget: 'p99 ≤ 5 ms', within: true, budgetId: 'catalogueP99' }),
+      row({ measure: 'getPromotion at 500 req/s', value: 'p99 6.00 ms', budget: 'p99 ≤ 5 ms', within: false, budgetId: 'catalogueP99' }),
+    ];
+    const catalogue = budgetSummary(rows).filter((line) => line[0]?.startsWith('catalogue'));
+    expect(catalogue).toEqual([
+      ['catalogue reads at 500 req/s: p99 (getProducts at 500 req/s)', 'p99 4.00 ms', 'p99 ≤ 5 ms', 'yes'],
+      ['catalogue reads at 500 req/s: p99 (getPromotion at 500 req/s)', 'p99 6.00 ms', 'p99 ≤ 5 ms', '**no**'],
+    ]);
+  });
+});

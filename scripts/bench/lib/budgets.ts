@@ -1,0 +1,50 @@
+/**
+ * The budgets of issue 17 and DESIGN.md section 9, in the order the report's "Budgets" summary lists them,
+ * and the summary built from the figure rows that carry them. Pure, so it has tests of its own.
+ */
+import type { Row } from './report';
+
+export const BUDGETS = [
+  { id: 'firstScreenRatio', label: 'first-screen JS, ours / floor app (same run)', budget: '≤ 1.10×' },
+  { id: 'indexPerformance', label: 'index: Lighthouse performance', budget: '1.00' },
+  { id: 'indexAccessibility', label: 'index: Lighthouse accessibility', budget: '1.00' },
+  { id: 'indexLcp', label: 'index: LCP', budget: '≤ 0.8 s' },
+  { id: 'indexLcpMinusFcp', label: 'index: LCP − FCP', budget: '≤ 100 ms' },
+  { id: 'indexTbt', label: 'index: TBT', budget: '≤ 50 ms' },
+  { id: 'indexCls', label: 'index: CLS', budget: '0' },
+  { id: 'waitingLcp', label: 'waiting page (saved payment): LCP', budget: '≤ 1.0 s' },
+  { id: 'catalogueP99', label: 'catalogue reads at 500 req/s: p99', budget: '≤ 5 ms' },
+  { id: 'ordersRate', label: 'orders/s, embedded store', budget: '≥ 300 orders/s' },
+  { id: 'ordersP99', label: 'order p99, embedded store', budget: '≤ 50 ms' },
+  { id: 'ordersExactlyOnce', label: 'orders exactly once (stored = 2xx)', budget: 'equal' },
+  { id: 'startExisting', label: 'start, existing data directory', budget: '≤ 1 s' },
+  { id: 'startNew', label: 'start, new data directory', budget: '≤ 2 s' },
+  { id: 'startNewMemory', label: 'memory, new data directory (VmHWM)', budget: '≤ 400 MiB' },
+] as const;
+
+export type BudgetId = (typeof BUDGETS)[number]['id'];
+
+/** The budget's text as the figure rows show it. */
+export function budgetText(id: BudgetId): string {
+  return (BUDGETS.find((entry) => entry.id === id) as (typeof BUDGETS)[number]).budget;
+}
+
+/**
+ * One line per figure row that carries a budget, in BUDGETS' order: [budget, figure (the row's measure and
+ * value), limit, within]. A budget no row carries says 'not measured', so the summary always lists them all.
+ */
+export function budgetSummary(rows: readonly Row[]): string[][] {
+  const lines: string[][] = [];
+  for (const entry of BUDGETS) {
+    const carrying = rows.filter((row) => row.budgetId === entry.id);
+    if (carrying.length === 0) {
+      lines.push([entry.label, 'not measured', entry.budget, '—']);
+      continue;
+    }
+    for (const row of carrying) {
+      const within = row.within === null ? '—' : row.within ? 'yes' : '**no**';
+      lines.push([carrying.length > 1 ? `${entry.label} (${row.measure})` : entry.label, row.value, row.budget || entry.budget, within]);
+    }
+  }
+  return lines;
+}
