@@ -2,13 +2,12 @@
  * Measure 3b: the throughput knee of getProducts (issue 11) on the embedded store, on PostgreSQL, and on a
  * bare Fastify answering the same JSON (the ceiling of this machine and load generator).
  */
-import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { cannon } from './load';
+import { cannon, ceilingHow, startCeiling } from './load';
 import { rampToKnees, steadyRate, type KneeResult, type StepFigures } from './lib/knee';
 import { benchPostgres, type BenchPostgres } from './lib/postgres';
-import { request, ROOT, sleep, startServer, type ServerHandle } from './lib/proc';
+import { request, sleep, startServer, type ServerHandle } from './lib/proc';
 
 export const KNEE_PATH = '/checkout/api/getProducts';
 
@@ -83,17 +82,9 @@ export async function measureKnees(options: KneeOptions): Promise<{ ours: KneeSe
       candidates.push({ label: 'PostgreSQL', how: postgres.origin, server: onPostgres });
     }
 
-    const bodyFile = join(options.workDir, 'ceiling-body.json');
-    writeFileSync(bodyFile, answer.body);
-    const bare = await startServer({
-      entry: ['--import', 'tsx', join(ROOT, 'scripts/bench/ceiling-server.ts')], dataDir: join(options.workDir, 'knee-ceiling-none'),
-      logFile: join(options.workDir, 'knee-ceiling-server.log'), env: { CEILING_BODY_FILE: bodyFile },
-    });
+    const bare = await startCeiling(options.workDir, answer.body, 'knee-ceiling');
     servers.push(bare);
-    const ceiling: Candidate = {
-      label: 'bare Fastify, static JSON (ceiling)', server: bare,
-      how: `scripts/bench/ceiling-server.ts: Fastify with no plugins and no logger sending getProducts' body (${Buffer.byteLength(answer.body)} bytes, read from the embedded server) as a string`,
-    };
+    const ceiling: Candidate = { label: 'bare Fastify, static JSON (ceiling)', server: bare, how: ceilingHow(answer.body) };
 
     const all = [...candidates, ceiling];
     // Warm-up, not recorded: each route's code paths compiled and the catalogue read once.

@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import WebSocket from 'ws';
 import { chromePath } from './lib/machine';
-import { median } from './lib/stats';
+import { median, medianOfDifferences } from './lib/stats';
 
 /** The flags Chromium needs on this machine (closed network, root, no GPU); chrome-launcher adds its own defaults. */
 export const CHROME_FLAGS = [
@@ -34,6 +35,8 @@ export interface LighthouseSummary {
   runs: LighthouseFigures[];
   /** Each figure is the median of that figure over the runs. */
   median: LighthouseFigures;
+  /** The median of each run's own LCP − FCP (not the difference of the two medians). */
+  lcpMinusFcpMs: number;
   benchmarkIndex: number;
   /** Runs taken again after Lighthouse gave up on them. */
   retried: number;
@@ -80,11 +83,44 @@ function findingsOf(lhr: Result): LighthouseSummary['findings'] {
   return findings.sort((a, b) => b.savingsMs - a.savingsMs);
 }
 
-/** One Lighthouse run in a fresh Chromium with a new, empty profile. */
-async function runOnce(url: string): Promise<Result> {
+/** A cookie Chromium holds before Lighthouse navigates (as a browser that had been there would). */
+export interface BrowserCookie {
+  name: string;
+  /** As it goes into the Cookie header (already encoded). */
+  value: string;
+  /** The page's origin and path the cookie belongs to, e.g. http://127.0.0.1:3000/checkout/ */
+  url: string;
+  path: string;
+  httpOnly?: boolean;
+}
+
+/** Sets cookies in a running Chromium through its DevTools protocol (the browser target's Storage.setCookies). */
+async function setCookies(port: number, cookies: readonly BrowserCookie[]): Promise<void> {
+  const version = await (await fetch(`http://127.0.0.1:${port}/json/version`)).json() as { webSocketDebuggerUrl: string };
+  const socket = new WebSocket(version.webSocketDebuggerUrl);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      socket.once('open', () => resolve());
+      socket.once('error', reject);
+    });
+    const answer = await new Promise<{ error?: { message: string } }>((resolve, reject) => {
+      socket.once('message', (data: WebSocket.RawData) => resolve(JSON.parse(String(data)) as { error?: { message: string } }));
+      socket.once('error', reject);
+      socket.send(JSON.stringify({ id: 1, method: 'Storage.setCookies', params: { cookies: cookies.map(({ name, value, url, path, httpOnly }) => ({ name, value, url, path, httpOnly: httpOnly ?? false })) } }));
+    });
+    if (answer.error) throw new Error(`Storage.setCookies: ${answer.error.message}`);
+  } finally {
+    socket.close();
+  }
+}
+
+/** One Lighthouse run in a fresh Chromium with a new, empty profile (holding only `cookies`). */
+async function runOnce(url: string, cookies: readonly BrowserCookie[] = []): Promise<Result> {
   const userDataDir = mkdtempSync(join(tmpdir(), 'bench-chromium-'));
   const chrome = await chromeLauncher.launch({ chromePath: chromePath(), chromeFlags: CHROME_FLAGS, userDataDir, logLevel: 'silent' });
   try {
+    // Lighthouse's storage reset leaves cookies alone (its clearStorageTypes do not include them).
+    if (cookies.length) await setCookies(chrome.port, cookies);
     const result = await lighthouse(url, {
       port: chrome.port,
       output: 'json',
@@ -100,23 +136,44 @@ async function runOnce(url: string): Promise<Result> {
   }
 }
 
-/** Runs Lighthouse `runs` times on a URL; writes the median run's report as JSON into `reportDir`. */
-export async function measurePage(url: string, runs: number, reportDir: string, label: string): Promise<LighthouseSummary> {
-  if (!existsSync(chromePath())) throw new Error(`no Chromium at ${chromePath()}: apt-get install -y chromium, or set CHROME_PATH`);
-  const results: Result[] = [];
-  let retried = 0;
-  for (let run = 0; run < runs; run += 1) {
-    // A run Lighthouse itself gives up on (NO_NAVSTART, NO_FCP and the like, more often on a busy machine) is taken again, twice at most.
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        results.push(await runOnce(url));
-        break;
-      } catch (error) {
-        if (attempt >= 3) throw error;
-        retried += 1;
-      }
+/** A run Lighthouse itself gives up on (NO_NAVSTART, NO_FCP and the like, more often on a busy machine) is taken again, twice at most. */
+async function runWithRetries(page: PageToMeasure): Promise<{ lhr: Result; retried: number }> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return { lhr: await runOnce(page.url, page.cookies), retried: attempt - 1 };
+    } catch (error) {
+      if (attempt >= 3) throw error;
     }
   }
+}
+
+export interface PageToMeasure {
+  label: string;
+  url: string;
+  cookies?: BrowserCookie[];
+}
+
+/**
+ * Runs Lighthouse `runs` times on each page, interleaved (a, b, c, a, b, c, …) so that the noise of a shared
+ * machine falls on every page alike; writes each page's median run as JSON into `reportDir`.
+ */
+export async function measurePages(pages: readonly PageToMeasure[], runs: number, reportDir: string, log: (line: string) => void = () => {}): Promise<Record<string, LighthouseSummary>> {
+  if (!existsSync(chromePath())) throw new Error(`no Chromium at ${chromePath()}: apt-get install -y chromium, or set CHROME_PATH`);
+  const results = new Map<string, Result[]>(pages.map((page) => [page.label, []]));
+  const retried = new Map<string, number>(pages.map((page) => [page.label, 0]));
+  for (let run = 0; run < runs; run += 1) {
+    for (const page of pages) {
+      const taken = await runWithRetries(page);
+      results.get(page.label)?.push(taken.lhr);
+      retried.set(page.label, (retried.get(page.label) ?? 0) + taken.retried);
+      log(`  run ${run + 1}/${runs} ${page.label}: performance ${taken.lhr.categories.performance?.score}, LCP ${Math.round(taken.lhr.audits['largest-contentful-paint']?.numericValue ?? Number.NaN)} ms`);
+    }
+  }
+  return Object.fromEntries(pages.map((page) => [page.label, summarise(page, results.get(page.label) ?? [], retried.get(page.label) ?? 0, reportDir)]));
+}
+
+function summarise(page: PageToMeasure, results: Result[], retried: number, reportDir: string): LighthouseSummary {
+  const { url, label } = page;
   const figures = results.map(figuresOf);
   const med: LighthouseFigures = {
     performance: median(figures.map((f) => f.performance)),
@@ -128,6 +185,7 @@ export async function measurePage(url: string, runs: number, reportDir: string, 
     fcpMs: median(figures.map((f) => f.fcpMs)),
     speedIndexMs: median(figures.map((f) => f.speedIndexMs)),
   };
+  const lcpMinusFcpMs = medianOfDifferences(figures.map((f) => f.lcpMs), figures.map((f) => f.fcpMs));
   const byScore = results.map((lhr, index) => ({ lhr, score: figures[index]?.performance ?? 0 })).sort((a, b) => a.score - b.score);
   const medianRun = (byScore[Math.floor(byScore.length / 2)] as { lhr: Result }).lhr;
   const reportFile = join(reportDir, `lighthouse-${label}.json`);
@@ -139,6 +197,7 @@ export async function measurePage(url: string, runs: number, reportDir: string, 
     url,
     runs: figures,
     median: med,
+    lcpMinusFcpMs,
     benchmarkIndex: median(results.map((lhr) => lhr.environment.benchmarkIndex)),
     retried,
     findings: findingsOf(medianRun),

@@ -4,10 +4,13 @@
  * against the 2xx answers once the server has stopped.
  */
 import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import autocannon from 'autocannon';
-import { memoryOf, request, sampleMemory, sleep, startServer } from './lib/proc';
+import pg from 'pg';
+import { benchPostgres } from './lib/postgres';
+import { memoryOf, request, ROOT, sampleMemory, sleep, startServer, type ServerHandle } from './lib/proc';
 import { percentile } from './lib/stats';
 
 export interface LoadFigures {
@@ -34,11 +37,19 @@ export interface ReadLoad extends LoadFigures {
   targetRate: number;
 }
 
+export type OrderFigures = LoadFigures & { sessions: number; storedOrders: number };
+
 export interface LoadResult {
   /** Whether the per-IP rate limits were on despite RATE_LIMIT=off, and the load was spread over forwarded IPs. */
   limitsBypassed: boolean;
   reads: ReadLoad[];
-  orders: LoadFigures & { sessions: number; storedOrders: number };
+  /** getProducts' path on the bare Fastify (the ceiling), at the same rates and streams, each run right after ours. */
+  ceilingReads: ReadLoad[];
+  /** How the ceiling was run, for the report. */
+  ceilingHow: string;
+  orders: OrderFigures;
+  /** The same order load on a server over PostgreSQL, or why it could not be had. */
+  postgresOrders: (OrderFigures & { origin: string }) | { unavailable: string };
   startMs: number;
   idleRssKiB: number;
   /** The highest VmRSS sampled every 100 ms while the load ran. */
@@ -61,8 +72,9 @@ export interface LoadOptions {
   log: (line: string) => void;
 }
 
+const PRODUCTS_PATH = '/checkout/api/getProducts';
 const READS = [
-  { operation: 'getProducts', path: '/checkout/api/getProducts' },
+  { operation: 'getProducts', path: PRODUCTS_PATH },
   { operation: 'getPromotion', path: '/checkout/api/getPromotion?code=WELCOME10' },
 ];
 
@@ -149,6 +161,91 @@ async function guestSession(base: string, email: string, address: string | null)
   return cookies.map((cookie) => cookie.split(';')[0]).join('; ');
 }
 
+/**
+ * The ceiling: scripts/bench/ceiling-server.ts, a bare Fastify (no plugins, no logger) sending `body` as a
+ * string at getProducts' path, started through tsx as the knee does.
+ */
+export async function startCeiling(workDir: string, body: string, name: string): Promise<ServerHandle> {
+  const bodyFile = join(workDir, `${name}-body.json`);
+  writeFileSync(bodyFile, body);
+  return startServer({
+    entry: ['--import', 'tsx', join(ROOT, 'scripts/bench/ceiling-server.ts')], dataDir: join(workDir, `${name}-none`),
+    logFile: join(workDir, `${name}-server.log`), env: { CEILING_BODY_FILE: bodyFile },
+  });
+}
+
+export const ceilingHow = (body: string) =>
+  `scripts/bench/ceiling-server.ts: Fastify with no plugins and no logger sending getProducts' body (${Buffer.byteLength(body)} bytes, read from the embedded server) as a string, started through tsx`;
+
+/** Counts the orders of the benchmark's guests on a PostgreSQL database. */
+async function countBenchOrdersOnPostgres(url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const result = await client.query<{ total: number }>(
+      "select count(*)::int as total from orders join clients on clients.id = orders.client_id where clients.email like 'bench-%@loadtest.example'",
+    );
+    return result.rows[0]?.total ?? Number.NaN;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * The order load: `count` POST /checkout/api/order on `connections` connections as fast as answered, each with
+ * its own Idempotency-Key, the session cookies of `connections` guests in turn.
+ */
+async function orderLoad(base: string, count: number, connections: number, nextAddress: (() => string) | null): Promise<LoadFigures & { sessions: number }> {
+  const cookies: string[] = [];
+  for (let index = 0; index < connections; index += 1) cookies.push(await guestSession(base, BENCH_EMAIL(index), nextAddress ? nextAddress() : null));
+  let next = 0;
+  const orders = await cannon({
+    url: base,
+    connections,
+    amount: count,
+    requests: [{
+      method: 'POST',
+      path: '/checkout/api/order',
+      body: ORDER_BODY,
+      setupRequest: (req) => {
+        const cookie = cookies[next % cookies.length] as string;
+        next += 1;
+        const headers: Record<string, string> = { 'content-type': 'application/json', cookie, 'idempotency-key': randomUUID() };
+        if (nextAddress) headers['x-forwarded-for'] = nextAddress();
+        return { ...req, headers };
+      },
+    }],
+  }, 'order');
+  return { ...orders, achievedRate: orders.ok / orders.durationS, sessions: connections };
+}
+
+/**
+ * The same order load on a server over PostgreSQL (BENCH_DATABASE_URL's server or a throwaway cluster), after
+ * the same warm-up of the reads; the orders counted in the database once the server has stopped.
+ */
+async function ordersOnPostgres(options: LoadOptions, limited: boolean): Promise<LoadResult['postgresOrders']> {
+  const postgres = await benchPostgres();
+  if ('unavailable' in postgres) return postgres;
+  let server: ServerHandle | null = null;
+  try {
+    server = await startServer({
+      entry: options.entry, dataDir: join(options.workDir, 'load-pg-keys'), logFile: join(options.workDir, 'load-postgres-server.log'),
+      distDir: options.distDir, env: { DATABASE_URL: postgres.url, TRUST_PROXY: '127.0.0.0/8' },
+    });
+    const nextAddress = limited ? forwardedFor() : null;
+    for (const read of READS) {
+      await cannon({ url: server.base, connections: 2, amount: 200, requests: [{ method: 'GET', path: read.path, ...(nextAddress ? { setupRequest: (req) => ({ ...req, headers: { 'x-forwarded-for': nextAddress() } }) } : {}) }] }, 'warm-up');
+    }
+    const orders = await orderLoad(server.base, options.orderCount, options.orderConnections, nextAddress);
+    options.log(`  order on PostgreSQL: ${orders.ok} created in ${orders.durationS.toFixed(1)} s, p99 ${orders.p99.toFixed(1)} ms, non-2xx ${JSON.stringify(orders.non2xx)}, errors ${orders.errors}`);
+    await server.stop();
+    return { ...orders, storedOrders: await countBenchOrdersOnPostgres(postgres.url), origin: postgres.origin };
+  } finally {
+    await server?.stop();
+    await postgres.close();
+  }
+}
+
 /** Counts the orders of the benchmark's guests in a stopped server's data directory. */
 export async function countBenchOrders(dataDir: string): Promise<number> {
   const db = await PGlite.create({ dataDir });
@@ -169,6 +266,7 @@ export async function measureLoad(options: LoadOptions): Promise<LoadResult> {
   const server = await startServer({ entry: options.entry, dataDir, logFile, distDir: options.distDir, env: { TRUST_PROXY: '127.0.0.0/8' } });
   const { base, pid } = server;
   let sampler: ReturnType<typeof sampleMemory> | null = null;
+  let ceiling: ServerHandle | null = null;
   try {
     options.log(`  server up in ${Math.round(server.spawnToHealthMs)} ms (pid ${pid}); settling 3 s for the idle reading`);
     await sleep(3_000);
@@ -186,52 +284,51 @@ export async function measureLoad(options: LoadOptions): Promise<LoadResult> {
       ? { setupRequest: (req) => ({ ...req, headers: { ...headers, 'x-forwarded-for': nextAddress() } }) }
       : { setupRequest: (req) => ({ ...req, headers }) });
 
+    // The ceiling answers the very body our getProducts gives.
+    const products = await request(`${base}${PRODUCTS_PATH}`);
+    if (products.status !== 200) throw new Error(`GET ${PRODUCTS_PATH} answered ${products.status}: ${products.body.slice(0, 200)}`);
+    ceiling = await startCeiling(options.workDir, products.body, 'load-ceiling');
+
     // Warm-up, not recorded: the first requests of each route compile its code paths.
     for (const read of READS) await cannon({ url: base, connections: 2, amount: 200, requests: [{ method: 'GET', path: read.path, ...spread() }] }, 'warm-up');
+    await cannon({ url: ceiling.base, connections: 2, amount: 200, requests: [{ method: 'GET', path: PRODUCTS_PATH }] }, 'warm-up');
 
+    const fixedRate = (target: string, read: (typeof READS)[number], rate: number, label: string, headers: ReturnType<typeof spread> | Record<string, never>) =>
+      cannon({ url: target, connections: 1, overallRate: rate, duration: options.durationS, requests: [{ method: 'GET', path: read.path, ...headers }] }, label, streamsFor(rate));
+    const logged = (figures: LoadFigures) => options.log(`  ${figures.label}: p50 ${figures.p50.toFixed(2)} ms, p99 ${figures.p99.toFixed(2)} ms, ${figures.achievedRate.toFixed(0)}/s, errors ${figures.errors}, non-2xx ${JSON.stringify(figures.non2xx)}`);
     const reads: ReadLoad[] = [];
+    const ceilingReads: ReadLoad[] = [];
     for (const rate of options.rates) {
       for (const read of READS) {
-        const figures = await cannon({
-          url: base, connections: 1, overallRate: rate, duration: options.durationS, requests: [{ method: 'GET', path: read.path, ...spread() }],
-        }, `${read.operation} @ ${rate}/s`, streamsFor(rate));
+        const figures = await fixedRate(base, read, rate, `${read.operation} @ ${rate}/s`, spread());
         reads.push({ ...figures, operation: read.operation, path: read.path, targetRate: rate });
-        options.log(`  ${figures.label}: p50 ${figures.p50.toFixed(2)} ms, p99 ${figures.p99.toFixed(2)} ms, ${figures.achievedRate.toFixed(0)}/s, errors ${figures.errors}, non-2xx ${JSON.stringify(figures.non2xx)}`);
+        logged(figures);
+        // The ceiling right after ours at the same rate and streams, so both meet the same moment of the machine.
+        if (read.path === PRODUCTS_PATH) {
+          const bare = await fixedRate(ceiling.base, read, rate, `ceiling ${read.operation} @ ${rate}/s`, {});
+          ceilingReads.push({ ...bare, operation: read.operation, path: read.path, targetRate: rate });
+          logged(bare);
+        }
       }
     }
+    await ceiling.stop();
 
-    const sessions = options.orderConnections;
-    const cookies: string[] = [];
-    for (let index = 0; index < sessions; index += 1) cookies.push(await guestSession(base, BENCH_EMAIL(index), limited ? nextAddress() : null));
-    let next = 0;
-    const orders = await cannon({
-      url: base,
-      connections: options.orderConnections,
-      amount: options.orderCount,
-      requests: [{
-        method: 'POST',
-        path: '/checkout/api/order',
-        body: ORDER_BODY,
-        setupRequest: (req) => {
-          const cookie = cookies[next % cookies.length] as string;
-          next += 1;
-          const headers: Record<string, string> = { 'content-type': 'application/json', cookie, 'idempotency-key': randomUUID() };
-          if (limited) headers['x-forwarded-for'] = nextAddress();
-          return { ...req, headers };
-        },
-      }],
-    }, 'order');
-    options.log(`  order: ${orders.ok} created in ${orders.durationS} s, p99 ${orders.p99.toFixed(1)} ms, non-2xx ${JSON.stringify(orders.non2xx)}, errors ${orders.errors}`);
+    const orders = await orderLoad(base, options.orderCount, options.orderConnections, limited ? nextAddress : null);
+    options.log(`  order: ${orders.ok} created in ${orders.durationS.toFixed(1)} s, p99 ${orders.p99.toFixed(1)} ms, non-2xx ${JSON.stringify(orders.non2xx)}, errors ${orders.errors}`);
 
     const peak = sampler.stop();
     sampler = null;
     const hwmKiB = memoryOf(pid).hwmKiB;
     await server.stop();
     const storedOrders = await countBenchOrders(dataDir);
+    const postgresOrders = await ordersOnPostgres(options, limited);
     return {
       limitsBypassed: limited,
       reads,
-      orders: { ...orders, achievedRate: orders.ok / orders.durationS, sessions, storedOrders },
+      ceilingReads,
+      ceilingHow: ceilingHow(products.body),
+      orders: { ...orders, storedOrders },
+      postgresOrders,
       startMs: server.spawnToHealthMs,
       idleRssKiB,
       peakRssUnderLoadKiB: peak.maxRssKiB,
@@ -240,6 +337,7 @@ export async function measureLoad(options: LoadOptions): Promise<LoadResult> {
     };
   } finally {
     sampler?.stop();
+    await ceiling?.stop();
     await server.stop();
   }
 }

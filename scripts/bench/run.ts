@@ -2,7 +2,8 @@
  * `npm run bench`: builds what it needs, takes every measure of DESIGN.md section 9 side by side with the
  * floor of the stack, prints a table and writes BENCHMARKS.md. Options:
  *   --quick            fewer runs and shorter loads, to try it (the figures are then rough)
- *   --only=a,b         some of: bundle, start, load, knee, whmcs, lighthouse, tests
+ *   --only=a,b         some of: bundle, start, load, knee, whmcs, lighthouse, tests (all but knee by default;
+ *                      the knee ramps getProducts to its limit on both stores and the ceiling, minutes more)
  *   --out=FILE         where to write the Markdown (BENCHMARKS.md at the repository's root by default)
  * It exits 1 when a measure could not be taken; a missed budget is reported, not an error.
  */
@@ -12,20 +13,24 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { INSPECTION_MARKER } from '../../src/app/inspect/live-protocol';
 import { analyseBuild, buildServerBundle, gzipOfUrl, viteBuild, type BuildAnalysis } from './bundle';
-import { CHROME_FLAGS, lighthouseVersion, measurePage, type LighthouseSummary } from './lighthouse';
+import { CHROME_FLAGS, lighthouseVersion, measurePages, type LighthouseSummary, type PageToMeasure } from './lighthouse';
 import { KNEE_CONNECTIONS_PER_STREAM, KNEE_PATH, KNEE_STREAM_RATE, measureKnees, type KneeServer } from './knee';
 import { describeKnee, KNEE_RULE, kneeRatio } from './lib/knee';
-import { measureLoad, streamsFor, type LoadResult } from './load';
+import { measureLoad, streamsFor, type LoadFigures, type LoadResult, type OrderFigures, type ReadLoad } from './load';
+import { budgetSummary, budgetText, type BudgetId } from './lib/budgets';
 import { describeMachine } from './lib/machine';
 import { killServers, request, ROOT, startServer, TSX_ENTRY, type ServerHandle } from './lib/proc';
 import { markdownTable, rowsToMarkdown, rowsToText, type Row } from './lib/report';
 import { kB, mib, ms, ratio, seconds } from './lib/stats';
+import { orderForWaitingPage } from './saved-payment';
 import { measureStart, type StartResult } from './start';
 import { measureSuites, type SuiteTiming } from './suites';
 import { measureWhmcs, type WhmcsFigures } from './whmcs';
 
 const MEASURES = ['bundle', 'start', 'load', 'knee', 'whmcs', 'lighthouse', 'tests'] as const;
 type Measure = (typeof MEASURES)[number];
+/** The default run: the ceiling is measured beside getProducts in `load`; the knee's long ramp is asked for by name. */
+const DEFAULT_MEASURES: readonly Measure[] = MEASURES.filter((name) => name !== 'knee');
 
 const { values: flags } = parseArgs({
   options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', default: false } },
@@ -34,7 +39,7 @@ if (flags.help) {
   console.log('npm run bench [-- --quick] [-- --only=bundle,start,load,knee,whmcs,lighthouse,tests] [-- --out=FILE]');
   process.exit(0);
 }
-const only = new Set((flags.only ?? MEASURES.join(',')).split(',').map((name) => name.trim()).filter(Boolean));
+const only = new Set((flags.only ?? DEFAULT_MEASURES.join(',')).split(',').map((name) => name.trim()).filter(Boolean));
 for (const name of only) if (!(MEASURES as readonly string[]).includes(name)) throw new Error(`unknown measure ${name}; known: ${MEASURES.join(', ')}`);
 const wants = (measure: Measure) => only.has(measure);
 const quick = flags.quick ?? false;
@@ -62,6 +67,8 @@ const rows: Row[] = [];
 /** What holds for every row of a section, said once above its table. */
 const notes: Record<string, string[]> = {};
 const note = (section: string, text: string) => (notes[section] ??= []).push(text);
+/** A row's budget fields for a budget of issue 17 (lib/budgets.ts), `within` as measured. */
+const budget = (id: BudgetId, within: boolean, shown = budgetText(id)): Pick<Row, 'budget' | 'within' | 'budgetId'> => ({ budget: shown, within, budgetId: id });
 
 async function step<T>(name: string, work: () => Promise<T>): Promise<T | null> {
   log(`▸ ${name}`);
@@ -109,8 +116,7 @@ if (wants('bundle')) {
   note(BUNDLE, 'Sizes are zlib gzip at its default level (6), 1 kB = 1000 bytes. Both apps are built in this run by `vite build --manifest --sourcemap hidden` into temporary directories, both with the checkout\'s vite.config.ts (for the floor, its root moved to scripts/bench/floor by scripts/bench/floor/vite.config.ts).');
   if (app) {
     rows.push({
-      section: BUNDLE, measure: 'first screen JS (index route, default locale)', value: kB(app.firstScreen.jsGzip), budget: '≤ 140 kB',
-      within: app.firstScreen.jsGzip <= 140_000,
+      section: BUNDLE, measure: 'first screen JS (index route, default locale)', value: kB(app.firstScreen.jsGzip), budget: '', within: null,
       how: `index.html's entry chunk and its static imports, recursively (${app.source === 'manifest' ? 'Vite manifest, checked against index.html\'s modulepreloads' : 'index.html'}): ${app.firstScreen.js.length} file(s), ${kB(app.firstScreen.jsRaw)} before gzip`,
     });
     if (app.firstScreen.jsBrotli !== null) {
@@ -136,8 +142,10 @@ if (wants('bundle')) {
   }
   if (app && floor) {
     rows.push({
-      section: BUNDLE, measure: 'ours / floor, first screen JS', value: ratio(app.firstScreen.jsGzip / floor.firstScreen.jsGzip), budget: '', within: null,
-      how: `${kB(app.firstScreen.jsGzip)} / ${kB(floor.firstScreen.jsGzip)}`,
+      section: BUNDLE, measure: 'ours / floor, first screen JS', value: ratio(app.firstScreen.jsGzip / floor.firstScreen.jsGzip),
+      // Compared as the ratio shown (two decimals), as the issue states it.
+      ...budget('firstScreenRatio', Number((app.firstScreen.jsGzip / floor.firstScreen.jsGzip).toFixed(2)) <= 1.1),
+      how: `${kB(app.firstScreen.jsGzip)} / ${kB(floor.firstScreen.jsGzip)}, both built in this run`,
     });
   }
 }
@@ -153,8 +161,12 @@ if (start) {
   note(START, `Start: from spawning \`${server.label}\` (the node process itself, no npm or npx wrapper) to the first 200 of GET /checkout/api/health, polled every 5 ms on fresh connections. Memory: VmRSS and VmHWM of that node process from /proc/<pid>/status.`);
   const how = (series: StartResult['fresh'], what: string) =>
     `median of ${series.spawnToHealthMs.length} (${series.spawnToHealthMs.map((value) => Math.round(value)).join(', ')} ms) on ${what}; the server's own "ready in" log (main.ts's first line, after its imports, to listening) says ${Math.round(series.median.readyLogMs)} ms; VmHWM then ${mib(series.median.hwmKiB)}`;
-  rows.push({ section: START, measure: 'start, new data directory', value: ms(start.fresh.median.spawnToHealthMs), budget: '', within: null, how: how(start.fresh, 'an empty temporary DATA_DIR (PGlite initdb, migrations, seed)') });
-  rows.push({ section: START, measure: 'start, existing data directory', value: ms(start.existing.median.spawnToHealthMs), budget: '≤ 1 s', within: start.existing.median.spawnToHealthMs <= 1000, how: how(start.existing, 'a DATA_DIR made by an earlier start (migrated, seeded)') });
+  rows.push({ section: START, measure: 'start, new data directory', value: ms(start.fresh.median.spawnToHealthMs), ...budget('startNew', start.fresh.median.spawnToHealthMs <= 2000), how: how(start.fresh, 'an empty temporary DATA_DIR (no data directory before the start)') });
+  rows.push({
+    section: START, measure: 'memory, new data directory (VmHWM)', value: mib(start.fresh.median.hwmKiB), ...budget('startNewMemory', start.fresh.median.hwmKiB <= 400 * 1024),
+    how: `VmHWM (the most the process was ever resident, its start included) right after the first answer, median of the new-directory starts above (${start.fresh.hwmKiB.map((value) => mib(value)).join(', ')}); VmHWM, not VmRSS, as RSS read after the start misses a peak during it (VmRSS then: ${mib(start.fresh.median.rssKiB)})`,
+  });
+  rows.push({ section: START, measure: 'start, existing data directory', value: ms(start.existing.median.spawnToHealthMs), ...budget('startExisting', start.existing.median.spawnToHealthMs <= 1000), how: how(start.existing, 'a DATA_DIR made by an earlier start (migrated, seeded)') });
   if (start.existingTsx) {
     rows.push({ section: START, measure: 'start, existing data directory, through tsx', value: ms(start.existingTsx.median.spawnToHealthMs), budget: '', within: null, how: `${how(start.existingTsx, 'the same directory')}; \`node ${TSX_ENTRY.join(' ')}\`, for comparison` });
   }
@@ -167,29 +179,50 @@ if (wants('load')) {
   load = await step(`API under load (${settings.loadSeconds} s per rate and call, ${settings.orders} orders)`, () =>
     measureLoad({ entry: server.entry, workDir: dataRoot, distDir: app?.outDir, durationS: settings.loadSeconds, rates: settings.rates, orderCount: settings.orders, orderConnections: settings.orderConnections, log }));
 }
-const API = '3. API under load (embedded store, fresh server)';
+const API = '3. API under load (fresh servers: embedded store, the ceiling, PostgreSQL for orders)';
 if (load) {
   note(API, `One server (\`${server.label}\`) started fresh on a new temporary DATA_DIR (PGlite) with RATE_LIMIT=off, FRAUD_MAX_ORDERS_PER_IP_PER_HOUR=1000000000, TRUST_PROXY=127.0.0.0/8 and the default LOG_LEVEL (info, to a file); autocannon runs in the benchmark's process. Latencies are each 2xx answer's own, timed by autocannon per request (nearest-rank percentiles, no coordinated-omission correction), after a warm-up of 200 requests per call.`);
   if (load.limitsBypassed) note(API, '**The server kept its per-IP rate limits despite RATE_LIMIT=off** (40 promotion lookups from one address met a 429), so every request of the load carried its own X-Forwarded-For from 127.0.0.0/8: the limits never trip, their bookkeeping still runs.');
+  note(API, `The ceiling: ${load.ceilingHow}, on its own port; at each rate its getProducts run comes right after ours, with the same streams, duration and warm-up, so both meet the same moment of the machine.`);
+  const errorsOf = (read: LoadFigures) => read.errors + Object.values(read.non2xx).reduce((sum, count) => sum + count, 0);
+  const describeRead = (read: ReadLoad) => `p50 ${ms(read.p50)} · p99 ${ms(read.p99)} · ${errorsOf(read)} errors${read.achievedRate < 0.95 * read.targetRate ? ` · only ${read.achievedRate.toFixed(0)}/s` : ''}`;
+  const howRead = (read: ReadLoad) => `autocannon overallRate for ${settings.loadSeconds} s: ${streamsFor(read.targetRate)} one-connection streams of ${Math.round(read.targetRate / streamsFor(read.targetRate))} req/s each started ${Math.round(1000 / streamsFor(read.targetRate))} ms apart (autocannon sends a connection's share of each second back to back at its start; staggering spreads the ${read.targetRate} req/s over the second); GET ${read.path}; ${read.answered} answered (${read.achievedRate.toFixed(0)}/s achieved), ${read.ok} 2xx${errorsOf(read) - read.errors ? `, non-2xx ${JSON.stringify(read.non2xx)}` : ''}, ${read.errors} connection errors or timeouts; slowest ${ms(read.max)}`;
   for (const read of load.reads) {
-    const non2xx = Object.values(read.non2xx).reduce((sum, count) => sum + count, 0);
+    // DESIGN §9: catalogue reads p99 ≤ 5 ms at 500 req/s (getProducts, and the promotion lookup, a read of the catalogue's promotions).
+    const budgeted = read.targetRate === 500;
     rows.push({
-      section: API, measure: `${read.operation} at ${read.targetRate} req/s`,
-      value: `p50 ${ms(read.p50)} · p99 ${ms(read.p99)} · ${read.errors + non2xx} errors${read.achievedRate < 0.95 * read.targetRate ? ` · only ${read.achievedRate.toFixed(0)}/s` : ''}`,
-      budget: 'p99 ≤ 10 ms', within: read.p99 <= 10 && read.errors + non2xx === 0,
-      how: `autocannon overallRate for ${settings.loadSeconds} s: ${streamsFor(read.targetRate)} one-connection streams of ${Math.round(read.targetRate / streamsFor(read.targetRate))} req/s each started ${Math.round(1000 / streamsFor(read.targetRate))} ms apart (autocannon sends a connection's share of each second back to back at its start; staggering spreads the ${read.targetRate} req/s over the second); GET ${read.path}; ${read.answered} answered (${read.achievedRate.toFixed(0)}/s achieved), ${read.ok} 2xx${non2xx ? `, non-2xx ${JSON.stringify(read.non2xx)}` : ''}, ${read.errors} connection errors or timeouts; slowest ${ms(read.max)}`,
+      section: API, measure: `${read.operation} at ${read.targetRate} req/s`, value: describeRead(read),
+      ...(budgeted ? budget('catalogueP99', read.p99 <= 5 && errorsOf(read) === 0, 'p99 ≤ 5 ms, no errors') : { budget: '', within: null }),
+      how: howRead(read),
     });
+    const bare = load.ceilingReads.find((candidate) => candidate.path === read.path && candidate.targetRate === read.targetRate);
+    if (!bare) continue;
+    rows.push({ section: API, measure: `ceiling: ${read.operation} at ${read.targetRate} req/s`, value: describeRead(bare), budget: '', within: null, how: `the bare Fastify, right after ours; ${howRead(bare)}` });
+    rows.push({ section: API, measure: `getProducts / ceiling at ${read.targetRate} req/s: p50`, value: ratio(read.p50 / bare.p50), budget: '', within: null, how: `${ms(read.p50)} / ${ms(bare.p50)}` });
+    rows.push({ section: API, measure: `getProducts / ceiling at ${read.targetRate} req/s: p99`, value: ratio(read.p99 / bare.p99), budget: '', within: null, how: `${ms(read.p99)} / ${ms(bare.p99)}` });
   }
+  const orderHow = (orders: OrderFigures) => {
+    const non2xx = errorsOf(orders) - orders.errors;
+    return `autocannon, ${orders.connections} connections as fast as answered, ${orders.answered} POST /checkout/api/order (pid 1, sandbox, 12.99 EUR) each with its own Idempotency-Key, the session cookies of ${orders.sessions} guests from authMiddleware in turn; ${orders.ok} 2xx${non2xx ? `, non-2xx ${JSON.stringify(orders.non2xx)}` : ''}, ${orders.errors} errors; p50 ${ms(orders.p50)}; orders/s = 2xx / wall time (${orders.durationS.toFixed(1)} s)`;
+  };
   const orders = load.orders;
-  const ordersNon2xx = Object.values(orders.non2xx).reduce((sum, count) => sum + count, 0);
+  rows.push({ section: API, measure: 'orders/s, embedded store', value: `${orders.achievedRate.toFixed(0)} orders/s`, ...budget('ordersRate', orders.achievedRate >= 300), how: orderHow(orders) });
+  rows.push({ section: API, measure: 'order p99, embedded store', value: ms(orders.p99), ...budget('ordersP99', orders.p99 <= 50), how: `the same ${orders.ok} orders; p50 ${ms(orders.p50)}, slowest ${ms(orders.max)}` });
   rows.push({
-    section: API, measure: 'order creation', value: `${orders.achievedRate.toFixed(0)} orders/s · p99 ${ms(orders.p99)}`, budget: '', within: null,
-    how: `autocannon, ${orders.connections} connections as fast as answered, ${orders.answered} POST /checkout/api/order (pid 1, sandbox, 12.99 EUR) each with its own Idempotency-Key, the session cookies of ${orders.sessions} guests from authMiddleware in turn; ${orders.ok} 2xx${ordersNon2xx ? `, non-2xx ${JSON.stringify(orders.non2xx)}` : ''}, ${orders.errors} errors; p50 ${ms(orders.p50)}; orders/s = 2xx / wall time (${orders.durationS.toFixed(1)} s)`,
-  });
-  rows.push({
-    section: API, measure: 'orders in the store = 2xx answers', value: `${orders.storedOrders} stored, ${orders.ok} 2xx`, budget: 'equal', within: orders.storedOrders === orders.ok,
+    section: API, measure: 'orders exactly once, embedded store', value: `${orders.storedOrders} stored, ${orders.ok} 2xx`, ...budget('ordersExactlyOnce', orders.storedOrders === orders.ok),
     how: 'after SIGTERM the data directory is opened with PGlite and the orders of the benchmark\'s guests (bench-N@loadtest.example) are counted',
   });
+  const onPostgres = load.postgresOrders;
+  if ('unavailable' in onPostgres) {
+    rows.push({ section: API, measure: 'orders on PostgreSQL', value: 'not measured', budget: '', within: null, how: onPostgres.unavailable });
+  } else {
+    rows.push({ section: API, measure: 'orders/s, PostgreSQL', value: `${onPostgres.achievedRate.toFixed(0)} orders/s`, budget: '', within: null, how: `the same order load on a second server started fresh with DATABASE_URL on ${onPostgres.origin}, after the same warm-up of 200 requests per read; ${orderHow(onPostgres)}` });
+    rows.push({ section: API, measure: 'order p99, PostgreSQL', value: ms(onPostgres.p99), budget: '', within: null, how: `the same ${onPostgres.ok} orders; p50 ${ms(onPostgres.p50)}, slowest ${ms(onPostgres.max)}` });
+    rows.push({
+      section: API, measure: 'orders exactly once, PostgreSQL', value: `${onPostgres.storedOrders} stored, ${onPostgres.ok} 2xx`, ...budget('ordersExactlyOnce', onPostgres.storedOrders === onPostgres.ok),
+      how: 'after SIGTERM the benchmark\'s guests\' orders are counted in that database with pg; the cluster is then removed',
+    });
+  }
   rows.push({ section: START, measure: 'idle RSS', value: mib(load.idleRssKiB), budget: '', within: null, how: 'VmRSS 3 s after the load server\'s first answer (a new data directory), before any load' });
   rows.push({ section: START, measure: 'peak RSS under load', value: mib(load.peakRssUnderLoadKiB), budget: '', within: null, how: `highest VmRSS sampled every 100 ms during the API load above; VmHWM (the most ever resident, start included) was ${mib(load.hwmKiB)}` });
 }
@@ -260,48 +293,86 @@ const encodingOf = async (base: string, analysis: BuildAnalysis): Promise<string
   const answer = await request(`${base}/checkout/${file}`, { headers: { 'accept-encoding': 'gzip, deflate, br' } });
   return String(answer.headers['content-encoding'] ?? 'none');
 };
+/** The order placed for the waiting page's saved payment, for the report. */
+let waitingOrder: { orderid: number; invoiceid: number | null; cookies: string[] } | null = null;
 if (wants('lighthouse')) {
-  pages = (await step(`Lighthouse (${settings.lighthouseRuns} run(s) per page)`, async () => {
-    const measured: { label: string; summary: LighthouseSummary }[] = [];
+  pages = (await step(`Lighthouse (${settings.lighthouseRuns} run(s) per page, the pages interleaved)`, async () => {
+    const toMeasure: PageToMeasure[] = [];
     const servers: ServerHandle[] = [];
     try {
+      let appBase: string | null = null;
       if (app) {
         const appServer = await startServer({ entry: server.entry, dataDir: join(dataRoot, 'lighthouse-app'), logFile: join(workDir, 'lighthouse-app-server.log'), distDir: app.outDir });
         servers.push(appServer);
         encodings.checkout = await encodingOf(appServer.base, app);
-        for (const [label, path] of [['index', '/checkout/'], ['waiting', '/checkout/waiting']] as const) {
-          measured.push({ label, summary: await measurePage(`${appServer.base}${path}`, settings.lighthouseRuns, workDir, label) });
-          log(`  ${label}: performance ${measured.at(-1)?.summary.median.performance}`);
-        }
+        appBase = appServer.base;
+        toMeasure.push({ label: 'index', url: `${appServer.base}/checkout/` });
       }
       if (floor) {
         const floorServer = await startServer({ entry: server.entry, dataDir: join(dataRoot, 'lighthouse-floor'), logFile: join(workDir, 'lighthouse-floor-server.log'), distDir: floor.outDir });
         servers.push(floorServer);
         encodings.floor = await encodingOf(floorServer.base, floor);
-        measured.push({ label: 'floor', summary: await measurePage(`${floorServer.base}/checkout/`, settings.lighthouseRuns, workDir, 'floor') });
-        log(`  floor: performance ${measured.at(-1)?.summary.median.performance}`);
+        toMeasure.push({ label: 'floor', url: `${floorServer.base}/checkout/` });
       }
+      if (appBase) {
+        // The waiting page with a payment saved, as after a real order: its frame and the order's receipt.
+        const placed = await orderForWaitingPage(appBase);
+        waitingOrder = { orderid: placed.order.orderid, invoiceid: placed.order.invoiceid, cookies: placed.cookies.map((cookie) => `${cookie.name} (path ${cookie.path}${cookie.httpOnly ? ', HttpOnly' : ''})`) };
+        log(`  waiting page: order ${placed.order.orderid} placed; Chromium will hold ${waitingOrder.cookies.join(', ')}`);
+        toMeasure.push({ label: 'waiting', url: `${appBase}/checkout/waiting`, cookies: placed.cookies });
+      }
+      const summaries = await measurePages(toMeasure, settings.lighthouseRuns, workDir, log);
+      return toMeasure.map((page) => ({ label: page.label, summary: summaries[page.label] as LighthouseSummary }));
     } finally {
       for (const running of servers) await running.stop();
     }
-    return measured;
   })) ?? [];
 }
 const LIGHTHOUSE = '2. Lighthouse (mobile defaults)';
+const PAGE_NAMES: Record<string, string> = { index: 'index /checkout/', floor: 'floor app /checkout/', waiting: 'waiting /checkout/waiting (saved payment)' };
 if (pages.length) {
-  note(LIGHTHOUSE, `The lighthouse package ${lighthouseVersion()} with its defaults: mobile form factor, simulated throttling (150 ms RTT, 1.6 Mbps, 4× CPU slowdown). Each run is a fresh headless Chromium (${CHROME_FLAGS.join(' ')}) with a new empty profile. Each figure is the median of that figure over ${settings.lighthouseRuns} run(s). The checkout is served by the real server with this run's build (DIST_DIR), the floor build by a second server started the same way. The first screen's script went out with content-encoding: ${Object.entries(encodings).map(([name, encoding]) => `${encoding} (${name})`).join(', ') || 'not checked'}.`);
+  note(LIGHTHOUSE, `The lighthouse package ${lighthouseVersion()} with its defaults: mobile form factor, simulated throttling (150 ms RTT, 1.6 Mbps, 4× CPU slowdown). Each run is a fresh headless Chromium (${CHROME_FLAGS.join(' ')}) with a new empty profile. The pages are measured interleaved, round by round (${pages.map((page) => page.label).join(', ')}, then again), so the noise of a shared machine falls on ours and the floor app alike; each figure is the median of that figure over ${settings.lighthouseRuns} run(s) of its page, and LCP − FCP is the median of each run's own difference (not the difference of the two medians). The checkout is served by the real server with this run's build (DIST_DIR), the floor build by a second server started the same way. The first screen's script went out with content-encoding: ${Object.entries(encodings).map(([name, encoding]) => `${encoding} (${name})`).join(', ') || 'not checked'}.`);
+  if (waitingOrder) {
+    const placed = waitingOrder as { orderid: number; invoiceid: number | null; cookies: string[] };
+    note(LIGHTHOUSE, `The waiting page is measured as a shopper sees it after ordering: before the runs the bench placed a real order through the bench server's API (POST authMiddleware as a new guest, then POST /checkout/api/order: pid 1, sandbox, 12.99 EUR; order ${placed.orderid}, invoice ${placed.invoiceid ?? 'none'}), and each run's Chromium starts with the cookies the browser would then hold: ${placed.cookies.join(', ')}, the \`checkout\` cookie holding the saved payment as src/app/actors/payment.ts's savePayment writes it (flow order, the order, its link, gateway sandbox, deadline one day ahead). They are set through the DevTools protocol (Storage.setCookies) before Lighthouse navigates; Lighthouse's storage reset leaves cookies alone.`);
+  }
+  const byLabel = Object.fromEntries(pages.map((page) => [page.label, page.summary]));
+  const columns = pages.map((page) => page.label);
+  const figure = (read: (summary: LighthouseSummary) => string) => columns.map((label) => read(byLabel[label] as LighthouseSummary));
+  note(LIGHTHOUSE, `Side by side (medians of the same interleaved rounds):\n\n${markdownTable(['figure', ...columns.map((label) => PAGE_NAMES[label] ?? label)], [
+    ['performance', ...figure((summary) => summary.median.performance.toFixed(2))],
+    ['FCP', ...figure((summary) => ms(summary.median.fcpMs))],
+    ['LCP', ...figure((summary) => ms(summary.median.lcpMs))],
+    ['LCP − FCP', ...figure((summary) => ms(summary.lcpMinusFcpMs))],
+    ['TBT', ...figure((summary) => ms(summary.median.tbtMs))],
+    ['CLS', ...figure((summary) => summary.median.cls.toFixed(3))],
+  ])}`);
 }
+const floorPage = pages.find((page) => page.label === 'floor')?.summary;
 for (const { label, summary } of pages) {
-  const page = label === 'index' ? 'index /checkout/' : label === 'waiting' ? 'waiting /checkout/waiting' : 'floor app /checkout/';
-  const budgeted = label === 'index';
+  const page = PAGE_NAMES[label] ?? label;
+  const index = label === 'index';
   const f = summary.median;
-  const how = `runs: ${summary.runs.map((run) => run.performance.toFixed(2)).join(', ')}; Lighthouse's benchmarkIndex of this machine ${Math.round(summary.benchmarkIndex)}${summary.retried ? `; ${summary.retried} run(s) taken again after a Lighthouse error` : ''}`;
-  rows.push({ section: LIGHTHOUSE, measure: `${page}: performance`, value: f.performance.toFixed(2), budget: budgeted ? '≥ 0.99' : '', within: budgeted ? f.performance >= 0.99 : null, how });
-  rows.push({ section: LIGHTHOUSE, measure: `${page}: accessibility`, value: f.accessibility.toFixed(2), budget: budgeted ? '1.0' : '', within: budgeted ? f.accessibility >= 1 : null, how: 'same runs' });
-  rows.push({ section: LIGHTHOUSE, measure: `${page}: best practices`, value: f.bestPractices.toFixed(2), budget: '', within: null, how: 'same runs' });
-  rows.push({ section: LIGHTHOUSE, measure: `${page}: LCP`, value: `${(f.lcpMs / 1000).toFixed(2)} s`, budget: budgeted ? '≤ 1.5 s' : '', within: budgeted ? f.lcpMs <= 1500 : null, how: `same runs; ${Math.round(f.lcpMs)} ms; FCP ${Math.round(f.fcpMs)} ms; LCP element: ${summary.lcpElement.slice(0, 80)}` });
-  rows.push({ section: LIGHTHOUSE, measure: `${page}: CLS`, value: f.cls.toFixed(3), budget: budgeted ? '0' : '', within: budgeted ? Number(f.cls.toFixed(3)) === 0 : null, how: 'same runs; 0 means 0 to three decimals' });
-  rows.push({ section: LIGHTHOUSE, measure: `${page}: TBT`, value: ms(f.tbtMs), budget: '', within: null, how: 'same runs' });
+  /** What the floor app showed for the same figure in the same rounds, beside ours. */
+  const beside = (text: (floorSummary: LighthouseSummary) => string) => (index && floorPage ? `; floor app in the same rounds: ${text(floorPage)}` : '');
+  const how = `runs: ${summary.runs.map((run) => run.performance.toFixed(2)).join(', ')}; Lighthouse's benchmarkIndex of this machine ${Math.round(summary.benchmarkIndex)}${summary.retried ? `; ${summary.retried} run(s) taken again after a Lighthouse error` : ''}${beside((other) => other.median.performance.toFixed(2))}`;
+  const none = { budget: '', within: null };
+  // Lighthouse gives category scores to two decimals; 1.00 is a score of 1.
+  rows.push({ section: LIGHTHOUSE, measure: `${page}: performance`, value: f.performance.toFixed(2), ...(index ? budget('indexPerformance', Math.round(f.performance * 100) === 100) : none), how });
+  rows.push({ section: LIGHTHOUSE, measure: `${page}: accessibility`, value: f.accessibility.toFixed(2), ...(index ? budget('indexAccessibility', Math.round(f.accessibility * 100) === 100) : none), how: 'same runs' });
+  rows.push({ section: LIGHTHOUSE, measure: `${page}: best practices`, value: f.bestPractices.toFixed(2), ...none, how: 'same runs' });
+  rows.push({ section: LIGHTHOUSE, measure: `${page}: FCP`, value: `${(f.fcpMs / 1000).toFixed(2)} s`, ...none, how: `same runs; ${summary.runs.map((run) => Math.round(run.fcpMs)).join(', ')} ms${beside((other) => ms(other.median.fcpMs))}` });
+  rows.push({
+    section: LIGHTHOUSE, measure: `${page}: LCP`, value: `${(f.lcpMs / 1000).toFixed(2)} s`,
+    ...(index ? budget('indexLcp', f.lcpMs <= 800) : label === 'waiting' ? budget('waitingLcp', f.lcpMs <= 1000) : none),
+    how: `same runs; ${summary.runs.map((run) => Math.round(run.lcpMs)).join(', ')} ms; LCP element: ${summary.lcpElement.slice(0, 80)}${beside((other) => ms(other.median.lcpMs))}`,
+  });
+  rows.push({
+    section: LIGHTHOUSE, measure: `${page}: LCP − FCP`, value: ms(summary.lcpMinusFcpMs), ...(index ? budget('indexLcpMinusFcp', summary.lcpMinusFcpMs <= 100) : none),
+    how: `the median of each run's own LCP − FCP (${summary.runs.map((run) => Math.round(run.lcpMs - run.fcpMs)).join(', ')} ms), not the difference of the medians${beside((other) => ms(other.lcpMinusFcpMs))}`,
+  });
+  rows.push({ section: LIGHTHOUSE, measure: `${page}: CLS`, value: f.cls.toFixed(3), ...(index ? budget('indexCls', Number(f.cls.toFixed(3)) === 0) : none), how: `same runs; 0 means 0 to three decimals${beside((other) => other.median.cls.toFixed(3))}` });
+  rows.push({ section: LIGHTHOUSE, measure: `${page}: TBT`, value: ms(f.tbtMs), ...(index ? budget('indexTbt', f.tbtMs <= 50) : none), how: `same runs; ${summary.runs.map((run) => Math.round(run.tbtMs)).join(', ')} ms${beside((other) => ms(other.median.tbtMs))}` });
 }
 const indexPage = pages.find((page) => page.label === 'index');
 if (app && indexPage) {
@@ -359,6 +430,12 @@ Written by \`npm run bench${quick ? ' -- --quick' : ''}\` (scripts/bench) on ${m
 
 Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.ramGiB} GiB RAM, ${machine.os}; Node ${machine.node}; ${machine.chromium}; commit ${machine.commit}. Load average (1 min) ${loadAtStart.toFixed(2)} when the run began and ${(os.loadavg()[0] ?? 0).toFixed(2)} when it ended: on a 2-core machine anything else running (another test suite, a build) shows in every timing here.
 
+## Budgets
+
+Each budget of issue 17 (DESIGN.md section 9) with its figure from this run; the figure's row under Figures says how it was taken.
+
+${markdownTable(['budget', 'figure', 'limit', 'within budget'], budgetSummary(rows))}
+
 ${failures.length ? `## Measures that could not be taken\n\n${failures.map((failure) => `- ${failure}`).join('\n')}\n\n` : ''}## Figures
 
 ${rowsToMarkdown(rows, notes)}
@@ -372,7 +449,7 @@ Logs and reports of this run: \`${workDir}\`.
 
 writeFileSync(outFile, markdown);
 rmSync(dataRoot, { recursive: true, force: true });
-log(`\n${rowsToText(rows)}\n`);
+log(`\n${rowsToText(rows)}\n\nBudgets:\n${budgetSummary(rows).map((line) => `  ${(line[3] ?? '').replace(/\*/g, '').padEnd(4)} ${line[0]}: ${line[1]} (${line[2]})`).join('\n')}\n`);
 if (failures.length) log(`Not measured:\n${failures.map((failure) => `  - ${failure.replace(/\*\*/g, '')}`).join('\n')}\n`);
 const missed = rows.filter((row) => row.within === false);
 log(`${missed.length} budget(s) missed${missed.length ? `: ${missed.map((row) => row.measure).join('; ')}` : ''}. Written to ${outFile}; logs in ${workDir}.`);
