@@ -43,6 +43,8 @@ export interface LighthouseSummary {
   /** From the run whose performance score is the median one. */
   findings: { category: string; id: string; title: string; display: string; savingsMs: number }[];
   scripts: { url: string; transferSize: number; resourceSize: number }[];
+  /** The page's fetch requests in the median run (path and query, status), e.g. the API calls it made. */
+  fetches: { path: string; status: number }[];
   lcpElement: string;
   reportFile: string;
 }
@@ -190,7 +192,7 @@ function summarise(page: PageToMeasure, results: Result[], retried: number, repo
   const medianRun = (byScore[Math.floor(byScore.length / 2)] as { lhr: Result }).lhr;
   const reportFile = join(reportDir, `lighthouse-${label}.json`);
   writeFileSync(reportFile, JSON.stringify(medianRun));
-  const requests = ((medianRun.audits['network-requests']?.details as { items?: { url: string; resourceType?: string; transferSize?: number; resourceSize?: number }[] } | undefined)?.items ?? []);
+  const requests = ((medianRun.audits['network-requests']?.details as { items?: { url: string; resourceType?: string; transferSize?: number; resourceSize?: number; statusCode?: number }[] } | undefined)?.items ?? []);
   const lcpItems = (medianRun.audits['largest-contentful-paint-element']?.details as { items?: { items?: { node?: { snippet?: string; nodeLabel?: string } }[] }[] } | undefined)?.items;
   const lcpNode = lcpItems?.[0]?.items?.[0]?.node;
   return {
@@ -202,6 +204,10 @@ function summarise(page: PageToMeasure, results: Result[], retried: number, repo
     retried,
     findings: findingsOf(medianRun),
     scripts: requests.filter((item) => item.resourceType === 'Script').map((item) => ({ url: item.url, transferSize: item.transferSize ?? 0, resourceSize: item.resourceSize ?? 0 })),
+    fetches: requests.filter((item) => item.resourceType === 'Fetch' || item.resourceType === 'XHR').map((item) => {
+      const address = new URL(item.url);
+      return { path: `${address.pathname}${address.search}`, status: item.statusCode ?? 0 };
+    }),
     lcpElement: lcpNode ? `${lcpNode.nodeLabel ?? ''} ${lcpNode.snippet ?? ''}`.trim() : 'none found',
     reportFile,
   };

@@ -36,7 +36,7 @@ const { values: flags } = parseArgs({
   options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', default: false } },
 });
 if (flags.help) {
-  console.log('npm run bench [-- --quick] [-- --only=bundle,start,load,knee,whmcs,lighthouse,tests] [-- --out=FILE]');
+  console.log('npm run bench [-- --quick] [-- --only=bundle,start,load,knee,whmcs,lighthouse,tests] [-- --out=FILE]  (default: all but knee)');
   process.exit(0);
 }
 const only = new Set((flags.only ?? DEFAULT_MEASURES.join(',')).split(',').map((name) => name.trim()).filter(Boolean));
@@ -181,7 +181,7 @@ if (wants('load')) {
 }
 const API = '3. API under load (fresh servers: embedded store, the ceiling, PostgreSQL for orders)';
 if (load) {
-  note(API, `One server (\`${server.label}\`) started fresh on a new temporary DATA_DIR (PGlite) with RATE_LIMIT=off, FRAUD_MAX_ORDERS_PER_IP_PER_HOUR=1000000000, TRUST_PROXY=127.0.0.0/8 and the default LOG_LEVEL (info, to a file); autocannon runs in the benchmark's process. Latencies are each 2xx answer's own, timed by autocannon per request (nearest-rank percentiles, no coordinated-omission correction), after a warm-up of 200 requests per call.`);
+  note(API, `Our server (\`${server.label}\`) started fresh on a new temporary DATA_DIR (PGlite) with RATE_LIMIT=off, FRAUD_MAX_ORDERS_PER_IP_PER_HOUR=1000000000, TRUST_PROXY=127.0.0.0/8 and the default LOG_LEVEL (info, to a file); autocannon runs in the benchmark's process. Latencies are each 2xx answer's own, timed by autocannon per request (nearest-rank percentiles, no coordinated-omission correction), after a warm-up of 200 requests per call.`);
   if (load.limitsBypassed) note(API, '**The server kept its per-IP rate limits despite RATE_LIMIT=off** (40 promotion lookups from one address met a 429), so every request of the load carried its own X-Forwarded-For from 127.0.0.0/8: the limits never trip, their bookkeeping still runs.');
   note(API, `The ceiling: ${load.ceilingHow}, on its own port; at each rate its getProducts run comes right after ours, with the same streams, duration and warm-up, so both meet the same moment of the machine.`);
   const errorsOf = (read: LoadFigures) => read.errors + Object.values(read.non2xx).reduce((sum, count) => sum + count, 0);
@@ -334,7 +334,9 @@ if (pages.length) {
   note(LIGHTHOUSE, `The lighthouse package ${lighthouseVersion()} with its defaults: mobile form factor, simulated throttling (150 ms RTT, 1.6 Mbps, 4× CPU slowdown). Each run is a fresh headless Chromium (${CHROME_FLAGS.join(' ')}) with a new empty profile. The pages are measured interleaved, round by round (${pages.map((page) => page.label).join(', ')}, then again), so the noise of a shared machine falls on ours and the floor app alike; each figure is the median of that figure over ${settings.lighthouseRuns} run(s) of its page, and LCP − FCP is the median of each run's own difference (not the difference of the two medians). The checkout is served by the real server with this run's build (DIST_DIR), the floor build by a second server started the same way. The first screen's script went out with content-encoding: ${Object.entries(encodings).map(([name, encoding]) => `${encoding} (${name})`).join(', ') || 'not checked'}.`);
   if (waitingOrder) {
     const placed = waitingOrder as { orderid: number; invoiceid: number | null; cookies: string[] };
-    note(LIGHTHOUSE, `The waiting page is measured as a shopper sees it after ordering: before the runs the bench placed a real order through the bench server's API (POST authMiddleware as a new guest, then POST /checkout/api/order: pid 1, sandbox, 12.99 EUR; order ${placed.orderid}, invoice ${placed.invoiceid ?? 'none'}), and each run's Chromium starts with the cookies the browser would then hold: ${placed.cookies.join(', ')}, the \`checkout\` cookie holding the saved payment as src/app/actors/payment.ts's savePayment writes it (flow order, the order, its link, gateway sandbox, deadline one day ahead). They are set through the DevTools protocol (Storage.setCookies) before Lighthouse navigates; Lighthouse's storage reset leaves cookies alone.`);
+    const waitingRun = pages.find((page) => page.label === 'waiting')?.summary;
+    const orderCalls = waitingRun?.fetches.filter((call) => call.path.includes(`orderid=${placed.orderid}`)) ?? [];
+    note(LIGHTHOUSE, `The waiting page is measured as a shopper sees it after ordering: before the runs the bench placed a real order through the bench server's API (POST authMiddleware as a new guest, then POST /checkout/api/order: pid 1, sandbox, 12.99 EUR; order ${placed.orderid}, invoice ${placed.invoiceid ?? 'none'}), and each run's Chromium starts with the cookies the browser would then hold: ${placed.cookies.join(', ')}; \`checkout\` holds the saved payment as src/app/actors/payment.ts's savePayment writes it (flow order, the order, its link, gateway sandbox, deadline one day ahead). They are set through the DevTools protocol (Storage.setCookies) before Lighthouse navigates; Lighthouse's storage reset leaves cookies alone. ${orderCalls.length ? `In the median run the page asked about that order: ${orderCalls.map((call) => `${call.path} (${call.status})`).join(', ')}.` : '**In the median run the page made no request about that order**: it may not have shown its receipt.'}`);
   }
   const byLabel = Object.fromEntries(pages.map((page) => [page.label, page.summary]));
   const columns = pages.map((page) => page.label);
@@ -398,7 +400,7 @@ for (const suite of suites) {
 }
 
 // The report.
-const sectionOrder = [BUNDLE, LIGHTHOUSE, API, KNEE, START, TESTS];
+const sectionOrder = [BUNDLE, LIGHTHOUSE, API, KNEE, WHMCS, START, TESTS];
 rows.sort((a, b) => sectionOrder.indexOf(a.section) - sectionOrder.indexOf(b.section));
 
 const details: string[] = [];

@@ -39,10 +39,11 @@ describe('bench budgets', () => {
       row({ measure: 'getProducts at 500 req/s', value: 'p99 4.00 ms', budget: 'p99 ≤ 5 ms', within: true, budgetId: 'catalogueP99' }),
       row({ measure: 'getPromotion at 500 req/s', value: 'p99 6.00 ms', budget: 'p99 ≤ 5 ms', within: false, budgetId: 'catalogueP99' }),
     ];
-    const catalogue = budgetSummary(rows).filter((line) => line[0]?.startsWith('catalogue'));
-    expect(catalogue).toEqual([
-      ['catalogue reads at 500 req/s: p99 (getProducts at 500 req/s)', 'p99 4.00 ms', 'p99 ≤ 5 ms', 'yes'],
-      ['catalogue reads at 500 req/s: p99 (getPromotion at 500 req/s)', 'p99 6.00 ms', 'p99 ≤ 5 ms', '**no**'],
+    const lines = budgetSummary(rows);
+    expect(lines).toHaveLength(16);
+    expect(lines.slice(8, 10)).toEqual([
+      ['getProducts at 500 req/s', 'p99 4.00 ms', 'p99 ≤ 5 ms', 'yes'],
+      ['getPromotion at 500 req/s', 'p99 6.00 ms', 'p99 ≤ 5 ms', '**no**'],
     ]);
   });
 });

@@ -30,8 +30,9 @@ export function budgetText(id: BudgetId): string {
 }
 
 /**
- * One line per figure row that carries a budget, in BUDGETS' order: [budget, figure (the row's measure and
- * value), limit, within]. A budget no row carries says 'not measured', so the summary always lists them all.
+ * One line per figure row that carries a budget, in BUDGETS' order: [budget, figure, limit, within], the
+ * budget named by the row's measure when several rows carry it (one store and another, say). A budget no
+ * row carries says 'not measured', so the summary always lists them all.
  */
 export function budgetSummary(rows: readonly Row[]): string[][] {
   const lines: string[][] = [];
@@ -43,7 +44,7 @@ export function budgetSummary(rows: readonly Row[]): string[][] {
     }
     for (const row of carrying) {
       const within = row.within === null ? '—' : row.within ? 'yes' : '**no**';
-      lines.push([carrying.length > 1 ? `${entry.label} (${row.measure})` : entry.label, row.value, row.budget || entry.budget, within]);
+      lines.push([carrying.length > 1 ? row.measure : entry.label, row.value, row.budget || entry.budget, within]);
     }
   }
   return lines;
