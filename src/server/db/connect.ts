@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -6,10 +5,10 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import type { Pool, PoolClient } from 'pg';
 import { ConfigError } from '../config';
-import { projectRoot } from '../project-root';
 import { createPrivateDir, secureDataDir } from './data-dir';
 import { lockDataDir } from './data-dir-lock';
 import * as schema from './schema';
+import { MIGRATIONS_FOLDER, startFromTemplate, STORE_TEMPLATES_ROOT } from './store-template';
 
 /** The store, whichever engine runs it. */
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -24,7 +23,7 @@ export interface Store {
   close(): Promise<void>;
 }
 
-const migrationsFolder = join(projectRoot, 'src/server/db/migrations');
+const migrationsFolder = MIGRATIONS_FOLDER;
 
 /** Every instance migrating one PostgreSQL database takes this advisory lock first, so they migrate one by one. */
 const MIGRATION_LOCK_KEY = 7_265_812_011;
@@ -54,7 +53,13 @@ export type StoreOptions =
     waitMs?: number;
     warn?: (message: string) => void;
   }
-  | { engine: 'pglite'; dataDir: string; warn?: (message: string) => void }
+  | {
+    engine: 'pglite';
+    dataDir: string;
+    warn?: (message: string) => void;
+    /** Where the built templates are (a new data directory starts as a copy of the current one); null: always initdb. */
+    templates?: string | null;
+  }
   /** An in-memory PGlite, optionally started from a dump (tests copy one migrated, seeded template). */
   | { engine: 'memory'; from?: Blob };
 
@@ -166,6 +171,8 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   if (dataDir) createPrivateDir(dataDir);
   const lock = embedded ? await lockDataDir(embedded.dataDir, embedded.warn) : null;
   try {
+    // A new data directory starts as a copy of the built, migrated template instead of running initdb.
+    if (embedded && embedded.templates !== null) startFromTemplate(embedded.dataDir, embedded.warn ?? console.warn, embedded.templates ?? STORE_TEMPLATES_ROOT);
     const client = dataDir
       ? await PGlite.create({ dataDir })
       : await PGlite.create(options.engine === 'memory' && options.from ? { loadDataDir: options.from } : {});
