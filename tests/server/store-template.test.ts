@@ -129,6 +129,21 @@ describe('a new data directory started from the store template', () => {
     expect(value.schema).toEqual(reference);
   });
 
+  it('an existing store that lacks the newest migration gets it at its next open', async () => {
+    const dataDir = join(workDir, 'one-migration-behind');
+    // A store as 0007 left it: 0008 (orders.discount_cents) undone and its row gone.
+    await withStore(dataDir, templates, async (store) => {
+      await store.db.execute(sql`alter table orders drop column discount_cents`);
+      await store.db.execute(sql`delete from drizzle.__drizzle_migrations where created_at = (select max(created_at) from drizzle.__drizzle_migrations)`);
+    });
+    const { value } = await withStore(dataDir, templates, schemaListing);
+    const discount = (listing: typeof reference) => listing.columns.filter((column) => column.table_name === 'orders' && column.column_name === 'discount_cents').map(({ ordinal_position: _, ...column }) => column);
+    expect(discount(value)).toHaveLength(1);
+    // Re-added, the column comes last in the table; everything else about it is as the migration makes it.
+    expect(discount(value)).toEqual(discount(reference));
+    expect(value.migrations).toEqual(reference.migrations);
+  });
+
   it('is not copied over a data directory that holds a store already', async () => {
     const dataDir = join(workDir, 'from-template');
     const { value, warnings } = await withStore(dataDir, templates, async (store) => rowCount(store, 'clients'));

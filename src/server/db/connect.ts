@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -161,6 +163,22 @@ async function openPostgres(databaseUrl: string, waitMs: number, warn: (message:
   };
 }
 
+/**
+ * Whether an embedded store has every migration of the journal applied, by the rule drizzle's migrator
+ * applies them (each one newer than the newest applied): then opening skips the migrator's own statements.
+ */
+async function hasEveryMigration(client: PGlite): Promise<boolean> {
+  const journal = JSON.parse(readFileSync(join(migrationsFolder, 'meta/_journal.json'), 'utf8')) as { entries: { when: number }[] };
+  const newest = Math.max(...journal.entries.map((entry) => entry.when));
+  try {
+    const { rows } = await client.query<{ at: string | null }>('select max(created_at)::text as at from drizzle.__drizzle_migrations');
+    return rows[0]?.at != null && Number(rows[0].at) >= newest;
+  } catch {
+    // No migrations table yet: a store made by initdb just now.
+    return false;
+  }
+}
+
 /** Opens the store and brings its schema up to date with the migrations. */
 export async function openStore(options: StoreOptions): Promise<Store> {
   if (options.engine === 'postgres') {
@@ -177,7 +195,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       ? await PGlite.create({ dataDir })
       : await PGlite.create(options.engine === 'memory' && options.from ? { loadDataDir: options.from } : {});
     const db = drizzlePglite(client, { schema });
-    await migratePglite(db, { migrationsFolder });
+    if (!await hasEveryMigration(client)) await migratePglite(db, { migrationsFolder });
     if (dataDir) secureDataDir(dataDir);
     return {
       db: db as unknown as Database,
