@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createRequire as requireFrom } from 'node:module';
+import { dirname, join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -179,11 +180,22 @@ async function hasEveryMigration(client: PGlite): Promise<boolean> {
   }
 }
 
+/**
+ * PGlite's WebAssembly, its compile started, and its file bundle, read as the store starts opening: the
+ * compile runs on V8's background threads while the rest of the server loads (PGlite would start it later).
+ */
+function preloadPglite(): { pgliteWasmModule: Promise<WebAssembly.Module>; fsBundle: Blob } {
+  const dist = dirname(requireFrom(import.meta.url).resolve('@electric-sql/pglite'));
+  return { pgliteWasmModule: WebAssembly.compile(readFileSync(join(dist, 'pglite.wasm'))), fsBundle: new Blob([readFileSync(join(dist, 'pglite.data'))]) };
+}
+
 /** Opens the store and brings its schema up to date with the migrations. */
 export async function openStore(options: StoreOptions): Promise<Store> {
   if (options.engine === 'postgres') {
     return openPostgres(options.databaseUrl, options.waitMs ?? 30_000, options.warn ?? console.warn);
   }
+  const { pgliteWasmModule, fsBundle } = preloadPglite();
+  pgliteWasmModule.catch(() => {});
   const embedded = options.engine === 'pglite' ? options : null;
   const dataDir = embedded?.dataDir ?? null;
   if (dataDir) createPrivateDir(dataDir);
@@ -191,9 +203,10 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   try {
     // A new data directory starts as a copy of the built, migrated template instead of running initdb.
     if (embedded && embedded.templates !== null) startFromTemplate(embedded.dataDir, embedded.warn ?? console.warn, embedded.templates ?? STORE_TEMPLATES_ROOT);
+    const artifacts = { pgliteWasmModule: await pgliteWasmModule, fsBundle };
     const client = dataDir
-      ? await PGlite.create({ dataDir })
-      : await PGlite.create(options.engine === 'memory' && options.from ? { loadDataDir: options.from } : {});
+      ? await PGlite.create({ dataDir, ...artifacts })
+      : await PGlite.create(options.engine === 'memory' && options.from ? { loadDataDir: options.from, ...artifacts } : artifacts);
     const db = drizzlePglite(client, { schema });
     if (!await hasEveryMigration(client)) await migratePglite(db, { migrationsFolder });
     if (dataDir) secureDataDir(dataDir);
