@@ -26,12 +26,9 @@ export async function seedDemoAccounts(db: Database, secrets: ServerSecrets, ser
   await db.update(clients).set({ emailVerifiedAt: sql`coalesce(${clients.emailVerifiedAt}, now())` }).where(inArray(clients.email, demoEmails));
   const [existing] = await db.select({ total: count() }).from(clients);
   if ((existing?.total ?? 0) > 0) return;
-  // Both passwords hashed at once (scrypt runs on libuv's threads), before the transaction that writes them.
-  const seeded = [[DEMO_ACCOUNTS.client, false, DEMO_ACCOUNT_PIDS[0]], [DEMO_ACCOUNTS.reseller, true, DEMO_ACCOUNT_PIDS[1]]] as const;
-  const passwordHashes = await Promise.all(seeded.map(([account]) => hashPassword(account.password)));
   await db.transaction(async (tx) => {
-    for (const [index, [account, reseller, pid]] of seeded.entries()) {
-      const [client] = await tx.insert(clients).values({ email: account.email, passwordHash: passwordHashes[index] as string, reseller, emailVerifiedAt: new Date() }).returning();
+    for (const [account, reseller, pid] of [[DEMO_ACCOUNTS.client, false, DEMO_ACCOUNT_PIDS[0]], [DEMO_ACCOUNTS.reseller, true, DEMO_ACCOUNT_PIDS[1]]] as const) {
+      const [client] = await tx.insert(clients).values({ email: account.email, passwordHash: await hashPassword(account.password), reseller, emailVerifiedAt: new Date() }).returning();
       if (!client) throw new Error('Demo client was not created');
       // A documentation address (RFC 5737): the demo orders must not count towards the order velocity of local visitors.
       const [order] = await tx.insert(orders).values({ clientId: client.id, kind: reseller ? 'reseller' : 'retail', status: 'Active', ip: '192.0.2.1', country: 'MA', currency: 'EUR', amountCents: reseller ? 30000 : 1299 }).returning();
