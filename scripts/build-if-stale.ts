@@ -1,8 +1,8 @@
-/** `npm start`'s first step: builds the SPA, the server and the API reference only when their sources changed since the last build. */
-import { API_DOCS_TARGET, BUILD_TARGETS, buildIfStale } from './lib/build-if-stale';
+/** `npm start`'s first step: builds the SPA, the server, the store template and the API reference only when their sources changed since the last build. */
+import { API_DOCS_TARGET, BUILD_TARGETS, buildIfStale, STORE_TEMPLATE_TARGET } from './lib/build-if-stale';
 
 try {
-  buildIfStale({ targets: [...BUILD_TARGETS, API_DOCS_TARGET] });
+  buildIfStale({ targets: [...BUILD_TARGETS, STORE_TEMPLATE_TARGET, API_DOCS_TARGET] });
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);

@@ -35,7 +35,7 @@ describe('start profile summary', () => {
     expect(summary.byPhase).toEqual([
       { phase: '(idle)', ms: 5 },
       { phase: 'PGlite (its JS and WASM)', ms: 3 },
-      { phase: 'parsing openapi.yaml (yaml)', ms: 2 },
+      { phase: 'parsing YAML (the catalogue file; yaml)', ms: 2 },
     ]);
     expect(summary.byOwner[0]).toEqual({ owner: '(idle)', selfMs: 5 });
     expect(summary.topFunctions.find((entry) => entry.name === 'parse')?.selfMs).toBe(2);

@@ -78,7 +78,7 @@ export function frameOwner(url: string, functionName: string): string {
 
 /** The phases of a start, first match wins, searched over the whole stack of a sample. */
 const PHASES: { phase: string; test: (url: string, name: string) => boolean }[] = [
-  { phase: 'parsing openapi.yaml (yaml)', test: (url) => url.includes('/node_modules/yaml/') },
+  { phase: 'parsing YAML (the catalogue file; yaml)', test: (url) => url.includes('/node_modules/yaml/') },
   { phase: 'PGlite (its JS and WASM)', test: (url) => url.includes('/@electric-sql/pglite/') || url.startsWith('wasm://') },
   { phase: 'compiling schemas (ajv, fast-json-stringify)', test: (url) => /\/node_modules\/(ajv|ajv-formats|fast-json-stringify|fast-uri|@fastify\/ajv-compiler)\//.test(url) },
   { phase: 'drizzle-orm (migrations, queries)', test: (url) => url.includes('/drizzle-orm/') },

@@ -6,12 +6,13 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { storeTemplateKey } from '../../src/server/db/store-template';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 
 /** A build: the file it writes last, what it is made from, and the npm script that makes it. */
 export interface BuildTarget {
-  name: 'SPA' | 'server' | 'API reference';
+  name: 'SPA' | 'server' | 'API reference' | 'store template';
   output: string;
   sources: readonly string[];
   script: string;
@@ -36,6 +37,15 @@ export const BUILD_TARGETS: readonly BuildTarget[] = [
 
 /** The Redoc page /checkout/api/docs serves in demo mode (src/server/api-docs.ts), rendered from openapi.yaml. */
 export const API_DOCS_TARGET: BuildTarget = { name: 'API reference', output: 'build/api-docs.html', sources: ['openapi.yaml'], script: 'build:api-docs' };
+
+/**
+ * The embedded store's template for the current migrations (src/server/db/store-template.ts): build:server
+ * makes it, and this makes it when it is missing.
+ */
+export const STORE_TEMPLATE_TARGET: BuildTarget = {
+  // No sources to compare times with: the folder's name is the hash of the migrations, so a change makes it missing.
+  name: 'store template', output: `build/store-template/${storeTemplateKey()}/PG_VERSION`, sources: [], script: 'build:store-template',
+};
 
 /** The INSPECT mode a SPA was built with ('' without), from the inspect.json vite.config.ts writes beside it. */
 function inspectModeOf(distDir: string): string {

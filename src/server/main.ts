@@ -1,11 +1,5 @@
-import { buildApp } from './app';
-import { loadCatalogueFile } from './catalogue/load';
 import { ConfigError, readConfig } from './config';
 import { openStore } from './db/connect';
-import { terminalLogStream } from './log';
-import { portsFromEnvironment } from './ports';
-import { refuseUnsafeConfig } from './production';
-import { refuseIncompleteMerchant } from './merchant';
 
 // Everything the server writes (data directory, generated keys) is readable by its own user only.
 process.umask(0o077);
@@ -18,24 +12,49 @@ function refuse(error: unknown): never {
 }
 
 const startedAt = performance.now();
-const { config, catalogue } = (() => {
+/** The rest of the server, evaluated (imported) while the store opens: PGlite waits for its files meanwhile. */
+const loadServer = () => Promise.all([import('./app'), import('./catalogue/load'), import('./production'), import('./merchant'), import('./log'), import('./ports')]);
+const config = (() => {
   try {
-    const read = readConfig();
-    // A named catalogue file is read and checked before anything else is refused or opened, so its fault is the line printed.
-    const file = read.catalogueFile ? loadCatalogueFile(read.catalogueFile) : undefined;
-    refuseUnsafeConfig(read);
-    // Production's file must say who sells; refused here, before the store is opened (buildApp checks again).
-    if (file) refuseIncompleteMerchant(read.mode, file);
-    return { config: read, catalogue: file };
+    return readConfig();
   } catch (error) {
     return refuse(error);
   }
 })();
+/** The catalogue file and the checks of a configuration the server refuses, before the store is opened. */
+const checkConfig = async (server: Awaited<ReturnType<typeof loadServer>>) => {
+  const [, { loadCatalogueFile }, { refuseUnsafeConfig }, { refuseIncompleteMerchant }] = server;
+  try {
+    // A named catalogue file is read and checked before anything else is refused or opened, so its fault is the line printed.
+    const file = config.catalogueFile ? loadCatalogueFile(config.catalogueFile) : undefined;
+    refuseUnsafeConfig(config);
+    // Production's file must say who sells; refused here, before the store is opened (buildApp checks again).
+    if (file) refuseIncompleteMerchant(config.mode, file);
+    return file;
+  } catch (error) {
+    return refuse(error);
+  }
+};
+// Production and a named catalogue file have something to refuse: checked first. The demo with its own catalogue has not.
+const checkedFirst = config.mode === 'production' || config.catalogueFile ? await loadServer() : null;
+const namedCatalogue = checkedFirst ? await checkConfig(checkedFirst) : undefined;
 const warn = (message: string) => console.warn(`TV Checkout: ${message}`);
 // Waits for PostgreSQL up to DATABASE_WAIT_MS; a data directory another server holds is refused.
-const store = await openStore(config.databaseUrl
+const opening = openStore(config.databaseUrl
   ? { engine: 'postgres', databaseUrl: config.databaseUrl, waitMs: config.databaseWaitMs, warn }
-  : { engine: 'pglite', dataDir: config.dataDir, warn }).catch(refuse);
+  : { engine: 'pglite', dataDir: config.dataDir, warn });
+opening.catch(() => {});
+const server = checkedFirst ?? await loadServer();
+const [{ buildApp }, { catalogueForStart }, , , { terminalLogStream }, { portsFromEnvironment }] = server;
+// The demo's own catalogue is read while the store opens (a fault in it is the build's, not the operator's).
+const catalogue = namedCatalogue ?? (() => {
+  try {
+    return catalogueForStart(config);
+  } catch (error) {
+    return refuse(error);
+  }
+})();
+const store = await opening.catch(refuse);
 // Readable lines at a terminal, JSON lines everywhere else (and always in production).
 const prettyLog = await terminalLogStream({ mode: config.mode });
 const app = await buildApp({ config, store, catalogue, logger: prettyLog ? { stream: prettyLog } : true, ...portsFromEnvironment(config) }).catch(async (error: unknown) => {

@@ -24,8 +24,9 @@ declare module 'vitest' {
 export const TEST_SPA_TITLE = 'TV Checkout (test build)';
 
 /**
- * Builds the store every API test file starts from, once: PGlite cold start, migrations and seed take
- * seconds, loading a dump well under one. On PostgreSQL each file creates its own database instead.
+ * Builds the store every API test file starts from, once: a copy of the built store template (initdb and
+ * migrations, made by build:server) seeded, then dumped; loading the dump takes well under a second.
+ * On PostgreSQL each file creates its own database instead.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const workDir = mkdtempSync(join(tmpdir(), 'tvc-api-tests-'));
@@ -41,7 +42,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   if (databaseUrl) {
     project.provide('storeTemplate', null);
   } else {
-    const store = await openStore({ engine: 'memory' });
+    // A data directory: it starts as a copy of the built store template when there is one (no initdb), then the seed.
+    const store = await openStore({ engine: 'pglite', dataDir: join(workDir, 'seeded-store') });
     const app = await buildApp({ config: readConfig({ DIST_DIR: distDir, ...TEST_SECRETS }), store });
     await app.close();
     const template = join(workDir, 'store-template.tar');

@@ -1,4 +1,6 @@
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { createRequire as requireFrom } from 'node:module';
+import { dirname, join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -6,10 +8,10 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import type { Pool, PoolClient } from 'pg';
 import { ConfigError } from '../config';
-import { projectRoot } from '../project-root';
 import { createPrivateDir, secureDataDir } from './data-dir';
 import { lockDataDir } from './data-dir-lock';
 import * as schema from './schema';
+import { MIGRATIONS_FOLDER, startFromTemplate, STORE_TEMPLATES_ROOT } from './store-template';
 
 /** The store, whichever engine runs it. */
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -24,7 +26,7 @@ export interface Store {
   close(): Promise<void>;
 }
 
-const migrationsFolder = join(projectRoot, 'src/server/db/migrations');
+const migrationsFolder = MIGRATIONS_FOLDER;
 
 /** Every instance migrating one PostgreSQL database takes this advisory lock first, so they migrate one by one. */
 const MIGRATION_LOCK_KEY = 7_265_812_011;
@@ -54,7 +56,13 @@ export type StoreOptions =
     waitMs?: number;
     warn?: (message: string) => void;
   }
-  | { engine: 'pglite'; dataDir: string; warn?: (message: string) => void }
+  | {
+    engine: 'pglite';
+    dataDir: string;
+    warn?: (message: string) => void;
+    /** Where the built templates are (a new data directory starts as a copy of the current one); null: always initdb. */
+    templates?: string | null;
+  }
   /** An in-memory PGlite, optionally started from a dump (tests copy one migrated, seeded template). */
   | { engine: 'memory'; from?: Blob };
 
@@ -156,21 +164,57 @@ async function openPostgres(databaseUrl: string, waitMs: number, warn: (message:
   };
 }
 
+/**
+ * Whether an embedded store has every migration of the journal applied, by the rule drizzle's migrator
+ * applies them (each one newer than the newest applied): then opening skips the migrator's own statements.
+ */
+async function hasEveryMigration(client: PGlite): Promise<boolean> {
+  const journal = JSON.parse(readFileSync(join(migrationsFolder, 'meta/_journal.json'), 'utf8')) as { entries: { when: number }[] };
+  const newest = Math.max(...journal.entries.map((entry) => entry.when));
+  try {
+    const { rows } = await client.query<{ at: string | null }>('select max(created_at)::text as at from drizzle.__drizzle_migrations');
+    return rows[0]?.at != null && Number(rows[0].at) >= newest;
+  } catch {
+    // No migrations table yet: a store made by initdb just now.
+    return false;
+  }
+}
+
+/**
+ * PGlite's WebAssembly, its compile started, and its file bundle, read as the store starts opening: the
+ * compile runs on V8's background threads while the rest of the server loads (PGlite would start it later).
+ */
+function preloadPglite(): { pgliteWasmModule: Promise<WebAssembly.Module>; fsBundle: Blob } {
+  const dist = dirname(requireFrom(import.meta.url).resolve('@electric-sql/pglite'));
+  return { pgliteWasmModule: WebAssembly.compile(readFileSync(join(dist, 'pglite.wasm'))), fsBundle: new Blob([readFileSync(join(dist, 'pglite.data'))]) };
+}
+
+/**
+ * PostgreSQL's buffer pool inside PGlite: 64 MB holds the whole demo store several times over, and PGlite's
+ * default (128 MB) alone makes the process ~100 MB larger (VmRSS 313 -> 211 MB for an open store).
+ */
+const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=64MB'];
+
 /** Opens the store and brings its schema up to date with the migrations. */
 export async function openStore(options: StoreOptions): Promise<Store> {
   if (options.engine === 'postgres') {
     return openPostgres(options.databaseUrl, options.waitMs ?? 30_000, options.warn ?? console.warn);
   }
+  const { pgliteWasmModule, fsBundle } = preloadPglite();
+  pgliteWasmModule.catch(() => {});
   const embedded = options.engine === 'pglite' ? options : null;
   const dataDir = embedded?.dataDir ?? null;
   if (dataDir) createPrivateDir(dataDir);
   const lock = embedded ? await lockDataDir(embedded.dataDir, embedded.warn) : null;
   try {
+    // A new data directory starts as a copy of the built, migrated template instead of running initdb.
+    if (embedded && embedded.templates !== null) startFromTemplate(embedded.dataDir, embedded.warn ?? console.warn, embedded.templates ?? STORE_TEMPLATES_ROOT);
+    const artifacts = { pgliteWasmModule: await pgliteWasmModule, fsBundle, startParams: PGLITE_START_PARAMS };
     const client = dataDir
-      ? await PGlite.create({ dataDir })
-      : await PGlite.create(options.engine === 'memory' && options.from ? { loadDataDir: options.from } : {});
+      ? await PGlite.create({ dataDir, ...artifacts })
+      : await PGlite.create(options.engine === 'memory' && options.from ? { loadDataDir: options.from, ...artifacts } : artifacts);
     const db = drizzlePglite(client, { schema });
-    await migratePglite(db, { migrationsFolder });
+    if (!await hasEveryMigration(client)) await migratePglite(db, { migrationsFolder });
     if (dataDir) secureDataDir(dataDir);
     return {
       db: db as unknown as Database,
