@@ -257,7 +257,8 @@ export interface BillingPort {
   guestClient(email: string, currency?: Currency): Promise<Client>;
 
   ordersFromIpSince(ip: string, since: Date): Promise<number>;
-  placeOrder(order: NewOrder, claim: IdempotencyClaim | null): Promise<StoredAnswer<PlacedOrder>>;
+  /** A fresh answer may carry its payment link as stored (`payment`), so the caller need not read it back. */
+  placeOrder(order: NewOrder, claim: IdempotencyClaim | null): Promise<StoredAnswer<PlacedOrder> & { payment?: PaymentRecord }>;
   order(id: number): Promise<OrderRecord | null>;
   /** Moves an order (and its services and unpaid invoice) to a new status when it is in one of `from`. */
   changeOrderStatus(id: number, from: OrderStatus[], to: 'Cancelled' | 'Fraud'): Promise<OrderRecord | null>;
