@@ -13,8 +13,12 @@ export function localOrders(context: LocalBillingContext): OrderCalls {
   const { db } = context;
   const mailed = afterMail(context);
   return {
-    async ordersFromIpSince(ip, since) {
-      const [row] = await db.select({ total: count() }).from(orders).where(and(eq(orders.ip, ip), gte(orders.createdAt, since)));
+    async ordersFromIpSince(ip, since, atMost) {
+      const recent = and(eq(orders.ip, ip), gte(orders.createdAt, since));
+      // Bounded: an address that ordered thousands of times costs the check no more than the limit (orders_ip_created_idx).
+      const [row] = atMost === undefined
+        ? await db.select({ total: count() }).from(orders).where(recent)
+        : await db.select({ total: count() }).from(db.select({ id: orders.id }).from(orders).where(recent).limit(atMost).as('recent'));
       return row?.total ?? 0;
     },
 
