@@ -93,7 +93,7 @@ export type OutboxRow = typeof mailOutbox.$inferSelect;
  * the worker once the transaction has committed (before that the row is not visible to it).
  */
 export async function enqueueMail(executor: Executor, message: OutboxMessage): Promise<boolean> {
-  const inserted = await executor.insert(mailOutbox).values(outboxValues(message)).onConflictDoNothing({ target: mailOutbox.messageKey }).returning({ id: mailOutbox.id });
+  const inserted = await executor.insert(mailOutbox).values({ ...outboxValues(message), recipient: message.to }).onConflictDoNothing({ target: mailOutbox.messageKey }).returning({ id: mailOutbox.id });
   return inserted.length > 0;
 }
 
@@ -126,16 +126,15 @@ export interface OrderReceiptFacts {
  * receipt:invoice:<id> and, unless the shopper unticked "Remind me if I don't finish", its recovery
  * reminder under recovery:order:<id>, due later. `names` are the products' names by pid.
  */
-export function orderReceiptMessages(facts: OrderReceiptFacts, to: string, names: Record<number, string>): OutboxMessage[] {
+export function orderReceiptMessages(facts: OrderReceiptFacts, names: Record<number, string>): Omit<OutboxMessage, 'to'>[] {
   const lines: ReceiptLine[] = facts.items.flatMap((item): ReceiptLine[] => [
     { type: 'product', name: names[item.pid] ?? `#${item.pid}`, billingcycle: item.billingcycle },
     ...(item.extraConnection ? [{ type: 'option', option: 'extraConnection' } as const] : []),
     ...(item.proxyProtection ? [{ type: 'option', option: 'proxyProtection' } as const] : []),
   ]);
   const flow = facts.kind === 'reseller' ? 'reseller' : 'order';
-  const receipt: OutboxMessage = {
+  const receipt: Omit<OutboxMessage, 'to'> = {
     key: `receipt:invoice:${facts.invoiceId}`,
-    to,
     locale: facts.locale,
     payload: {
       kind: 'receipt', flow, orderId: facts.orderId, invoiceId: facts.invoiceId, lines,
@@ -145,7 +144,6 @@ export function orderReceiptMessages(facts: OrderReceiptFacts, to: string, names
   if (!facts.reminderDueAt) return [receipt];
   return [{
     key: `recovery:order:${facts.orderId}`,
-    to,
     locale: facts.locale,
     dueAt: facts.reminderDueAt,
     payload: {
@@ -155,12 +153,11 @@ export function orderReceiptMessages(facts: OrderReceiptFacts, to: string, names
   }, receipt];
 }
 
-/** The columns of an outbox row for a message, as enqueueMail writes them. */
-export function outboxValues(message: OutboxMessage) {
+/** The columns of an outbox row for a message, as enqueueMail writes them (the recipient aside). */
+export function outboxValues(message: Omit<OutboxMessage, 'to'>) {
   return {
     messageKey: message.key,
     kind: message.payload.kind,
-    recipient: message.to,
     locale: message.locale,
     payload: message.payload,
     messageId: randomBytes(16).toString('hex'),
@@ -171,9 +168,9 @@ export function outboxValues(message: OutboxMessage) {
 /** Queues the messages of a new order in the caller's transaction (see orderReceiptMessages); false when its receipt was queued before. */
 export async function queueOrderReceipt(executor: Executor, facts: OrderReceiptFacts): Promise<boolean> {
   const rows = await executor.select({ pid: products.pid, name: products.name }).from(products).where(inArray(products.pid, facts.items.map((item) => item.pid)));
-  const messages = orderReceiptMessages(facts, await emailOf(executor, facts.clientId), Object.fromEntries(rows.map((row) => [row.pid, row.name])));
+  const to = await emailOf(executor, facts.clientId);
   let queued = false;
-  for (const message of messages) queued = await enqueueMail(executor, message);
+  for (const message of orderReceiptMessages(facts, Object.fromEntries(rows.map((row) => [row.pid, row.name])))) queued = await enqueueMail(executor, { ...message, to });
   return queued;
 }
 

@@ -9,7 +9,7 @@ type OrderCalls = Pick<BillingPort,
   'ordersFromIpSince' | 'placeOrder' | 'order' | 'changeOrderStatus' | 'invoice' | 'createUpsellInvoice' | 'recordAffiliateClick'>;
 
 /** Orders with their services and invoice, upsell invoices, and the clicks that bring them. */
-export function localOrders(context: LocalBillingContext): OrderCalls {
+export function localOrders(context: LocalBillingContext, catalogue: Pick<BillingPort, 'product'>): OrderCalls {
   const { db } = context;
   const mailed = afterMail(context);
   return {
@@ -22,7 +22,7 @@ export function localOrders(context: LocalBillingContext): OrderCalls {
       return row?.total ?? 0;
     },
 
-    placeOrder: (order, claim) => placeLocalOrder(context, order, claim),
+    placeOrder: (order, claim) => placeLocalOrder(context, async (pid) => (await catalogue.product(pid))?.name, order, claim),
 
     order: (id) => readOrder(db, id),
 

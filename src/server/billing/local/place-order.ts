@@ -10,13 +10,21 @@ import { cents, newPaymentId, type Executor, type LocalBillingContext } from './
 /** The rows of a raw query, on PGlite and on PostgreSQL alike (both drivers answer `{ rows }`). */
 const rowsOf = async <Row>(executor: Executor, query: SQL): Promise<Row[]> => ((await executor.execute(query)) as unknown as { rows: Row[] }).rows;
 
-/** What an order needs from the store before it is written: its ids, the client's address, the products' names. */
+/** The ids of an order's rows, drawn from their sequences before it is written. */
 interface Reserved {
   orderId: number;
   invoiceId: number;
   serviceIds: number[];
-  email: string | null;
-  names: Record<string, string>;
+}
+
+/** The names of the order's products by pid, from the billing's cached catalogue (the route priced them from it). */
+async function productNames(productName: (pid: number) => Promise<string | undefined>, order: NewOrder): Promise<Record<number, string>> {
+  const names: Record<number, string> = {};
+  for (const item of order.items) {
+    const name = await productName(item.pid);
+    if (name !== undefined) names[item.pid] = name;
+  }
+  return names;
 }
 
 /** Thrown inside the promotion's transaction when the key was claimed by an earlier request: undoes the use counted. */
@@ -29,16 +37,13 @@ class ClaimedBefore extends Error {}
  * the claim is written: four round trips of the former transaction (claim, answer, receipt names and address) are
  * gone, and the order's seven inserts travel as one. A promotion's use is counted in a transaction with it.
  */
-export async function placeLocalOrder(context: LocalBillingContext, order: NewOrder, claim: IdempotencyClaim | null): Promise<StoredAnswer<PlacedOrder> & { payment?: PaymentRecord }> {
+export async function placeLocalOrder(context: LocalBillingContext, productName: (pid: number) => Promise<string | undefined>, order: NewOrder, claim: IdempotencyClaim | null): Promise<StoredAnswer<PlacedOrder> & { payment?: PaymentRecord }> {
   const { db } = context;
+  // Literal sequence names (serial's own): pg_get_serial_sequence looked each up in the catalogue on every order.
   const [reserved] = await rowsOf<Reserved>(db, sql`
-    select nextval(pg_get_serial_sequence('orders', 'id'))::int as "orderId",
-      nextval(pg_get_serial_sequence('invoices', 'id'))::int as "invoiceId",
-      array(select nextval(pg_get_serial_sequence('services', 'id'))::int from generate_series(1, ${order.items.length}::int)) as "serviceIds",
-      (select email from clients where id = ${order.clientId}::int) as email,
-      (select coalesce(jsonb_object_agg(pid, name), '{}'::jsonb) from products
-        where pid in (select value::int from jsonb_array_elements_text(${JSON.stringify(order.items.map((item) => item.pid))}::jsonb))) as names`);
-  if (!reserved || reserved.email === null) throw new Error(`Client ${order.clientId} not found`);
+    select nextval('orders_id_seq')::int as "orderId", nextval('invoices_id_seq')::int as "invoiceId",
+      array(select nextval('services_id_seq')::int from generate_series(1, ${order.items.length}::int)) as "serviceIds"`);
+  if (!reserved) throw new Error('No ids were drawn for the order');
   const serviceIds = [...reserved.serviceIds].sort((a, b) => a - b);
   const createdAt = context.clock.now();
   const status = order.fraud ? 'Fraud' as const : 'Pending' as const;
@@ -53,13 +58,13 @@ export async function placeLocalOrder(context: LocalBillingContext, order: NewOr
       orderId: reserved.orderId, invoiceId: reserved.invoiceId, clientId: order.clientId, kind: order.kind, items: order.items, promocode: order.promocode,
       amountCents: order.amountCents, currency: order.currency, deadline: payment.expiresAt, locale: order.locale,
       reminderDueAt: typeof order.recoveryAfterMs === 'number' ? new Date(createdAt.getTime() + order.recoveryAfterMs) : null,
-    }, reserved.email, reserved.names).map(outboxValues)
+    }, await productNames(productName, order)).map(outboxValues)
     : [];
   const services = order.items.map((item, index) => ({
     id: serviceIds[index], pid: item.pid, billingcycle: item.billingcycle, extra_connections: item.extraConnection ? 1 : 0, proxy_protection: item.proxyProtection,
   }));
   const mailRows = mail.map((row) => ({
-    message_key: row.messageKey, kind: row.kind, recipient: row.recipient, locale: row.locale, payload: row.payload, message_id: row.messageId,
+    message_key: row.messageKey, kind: row.kind, locale: row.locale, payload: row.payload, message_id: row.messageId,
     next_attempt_at: row.nextAttemptAt?.toISOString() ?? null,
   }));
 
@@ -96,9 +101,10 @@ export async function placeLocalOrder(context: LocalBillingContext, order: NewOr
     ${paymentInsert},
     new_mail as (
       insert into mail_outbox (message_key, kind, recipient, locale, payload, message_id, next_attempt_at)
-      select m.message_key, m.kind, m.recipient, m.locale, m.payload, m.message_id, coalesce(m.next_attempt_at, now())
+      -- The recipient is the client's address, read here rather than by a query of its own.
+      select m.message_key, m.kind, (select email from clients where id = ${order.clientId}::int), m.locale, m.payload, m.message_id, coalesce(m.next_attempt_at, now())
       from claimed, jsonb_to_recordset(${JSON.stringify(mailRows)}::jsonb)
-        as m(message_key text, kind text, recipient text, locale text, payload jsonb, message_id text, next_attempt_at timestamptz)
+        as m(message_key text, kind text, locale text, payload jsonb, message_id text, next_attempt_at timestamptz)
       on conflict (message_key) do nothing returning id)
     select count(*)::int as claimed from claimed`;
 
