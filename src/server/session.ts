@@ -1,6 +1,6 @@
 import type {} from '@fastify/cookie';
 import { createHash, createHmac, randomBytes } from 'node:crypto';
-import { eq, lt } from 'drizzle-orm';
+import { and, eq, lt, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from './db/connect';
 import { clients, sessions } from './db/schema';
@@ -71,13 +71,20 @@ export function createSessionStore(db: Database, secret: string, now: () => numb
   // Keyed, so neither a copy of the store nor a guess of its hashes yields a cookie.
   const hash = (token: string) => createHmac('sha256', secret).update(token).digest('base64url');
   let prunedAt = -Infinity;
+  // Every API call reads its session and every order remembers one: built once, not per request (the builder cost as much as the query).
+  const sessionById = db.select({ session: sessions, email: clients.email }).from(sessions)
+    .innerJoin(clients, eq(clients.id, sessions.clientId)).where(eq(sessions.idHash, sql.placeholder('id'))).prepare('session_by_id');
+  // Appended in the statement, so two orders placed at once in one session are both remembered (the newest MAX_REMEMBERED_ORDERS).
+  const appendOrder = db.update(sessions)
+    .set({ orders: sql`(array_append(${sessions.orders}, ${sql.placeholder('orderId')}::int))[greatest(cardinality(${sessions.orders}) - ${MAX_REMEMBERED_ORDERS - 2}, 1):]` })
+    .where(and(eq(sessions.idHash, sql.placeholder('id')), sql`not (${sql.placeholder('orderId')}::int = any(${sessions.orders}))`))
+    .returning({ orders: sessions.orders }).prepare('session_append_order');
 
   return {
     async find(token) {
       if (!TOKEN_SHAPE.test(token)) return null;
       const id = hash(token);
-      const [row] = await db.select({ session: sessions, email: clients.email }).from(sessions)
-        .innerJoin(clients, eq(clients.id, sessions.clientId)).where(eq(sessions.idHash, id));
+      const [row] = await sessionById.execute({ id });
       if (!row) return null;
       const at = now();
       if (row.session.idleExpiresAt.getTime() <= at || row.session.absoluteExpiresAt.getTime() <= at) {
@@ -109,9 +116,8 @@ export function createSessionStore(db: Database, secret: string, now: () => numb
 
     async rememberOrder(session, orderId) {
       if (session.orders.includes(orderId)) return session;
-      const orders = [...session.orders, orderId].slice(-MAX_REMEMBERED_ORDERS);
-      await db.update(sessions).set({ orders }).where(eq(sessions.idHash, session.id));
-      return { ...session, orders };
+      const [row] = await appendOrder.execute({ id: session.id, orderId });
+      return { ...session, orders: row?.orders ?? [...session.orders, orderId].slice(-MAX_REMEMBERED_ORDERS) };
     },
 
     async revoke(id) {

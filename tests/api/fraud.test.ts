@@ -39,6 +39,8 @@ describe('fraud rules on the default configuration', () => {
     expect(flagged).toMatchObject({ status: 'Fraud', fraud: true, link: null, deadline: null, amount: 12.99 });
     expect((await shopper.call('getOrderStatus', { query: { orderid: String(flagged.orderid) } })).body).toMatchObject({ status: 'Fraud', fraud: true });
     expect(await orderRow(t, flagged.orderid)).toMatchObject({ status: 'Fraud', fraud: true });
+    // The count stops at the limit, which is still reached: the 7th is flagged too.
+    expect(await placeOrder(shopper)).toMatchObject({ status: 'Fraud', fraud: true, link: null });
     // Another address is not affected.
     expect((await new Browser(t.app).call('checkFraud')).body).toEqual({ valid: true });
     expect((await placeOrder(await guest(t.app))).fraud).toBe(false);

@@ -91,6 +91,24 @@ describe('sessions live in the store', () => {
     expect(other.body.orderid).not.toBe(placed.orderid);
     expect((await second.call('getOrderStatus', { query: { orderid: String(placed.orderid) } })).status).toBe(403);
   });
+
+  it('orders placed at once in one guest session are all remembered by it: the guest reads each of them', async () => {
+    const shopper = await guest(t.app);
+    const placed = await Promise.all(Array.from({ length: 6 }, () => placeOrder(shopper)));
+    expect(new Set(placed.map((order) => order.orderid)).size).toBe(6);
+    const statuses = await Promise.all(placed.map((order) => shopper.call('getOrderStatus', { query: { orderid: String(order.orderid) } })));
+    expect(statuses.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200, 200]);
+  });
+
+  it('a guest session remembers its newest 20 orders: the 21st placed drops the first', async () => {
+    const shopper = await guest(t.app);
+    const placed: number[] = [];
+    for (let index = 0; index < 21; index += 1) placed.push((await placeOrder(shopper)).orderid);
+    const read = async (orderid: number) => (await shopper.call('getOrderStatus', { query: { orderid: String(orderid) } })).status;
+    expect(await read(placed[0] as number)).toBe(403);
+    expect(await read(placed[1] as number)).toBe(200);
+    expect(await read(placed[20] as number)).toBe(200);
+  });
 });
 
 describe('sessions across instances', () => {

@@ -256,8 +256,10 @@ export interface BillingPort {
   /** The client of a guest e-mail, created without a password when new. */
   guestClient(email: string, currency?: Currency): Promise<Client>;
 
-  ordersFromIpSince(ip: string, since: Date): Promise<number>;
-  placeOrder(order: NewOrder, claim: IdempotencyClaim | null): Promise<StoredAnswer<PlacedOrder>>;
+  /** Orders from the address since then; with `atMost`, counting may stop there (a limit only asks whether it is reached). */
+  ordersFromIpSince(ip: string, since: Date, atMost?: number): Promise<number>;
+  /** A fresh answer may carry its payment link as stored (`payment`), so the caller need not read it back. */
+  placeOrder(order: NewOrder, claim: IdempotencyClaim | null): Promise<StoredAnswer<PlacedOrder> & { payment?: PaymentRecord }>;
   order(id: number): Promise<OrderRecord | null>;
   /** Moves an order (and its services and unpaid invoice) to a new status when it is in one of `from`. */
   changeOrderStatus(id: number, from: OrderStatus[], to: 'Cancelled' | 'Fraud'): Promise<OrderRecord | null>;

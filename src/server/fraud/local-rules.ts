@@ -25,7 +25,7 @@ export function localFraudRules(config: ServerConfig['fraud'], billing: Pick<Bil
       if (config.blockedIps.includes(ip)) reasons.push('blocked_ip');
       if (config.blockedCountries.includes(country.toUpperCase())) reasons.push('blocked_country');
       if (config.countLoopback || !isLoopback(ip)) {
-        const recent = await billing.ordersFromIpSince(ip, new Date(clock.now().getTime() - HOUR_MS));
+        const recent = await billing.ordersFromIpSince(ip, new Date(clock.now().getTime() - HOUR_MS), config.maxOrdersPerIpPerHour);
         if (recent >= config.maxOrdersPerIpPerHour) reasons.push('order_velocity');
       }
       return { valid: reasons.length === 0, reasons };

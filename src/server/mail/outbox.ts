@@ -93,15 +93,7 @@ export type OutboxRow = typeof mailOutbox.$inferSelect;
  * the worker once the transaction has committed (before that the row is not visible to it).
  */
 export async function enqueueMail(executor: Executor, message: OutboxMessage): Promise<boolean> {
-  const inserted = await executor.insert(mailOutbox).values({
-    messageKey: message.key,
-    kind: message.payload.kind,
-    recipient: message.to,
-    locale: message.locale,
-    payload: message.payload,
-    messageId: randomBytes(16).toString('hex'),
-    ...(message.dueAt ? { nextAttemptAt: message.dueAt } : {}),
-  }).onConflictDoNothing({ target: mailOutbox.messageKey }).returning({ id: mailOutbox.id });
+  const inserted = await executor.insert(mailOutbox).values({ ...outboxValues(message), recipient: message.to }).onConflictDoNothing({ target: mailOutbox.messageKey }).returning({ id: mailOutbox.id });
   return inserted.length > 0;
 }
 
@@ -130,39 +122,56 @@ export interface OrderReceiptFacts {
 }
 
 /**
- * Queues the receipt of a new order (not of a flagged one: the caller decides) and, unless the shopper
- * unticked "Remind me if I don't finish", its recovery reminder under recovery:order:<id>, due later.
+ * The messages of a new order (not of a flagged one: the caller decides): its receipt under
+ * receipt:invoice:<id> and, unless the shopper unticked "Remind me if I don't finish", its recovery
+ * reminder under recovery:order:<id>, due later. `names` are the products' names by pid.
  */
-export async function queueOrderReceipt(executor: Executor, facts: OrderReceiptFacts): Promise<boolean> {
-  const names = await executor.select({ pid: products.pid, name: products.name }).from(products).where(inArray(products.pid, facts.items.map((item) => item.pid)));
+export function orderReceiptMessages(facts: OrderReceiptFacts, names: Record<number, string>): Omit<OutboxMessage, 'to'>[] {
   const lines: ReceiptLine[] = facts.items.flatMap((item): ReceiptLine[] => [
-    { type: 'product', name: names.find((row) => row.pid === item.pid)?.name ?? `#${item.pid}`, billingcycle: item.billingcycle },
+    { type: 'product', name: names[item.pid] ?? `#${item.pid}`, billingcycle: item.billingcycle },
     ...(item.extraConnection ? [{ type: 'option', option: 'extraConnection' } as const] : []),
     ...(item.proxyProtection ? [{ type: 'option', option: 'proxyProtection' } as const] : []),
   ]);
-  const to = await emailOf(executor, facts.clientId);
   const flow = facts.kind === 'reseller' ? 'reseller' : 'order';
-  if (facts.reminderDueAt) {
-    await enqueueMail(executor, {
-      key: `recovery:order:${facts.orderId}`,
-      to,
-      locale: facts.locale,
-      dueAt: facts.reminderDueAt,
-      payload: {
-        kind: 'recovery', flow, orderId: facts.orderId, invoiceId: facts.invoiceId, lines,
-        amountCents: facts.amountCents, currency: facts.currency, deadline: facts.deadline.toISOString(),
-      },
-    });
-  }
-  return enqueueMail(executor, {
+  const receipt: Omit<OutboxMessage, 'to'> = {
     key: `receipt:invoice:${facts.invoiceId}`,
-    to,
     locale: facts.locale,
     payload: {
       kind: 'receipt', flow, orderId: facts.orderId, invoiceId: facts.invoiceId, lines,
       promocode: facts.promocode, amountCents: facts.amountCents, currency: facts.currency, deadline: facts.deadline.toISOString(),
     },
-  });
+  };
+  if (!facts.reminderDueAt) return [receipt];
+  return [{
+    key: `recovery:order:${facts.orderId}`,
+    locale: facts.locale,
+    dueAt: facts.reminderDueAt,
+    payload: {
+      kind: 'recovery', flow, orderId: facts.orderId, invoiceId: facts.invoiceId, lines,
+      amountCents: facts.amountCents, currency: facts.currency, deadline: facts.deadline.toISOString(),
+    },
+  }, receipt];
+}
+
+/** The columns of an outbox row for a message, as enqueueMail writes them (the recipient aside). */
+export function outboxValues(message: Omit<OutboxMessage, 'to'>) {
+  return {
+    messageKey: message.key,
+    kind: message.payload.kind,
+    locale: message.locale,
+    payload: message.payload,
+    messageId: randomBytes(16).toString('hex'),
+    ...(message.dueAt ? { nextAttemptAt: message.dueAt } : {}),
+  };
+}
+
+/** Queues the messages of a new order in the caller's transaction (see orderReceiptMessages); false when its receipt was queued before. */
+export async function queueOrderReceipt(executor: Executor, facts: OrderReceiptFacts): Promise<boolean> {
+  const rows = await executor.select({ pid: products.pid, name: products.name }).from(products).where(inArray(products.pid, facts.items.map((item) => item.pid)));
+  const to = await emailOf(executor, facts.clientId);
+  let queued = false;
+  for (const message of orderReceiptMessages(facts, Object.fromEntries(rows.map((row) => [row.pid, row.name])))) queued = await enqueueMail(executor, { ...message, to });
+  return queued;
 }
 
 export interface UpsellReceiptFacts {

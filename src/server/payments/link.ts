@@ -1,4 +1,4 @@
-import type { BillingPort } from '../billing/port';
+import type { BillingPort, PaymentRecord } from '../billing/port';
 import { HttpError, unprocessable } from '../http-error';
 import { GatewayUnavailable, takesCurrency, type PaymentGateway } from './port';
 
@@ -13,9 +13,10 @@ export function refuseCurrency(gateway: PaymentGateway, currency: string): void 
  * The hosted page of a payment just created (or replayed under the same Idempotency-Key): the gateway may
  * call its provider, with the same key for the same payment, so a retry gets the same link.
  */
-export async function paymentLink(gateway: PaymentGateway, billing: BillingPort, publicUrl: string, paymentId: string, log?: { warn(facts: object, message: string): void }): Promise<string> {
-  const payment = await billing.payment(paymentId);
-  if (!payment) throw new Error(`Payment ${paymentId} was just created and cannot be read`);
+export async function paymentLink(gateway: PaymentGateway, billing: BillingPort, publicUrl: string, paymentOrId: string | PaymentRecord, log?: { warn(facts: object, message: string): void }): Promise<string> {
+  // A payment the billing just made and handed back needs no reading back.
+  const payment = typeof paymentOrId === 'string' ? await billing.payment(paymentOrId) : paymentOrId;
+  if (!payment) throw new Error(`Payment ${String(paymentOrId)} was just created and cannot be read`);
   const { orderId } = payment;
   const description = orderId ? `TV Checkout order #${orderId} (invoice #${payment.invoiceId})` : `TV Checkout invoice #${payment.invoiceId}`;
   try {

@@ -153,7 +153,7 @@ export function orderRoutes({ billing, gateways, fraud, config, clock, shop }: R
       }, idempotencyClaim(request, `order:${session.clientId}:${session.id}`));
       const { paymentId, ...placed } = answer.body;
       await rememberOrder(request, session, placed.orderid);
-      return { ...placed, link: paymentId ? await paymentLink(gateway, billing, config.publicUrl, paymentId, request.log) : null };
+      return { ...placed, link: paymentId ? await paymentLink(gateway, billing, config.publicUrl, answer.payment ?? paymentId, request.log) : null };
     },
 
     async addInvoice(request) {

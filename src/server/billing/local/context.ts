@@ -23,7 +23,7 @@ export interface LocalBillingContext {
   mailQueued?: () => void;
 }
 
-const newPaymentId = () => `pay_${randomBytes(18).toString('base64url')}`;
+export const newPaymentId = () => `pay_${randomBytes(18).toString('base64url')}`;
 export const cents = (amountCents: number) => amountCents / 100;
 
 /** A replayed answer queued nothing; a fresh one may have. */

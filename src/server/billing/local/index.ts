@@ -12,10 +12,11 @@ export type { LocalBillingContext } from './context';
 /** The billing port over the local store (PGlite or PostgreSQL through Drizzle). */
 export function createLocalBilling(db: LocalBillingContext['db'], options: Omit<LocalBillingContext, 'db' | 'clock'> & { clock?: LocalBillingContext['clock'] }): BillingPort {
   const context: LocalBillingContext = { db, clock: systemClock, ...options };
+  const catalogue = localCatalogue(context);
   return {
-    ...localCatalogue(context),
+    ...catalogue,
     ...localClients(context),
-    ...localOrders(context),
+    ...localOrders(context, catalogue),
     ...localPayments(context),
     ...localServices(context),
   };
