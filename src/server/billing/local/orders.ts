@@ -3,7 +3,7 @@ import { affiliateClicks, invoices, orders, services } from '../../db/schema';
 import { queueUpsellReceipt } from '../../mail/outbox';
 import type { BillingPort, InvoiceRecord } from '../port';
 import { afterMail, idempotent, insertPayment, readOrder, type LocalBillingContext } from './context';
-import { localOrderPlacer } from './place-order';
+import { placeLocalOrder } from './place-order';
 
 type OrderCalls = Pick<BillingPort,
   'ordersFromIpSince' | 'placeOrder' | 'order' | 'changeOrderStatus' | 'invoice' | 'createUpsellInvoice' | 'recordAffiliateClick'>;
@@ -22,7 +22,7 @@ export function localOrders(context: LocalBillingContext, catalogue: Pick<Billin
       return row?.total ?? 0;
     },
 
-    placeOrder: localOrderPlacer(context, async (pid) => (await catalogue.product(pid))?.name),
+    placeOrder: (order, claim) => placeLocalOrder(context, async (pid) => (await catalogue.product(pid))?.name, order, claim),
 
     order: (id) => readOrder(db, id),
 
