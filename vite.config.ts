@@ -63,6 +63,23 @@ function stripMachineDescriptions(): Plugin {
   };
 }
 
+/**
+ * Vite wraps every dynamic import in its preload helper, which loads the chunk's dependencies
+ * first; this build asks for none (modulePreload.resolveDependencies below gives [] to scripts, and
+ * the one stylesheet is in the page), so the helper only calls the import: it is replaced by that call.
+ */
+function plainDynamicImports(): Plugin {
+  return {
+    name: 'tvc:plain-dynamic-imports',
+    apply: 'build',
+    enforce: 'pre',
+    load: {
+      filter: { id: /^\0vite\/preload-helper\.js$/ },
+      handler: () => 'export const __vitePreload = (load) => load();',
+    },
+  };
+}
+
 /** Where index.html wants the prerendered first screen. */
 const APP_MARKER = '<!--app-->';
 
@@ -170,7 +187,7 @@ const inspect = inspection();
 /** The SPA is served under /checkout/ by the Fastify server. */
 export default defineConfig({
   base: '/checkout/',
-  plugins: [react(), stripMachineDescriptions(), prerenderPages(), startingShellInDev(), precompress(), inspect.plugin],
+  plugins: [react(), stripMachineDescriptions(), plainDynamicImports(), prerenderPages(), startingShellInDev(), precompress(), inspect.plugin],
   define: {
     'import.meta.env.VITE_INSPECT': JSON.stringify(inspect.mode),
     'import.meta.env.VITE_STUDIO_LIVE_URL': JSON.stringify(inspect.liveUrl),
@@ -180,7 +197,7 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2022',
     // No polyfill (every supported browser preloads modules); the page preloads the entry's imports,
-    // while the lazy views need only chunks the first screen already loaded.
+    // while the lazy views need only chunks the first screen already loaded (plainDynamicImports relies on that).
     modulePreload: { polyfill: false, resolveDependencies: (_file, deps, { hostType }) => (hostType === 'html' ? deps : []) },
     rolldownOptions: {
       output: {
