@@ -18,7 +18,8 @@ export const APP_ROUTES = {
   resellersSuccess: 'resellers/success',
 } as const;
 
-const PAGE_PATHS = new Set(Object.values(APP_ROUTES).map((path) => path.replace(/^\/$/, '').toLowerCase()));
+// Marked pure so a bundle without isAppPage (the browser's) leaves the set out.
+const PAGE_PATHS = /* @__PURE__ */ (() => new Set(Object.values(APP_ROUTES).map((path) => path.replace(/^\/$/, '').toLowerCase())))();
 
 /**
  * A pathname under /checkout the app has a page for. As in the router, a locale prefix is one of the
