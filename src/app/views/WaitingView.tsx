@@ -86,7 +86,8 @@ function Waiting({ saved, gateways }: { saved: SavedPayment; gateways: WaitingGa
     duration: saved.duration,
     gateways,
     selectedGateway: saved.gateway,
-    now: app.now(),
+    // The server-rendered page's countdown: the first render shows the server's time, then the chart ticks.
+    now: app.renderedAt ?? app.now(),
   }));
   const actor = useActorRef(logic, { input, inspect: app.inspect });
   useSavedPayment(actor, saved.flow);
