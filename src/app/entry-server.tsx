@@ -45,6 +45,8 @@ export type RenderResult =
       title: string;
       /** The markup inside #root. */
       html: string;
+      /** Resource hints of the markup (React's preloads), for the document's head. */
+      head: string;
       /** Every GET the render made, in order: the page embeds them for the browser. */
       answers: RecordedAnswer[];
     };
@@ -91,12 +93,13 @@ async function render({ url, cookie, browserLanguages, get, now }: RenderRequest
         return { kind: 'redirect', location: options.href ?? app.router.buildLocation(options as Parameters<typeof app.router.buildLocation>[0]).publicHref };
       }
       const statusCode = decided?.type === 'render' ? decided.status : 200;
-      const html = withoutScripts(await renderToString(<App app={app} />));
+      // React puts the resource hints of what it rendered (an image's preload) before the markup: they belong in the head, not in #root.
+      const [, head = '', html = ''] = /^((?:<link\b[^>]*>)*)([\s\S]*)$/.exec(withoutScripts(await renderToString(<App app={app} />))) ?? [];
       const language = app.services.i18n.language;
       const locale: Locale = isLocale(language) ? language : DEFAULT_LOCALE;
       const heading = /<h1\b[^>]*>([\s\S]*?)<\/h1>/.exec(html)?.[1]?.replace(/<[^>]*>/g, '');
       const appTitle = TRANSLATIONS[locale].app.title;
-      return { kind: 'page', status: statusCode === 404 ? 404 : 200, lang: LOCALE_TAGS[locale], title: heading ? documentTitle(heading, appTitle) : appTitle, html, answers };
+      return { kind: 'page', status: statusCode === 404 ? 404 : 200, lang: LOCALE_TAGS[locale], title: heading ? documentTitle(heading, appTitle) : appTitle, head, html, answers };
     });
   } finally {
     // The auth actor (and anything it started) ends with the render.

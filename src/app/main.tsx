@@ -37,8 +37,11 @@ async function start(): Promise<void> {
     </StrictMode>
   );
   // A transition: React hydrates in slices, so the page keeps answering meanwhile. The server's DOM stays.
+  const serverRendered = root.hasAttribute('data-server-rendered');
+  // The router renders its matches as it did on the server (no Suspense of its own around the root), as its own SSR hydration would set.
+  if (serverRendered) (app.router as { ssr?: { manifest: undefined } }).ssr = { manifest: undefined };
   startTransition(() => {
-    if (root.hasAttribute('data-server-rendered')) hydrateRoot(root, element, { onRecoverableError: (error) => console.error(RECOVERABLE_ERROR_PREFIX, error) });
+    if (serverRendered) hydrateRoot(root, element, { onRecoverableError: (error) => console.error(RECOVERABLE_ERROR_PREFIX, error) });
     else createRoot(root).render(element);
   });
 }

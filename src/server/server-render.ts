@@ -140,7 +140,7 @@ export function createServerRenderer(app: FastifyInstance, distDir: string, { ba
 
   /** The page around a render: language, title, preloads, #root's markup, the shared data block; split where the request's block goes. */
   const assemble = (template: string, assets: PageAssets, result: Extract<RenderResult, { kind: 'page' }>, locale: Locale, shared: DehydratedData, entry: EntryServer, preloads: string[]) => {
-    const links = [`<link rel="preload" as="fetch" crossorigin href="${assets.translations[locale]}">`, ...preloads.map((href) => `<link rel="modulepreload" crossorigin href="${href}">`)];
+    const links = [...(result.head ? [result.head] : []), `<link rel="preload" as="fetch" crossorigin href="${assets.translations[locale]}">`, ...preloads.map((href) => `<link rel="modulepreload" crossorigin href="${href}">`)];
     const marker = '<!--request-data-->';
     let html = template
       .replace(/<html lang="[^"]*">/, `<html lang="${result.lang}">`)

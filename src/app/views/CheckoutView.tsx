@@ -13,7 +13,7 @@ import { Field } from '../components/Field';
 import { OrderSummary, usePaymentNote } from '../components/OrderSummary';
 import { PageTitle } from '../components/PageTitle';
 import { cycleKey, useFormat, whenIdle } from '../format';
-import { useApp, useMessage, useMinimumDuration } from '../hooks';
+import { useApp, useHydrated, useMessage, useMinimumDuration } from '../hooks';
 import { lazyComponent } from '../lazy';
 import { localeParam, useLocale } from '../locale';
 import type { EntrySearch } from '../search';
@@ -241,6 +241,8 @@ function OrderForm({ actor, snapshot, user }: FormProps) {
   };
 
   const emailRequired = snapshot.matches({ ready: { email: 'required' } });
+  // The server's page is shared by every signed-in visitor: the e-mail is this browser's to fill in.
+  const hydrated = useHydrated();
   return (
     <form className="checkout-form" noValidate onSubmit={submit}>
       {context.autoOrderStop && <AutoOrderStopped stop={context.autoOrderStop} />}
@@ -274,7 +276,7 @@ function OrderForm({ actor, snapshot, user }: FormProps) {
       )}
       <DiscountBox actor={actor} snapshot={snapshot} />
       {user ? (
-        <p className="hint">{t('checkout.orderingAs', { email: user.email })}</p>
+        <p className="hint">{t('checkout.orderingAs', { email: hydrated ? user.email : '…' })}</p>
       ) : (
         <Field
           ref={emailInput}
