@@ -8,6 +8,7 @@
 import { Writable } from 'node:stream';
 import { createMemoryHistory, isRedirect } from '@tanstack/react-router';
 import { renderToPipeableStream } from 'react-dom/server';
+import { APP_BASE } from '../domain/app-routes';
 import { DEFAULT_LOCALE, isLocale, type Locale } from '../domain/locale';
 import { LOCALE_TAGS, type Translations } from '../i18n';
 import { App, createApp } from './app';
@@ -61,7 +62,23 @@ export function renderPage(request: RenderRequest): Promise<RenderResult> {
   return result;
 }
 
-async function render({ url, cookie, browserLanguages, get, now }: RenderRequest): Promise<RenderResult> {
+/** A URL without the trailing slash of its path, as the router writes its canonical URLs. */
+const canonical = (url: string) => {
+  const parsed = new URL(url, 'http://page.invalid');
+  return `${parsed.pathname.replace(/\/+$/, '')}${parsed.search}`;
+};
+
+/**
+ * The router's server load redirects a URL to its canonical form (no trailing slash), which the
+ * browser's router shows as it is: that page is rendered at once, as the browser would show it.
+ */
+async function render(request: RenderRequest): Promise<RenderResult> {
+  const result = await renderOnce(request);
+  if (result.kind === 'redirect' && canonical(result.location) === canonical(request.url) && result.location !== request.url) return renderOnce({ ...request, url: result.location });
+  return result;
+}
+
+async function renderOnce({ url, cookie, browserLanguages, get, now }: RenderRequest): Promise<RenderResult> {
   const answers: RecordedAnswer[] = [];
   const fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const request = input instanceof Request ? input : new Request(String(input), init);
@@ -90,7 +107,9 @@ async function render({ url, cookie, browserLanguages, get, now }: RenderRequest
       const decided = (app.router as unknown as { _serverResult?: { type: 'render'; status: number } | { type: 'redirect'; redirect: unknown } })._serverResult;
       if (decided?.type === 'redirect' && isRedirect(decided.redirect)) {
         const { options } = decided.redirect;
-        return { kind: 'redirect', location: options.href ?? app.router.buildLocation(options as Parameters<typeof app.router.buildLocation>[0]).publicHref };
+        const href = options.href ?? app.router.buildLocation(options as Parameters<typeof app.router.buildLocation>[0]).publicHref;
+        // The app's own redirects name a path under the router's base; the canonical ones already include it.
+        return { kind: 'redirect', location: href === APP_BASE || href.startsWith(`${APP_BASE}/`) || href.startsWith(`${APP_BASE}?`) ? href : `${APP_BASE}${href}` };
       }
       const statusCode = decided?.type === 'render' ? decided.status : 200;
       // React puts the resource hints of what it rendered (an image's preload) before the markup: they belong in the head, not in #root.

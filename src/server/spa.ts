@@ -118,6 +118,8 @@ export async function serveSpa(app: FastifyInstance, distDir: string, { demoBann
   }
   const starting = built ? readStartingPages(distDir, demoBanner) : null;
   const renderer: ServerRenderer = createServerRenderer(app, distDir, { banner: demoBanner ? (html, locale) => withDemoBanner(html, DEMO_BANNER_TEXTS[locale]) : undefined });
+  // The page cache, for the tests that check what it holds.
+  app.decorate('serverRenderer', renderer);
   const builtIndex: Page = built ? readPage(indexFile) : { html: Buffer.from(PLACEHOLDER), br: null, gzip: null };
   // index.html is the default locale's index (vite.config.ts).
   const indexPage = demoBanner ? bannered(builtIndex, DEFAULT_LOCALE) : builtIndex;
@@ -154,4 +156,10 @@ export async function serveSpa(app: FastifyInstance, distDir: string, { demoBann
     if (encoding) reply.header('content-encoding', encoding);
     return reply.send(body);
   });
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    serverRenderer: ServerRenderer;
+  }
 }
