@@ -46,8 +46,9 @@ const gatewaysOrNone = (app: AppServices) => app.loadGateways().catch(() => ({ g
 const indexRoute = createRoute({
   getParentRoute: () => localeRoute,
   path: APP_ROUTES.index,
-  // The first screen's data before it renders: the server's page shows the plans, and the browser reads the same answers from it.
-  loader: ({ context: { app } }) => loadCheckoutPreload(app),
+  // A server-rendered first screen's data before it renders: the server's page shows the plans, and the browser reads the
+  // same answers from the page. Any later visit shows the chart's own loading state, as it fetches them.
+  loader: ({ context: { app } }) => (app.renderedAt === undefined ? null : loadCheckoutPreload(app)),
   component: CheckoutView,
 });
 

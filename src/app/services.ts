@@ -72,7 +72,7 @@ export interface AppServices {
   minLoadingMs: number;
   browserLanguages: () => readonly string[];
   inspect?: Inspector;
-  /** The server's render time while the server-rendered page is the one shown (cleared at the first navigation). */
+  /** The server's render time while the server-rendered page is the one shown (cleared at the first navigation); undefined otherwise. */
   renderedAt: number | undefined;
   /** Loads the session and the visitor's country and starts the auth actor, once. */
   start(query: { email?: string }): Promise<AppSession>;
