@@ -2,21 +2,24 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
+import { spawnSync } from 'node:child_process';
 import { defineConfig, runnerImport, type Plugin } from 'vite';
 
 /** Writes .br and .gz beside every text asset once, so the server sends them compressed at no cost per request. */
 function precompress(): Plugin {
   let outDir = 'dist';
+  let ssr = false;
   return {
     name: 'tvc:precompress',
     apply: 'build',
     configResolved(config) {
       outDir = config.build.outDir;
+      ssr = Boolean(config.build.ssr);
     },
     closeBundle() {
-      // Nothing was written when the build failed (its error is the one to see).
-      if (!existsSync(outDir)) return;
-      const files = readdirSync(outDir, { recursive: true, encoding: 'utf8' }).filter((file) => /\.(js|css|json|html|svg)$/.test(file));
+      // Nothing was written when the build failed (its error is the one to see); the server's render bundle is read from disk, never sent.
+      if (ssr || !existsSync(outDir)) return;
+      const files = readdirSync(outDir, { recursive: true, encoding: 'utf8' }).filter((file) => /\.(js|css|json|html|svg)$/.test(file) && !file.startsWith(`${SSR_DIR}/`));
       for (const file of files) {
         const path = join(outDir, file);
         const content = readFileSync(path);
@@ -80,6 +83,35 @@ function plainDynamicImports(): Plugin {
   };
 }
 
+/** The folder of the build (beside the SPA, never served) holding the server's render of the pages (src/app/entry-server.tsx). */
+const SSR_DIR = 'ssr';
+
+/**
+ * After the SPA, the server's render bundle of the same sources (`vite build --ssr`) into <outDir>/ssr, so
+ * every build of the SPA (npm run build, build-if-stale, the journeys' build/e2e-dist) has the one that matches it.
+ */
+function serverRenderBuild(): Plugin {
+  let outDir = 'dist';
+  let ssr = false;
+  return {
+    name: 'tvc:server-render-build',
+    apply: 'build',
+    configResolved(config) {
+      outDir = config.build.outDir;
+      ssr = Boolean(config.build.ssr);
+    },
+    closeBundle() {
+      // A failed build, the render build itself, or another app built with this config (the benchmark's floor) has none.
+      if (ssr || !existsSync(join(outDir, 'pages', 'template.html'))) return;
+      // A build of its own (a nested build inside this one's hooks is cancelled by rolldown).
+      const vite = join(import.meta.dirname, 'node_modules/vite/bin/vite.js');
+      const args = [vite, 'build', '--ssr', 'src/app/entry-server.tsx', '--outDir', join(outDir, SSR_DIR), '--emptyOutDir', '--logLevel', 'warn'];
+      const run = spawnSync(process.execPath, args, { cwd: import.meta.dirname, stdio: 'inherit' });
+      if (run.status !== 0) throw new Error(`the server render build failed (exit ${run.status})`);
+    },
+  };
+}
+
 /** Where index.html wants the prerendered first screen. */
 const APP_MARKER = '<!--app-->';
 
@@ -87,12 +119,12 @@ const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '
 const text = (source: string | Uint8Array) => (typeof source === 'string' ? source : Buffer.from(source).toString('utf8'));
 
 /**
- * The pages the server sends (src/server/spa.ts), so the first paint needs no script: index.html's
- * stylesheet is inlined (one round trip fewer), and for each locale the index is written with its
- * first screen rendered by the app itself (src/app/prerender.tsx) for each kind of visitor, and
- * every other route gets the starting shell; each page names its locale's translations for preload,
- * so they arrive with the script instead of after it. index.html is the default locale's index for
- * a new visitor. Pages go to pages/ (the server picks one per request; it does not serve that folder).
+ * What the server's pages are made of (src/server/spa.ts renders each per request into them, so the
+ * first paint needs no script): index.html with its stylesheet inlined (one round trip fewer) as the
+ * template, the asset names a page preloads (its locale's translations, so they arrive with the script
+ * instead of after it; the waiting view's chunk), and per locale the starting shell (src/app/prerender.tsx)
+ * the server falls back to when it cannot render. index.html is the default locale's shell. Pages go to
+ * pages/ (the server does not serve that folder).
  */
 function prerenderPages(): Plugin {
   let base = '/';
@@ -128,22 +160,28 @@ function prerenderPages(): Plugin {
         if (!asset) throw new Error(`prerender: no built translations for ${locale}`);
         return asset.fileName;
       };
-      const page = (screen: { lang: string; title: string; html: string }, translations: string) =>
-        template
-          .replace(/<html lang="[^"]*">/, `<html lang="${screen.lang}">`)
-          .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(screen.title)}</title>`)
-          .replace(/(\s*)<script type="module"/, `$1<link rel="preload" as="fetch" crossorigin href="${base}${translations}">$1<script type="module"`)
-          .replace(`<div id="root">${APP_MARKER}</div>`, `<div id="root">${screen.html}</div>`);
-
+      // The server renders each page into this template (src/server/spa.ts), with its locale's translations preloaded.
+      this.emitFile({ type: 'asset', fileName: 'pages/template.html', source: template });
+      const waitingChunk = Object.values(bundle).find((file) => file.type === 'chunk' && /[\\/]views[\\/]WaitingView\.tsx$/.test(file.facadeModuleId ?? ''));
+      this.emitFile({
+        type: 'asset',
+        fileName: 'pages/assets.json',
+        source: JSON.stringify({
+          translations: Object.fromEntries(prerender.LOCALES.map((locale) => [locale, `${base}${translationsFile(locale)}`])),
+          // The waiting page's view is lazy: its page preloads it, so it is there before the app hydrates.
+          waiting: waitingChunk?.type === 'chunk' ? [waitingChunk.fileName, ...waitingChunk.imports].map((file) => `${base}${file}`) : [],
+        }),
+      });
       for (const locale of prerender.LOCALES) {
-        const translations = JSON.parse(readFileSync(join(import.meta.dirname, 'src/i18n/locales', `${locale}.json`), 'utf8'));
-        const file = translationsFile(locale);
-        for (const visitor of prerender.PAGE_VISITORS) {
-          const html = page(await prerender.renderIndexScreen(locale, visitor, translations), file);
-          this.emitFile({ type: 'asset', fileName: `pages/index.${locale}.${visitor}.html`, source: html });
-          if (locale === 'en-en' && visitor === 'visitor') index.source = html;
-        }
-        this.emitFile({ type: 'asset', fileName: `pages/starting.${locale}.html`, source: page(prerender.renderStartingScreen(locale), file) });
+        const page = (screen: { lang: string; title: string; html: string }) =>
+          template
+            .replace(/<html lang="[^"]*">/, `<html lang="${screen.lang}">`)
+            .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(screen.title)}</title>`)
+            .replace(/(\s*)<script type="module"/, `$1<link rel="preload" as="fetch" crossorigin href="${base}${translationsFile(locale)}">$1<script type="module"`)
+            .replace(`<div id="root">${APP_MARKER}</div>`, `<div id="root">${screen.html}</div>`);
+        const starting = page(prerender.renderStartingScreen(locale));
+        this.emitFile({ type: 'asset', fileName: `pages/starting.${locale}.html`, source: starting });
+        if (locale === 'en-en') index.source = starting;
       }
     },
   };
@@ -185,9 +223,11 @@ function inspection(): { mode: '' | 'on' | 'record'; liveUrl: string; plugin: Pl
 const inspect = inspection();
 
 /** The SPA is served under /checkout/ by the Fastify server. */
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
   base: '/checkout/',
-  plugins: [react(), stripMachineDescriptions(), plainDynamicImports(), prerenderPages(), startingShellInDev(), precompress(), inspect.plugin],
+  // The server's render bundle carries its libraries, so it runs from its folder alone.
+  ...(isSsrBuild ? { ssr: { noExternal: true } } : {}),
+  plugins: [react(), stripMachineDescriptions(), plainDynamicImports(), prerenderPages(), startingShellInDev(), precompress(), serverRenderBuild(), inspect.plugin],
   define: {
     'import.meta.env.VITE_INSPECT': JSON.stringify(inspect.mode),
     'import.meta.env.VITE_STUDIO_LIVE_URL': JSON.stringify(inspect.liveUrl),
@@ -204,8 +244,8 @@ export default defineConfig({
         // Everything the first screen needs (libraries included) is one chunk: no cross-chunk glue, one
         // request, within the 140 kB budget. The other views split off by their dynamic imports
         // (src/app/router.tsx); translations are JSON assets (src/i18n).
-        codeSplitting: { groups: [{ name: 'index', tags: ['$initial'] }] },
+        codeSplitting: isSsrBuild ? false : { groups: [{ name: 'index', tags: ['$initial'] }] },
       },
     },
   },
-});
+}));

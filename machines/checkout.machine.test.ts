@@ -244,6 +244,55 @@ describe('checkout machine: loading and pre-fill', () => {
   });
 });
 
+describe('checkout machine: a preloaded first screen (server-rendered page)', () => {
+  // The test's own catalogue: two plans in EUR and GBP, one with the extra connection, and two gateways.
+  const plans: CheckoutProduct[] = [
+    { pid: 7, name: 'Plan Seven', description: '', billingcycle: 'Monthly', pricing: { EUR: { monthly: 12 }, GBP: { monthly: 10 } }, configoptions: [{ id: 2, name: 'Extra', pricing: { EUR: { monthly: 3 }, GBP: { monthly: 2 } } }] },
+    { pid: 9, name: 'Plan Nine', description: '', billingcycle: 'Monthly', pricing: { EUR: { monthly: 30 }, GBP: { monthly: 25 } }, configoptions: [] },
+  ];
+  const gateways: CheckoutGateway[] = [
+    { module: 'eurpay', displayname: 'Euro only', type: 'CreditCard', currencies: ['EUR'] },
+    { module: 'anypay', displayname: 'Any', type: 'CreditCard' },
+  ];
+  const nothingLoads = {
+    actors: {
+      loadProducts: fromPromise<CheckoutProduct[]>(() => Promise.reject(new Error('loadProducts called'))),
+      loadGateways: fromPromise<{ gateways: CheckoutGateway[]; defaultGateway: string }>(() => Promise.reject(new Error('loadGateways called'))),
+      loadCurrency: fromPromise<{ country: string }>(() => Promise.reject(new Error('loadCurrency called'))),
+      checkFraud: fromPromise<{ valid: boolean }>(() => Promise.reject(new Error('checkFraud called'))),
+    },
+  };
+
+  it('starts in ready with the given plans, the URL pid and add-on, and no load started', () => {
+    const logic = checkoutMachine.provide(nothingLoads);
+    const actor = createActor(logic, { input: { query: { pid: '9', extraconnect: '1' }, preloaded: { products: plans, gateways, defaultGateway: 'eurpay', country: 'FR', fraudCheck: false } } });
+    // The very first snapshot, before start: what the server renders and the browser hydrates.
+    const snapshot = actor.getSnapshot();
+    expect(snapshot.matches({ ready: { plan: 'selected', promo: 'idle', addons: { extraConnection: 'on' } } })).toBe(true);
+    expect(snapshot.context.products.map((plan) => plan.name)).toEqual(['Plan Seven', 'Plan Nine']);
+    expect(snapshot.context.selectedPid).toBe(9);
+    expect(snapshot.context.selectedGateway).toBe('eurpay');
+    expect(snapshot.context.quote).toMatchObject({ currency: 'EUR', price: 30, total: 30 });
+    actor.start();
+    expect(actor.getSnapshot().children).toEqual({});
+    actor.stop();
+  });
+
+  it('prices a preloaded GB visitor in GBP and skips the gateway that does not take it', () => {
+    const actor = createActor(checkoutMachine.provide(nothingLoads), { input: { preloaded: { products: plans, gateways, defaultGateway: 'eurpay', country: 'GB', fraudCheck: true } } });
+    const { context } = actor.getSnapshot();
+    expect(actor.getSnapshot().matches('ready')).toBe(true);
+    expect(context.quote).toMatchObject({ currency: 'GBP', total: 10 });
+    expect(context.selectedGateway).toBe('anypay');
+    expect(context.fraudCheck).toBe(true);
+  });
+
+  it('checks the saved order first when one is saved, as after a load', () => {
+    const actor = createActor(checkoutMachine.provide(nothingLoads), { input: { savedOrder: { orderid: 5, invoiceid: 6 }, preloaded: { products: plans, gateways, defaultGateway: 'anypay', country: 'MA', fraudCheck: false } } });
+    expect(actor.getSnapshot().value).toBe('checkingSavedOrder');
+  });
+});
+
 describe('checkout machine: promo rules (spec section 5)', () => {
   const withPromo = async (fakes: Fakes, pid?: string) => {
     const { actor } = startCheckout({ query: pid ? { pid } : {} }, fakes);

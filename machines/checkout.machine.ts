@@ -109,6 +109,36 @@ export interface CheckoutInput {
   savedOrder?: SavedOrder | null;
   /** Why an automatic order of this link stopped (the form it fell back to says so). */
   autoOrderStop?: AutoOrderStop | null;
+  /** The first screen's data when already known (server-rendered page): the chart starts loaded, with no call. */
+  preloaded?: CheckoutPreload | null;
+}
+
+/** What `loading` would fetch, known beforehand: products (an empty list is still loaded, to end in notFound), gateways, the visitor's country, the fraud flag. */
+export interface CheckoutPreload {
+  products: CheckoutProduct[];
+  gateways: CheckoutGateway[];
+  defaultGateway: string;
+  /** The country the machine prices by (loadCurrency's output). */
+  country: string;
+  /** True when the visitor's fraud check came back not valid (the context's flag). */
+  fraudCheck: boolean;
+}
+
+/** The context's loaded parts from a preload: as loading's onDone actions would have set them. */
+function preloadedContext(preloaded: CheckoutPreload, query: CheckoutQuery): Partial<CheckoutContext> {
+  const products = preloaded.products.slice(0, MAX_CHECKOUT_PRODUCTS);
+  const currency = currencyForCountry(preloaded.country);
+  return {
+    products,
+    selectedPid: initialSelectedPid(products, query),
+    gateways: preloaded.gateways,
+    selectedGateway: gatewayFor(preloaded.gateways, preloaded.defaultGateway, currency),
+    country: preloaded.country,
+    currency,
+    fraudCheck: preloaded.fraudCheck,
+    // An empty catalogue is left to loadProducts, whose empty answer ends in notFound.
+    loaded: { products: products.length > 0, gateways: true, currency: true, fraudCheck: true },
+  };
 }
 
 export interface CheckoutContext {
@@ -478,6 +508,7 @@ export const checkoutMachine = setup({
     unpaidOrder: null,
     unpaidOrderError: null,
     autoOrderStop: input.autoOrderStop ?? null,
+    ...(input.preloaded ? preloadedContext(input.preloaded, input.query ?? {}) : {}),
   }),
   output: ({ context }) => ({ order: context.order, payment: context.payment }),
   initial: 'loading',

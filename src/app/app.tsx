@@ -8,6 +8,8 @@ import { createServices, type AppOptions, type AppServices } from './services';
 export interface CreateAppOptions extends AppOptions {
   /** Browser history by default; tests pass a memory history. */
   history?: RouterHistory;
+  /** True for the server's render (src/app/entry-server.tsx). */
+  isServer?: boolean;
 }
 
 export interface CheckoutApp {
@@ -27,7 +29,7 @@ export function createAppServices(options: CreateAppOptions = {}): { services: A
   };
   const services = createServices(options, goHome);
   const withRouter = (): CheckoutApp => {
-    router ??= createAppRouter(services, options.history);
+    router ??= createAppRouter(services, options.history, options.isServer);
     return { services, router };
   };
   return { services, withRouter };

@@ -1,5 +1,5 @@
 import { rootRouteId, useRouteContext } from '@tanstack/react-router';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ParseKeys } from 'i18next';
 import type { AppServices } from './services';
@@ -36,5 +36,19 @@ export function useMessage(): (message: string) => string {
       return message.startsWith('api.') ? t('messages.request.failed') : message;
     },
     [t, i18n],
+  );
+}
+
+const subscribeToNothing = () => () => {};
+
+/**
+ * False in the server's render and while the browser hydrates it, true after: what only this browser
+ * may see (the signed-in e-mail; the server's cached page is the same for everyone) renders after.
+ */
+export function useHydrated(): boolean {
+  return useSyncExternalStore(
+    subscribeToNothing,
+    () => true,
+    () => false,
   );
 }

@@ -1,31 +1,49 @@
 import { startTransition, StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App, createAppServices } from './app';
+import { answeringFetch, readDehydrated } from './dehydrated';
 import './styles.css';
 
 /** Ends the current task: the start-up steps each run in a task of their own, and the page answers between them. */
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
+/** What React could not hydrate as the server sent it (it renders that part again): the journeys fail on this prefix. */
+export const RECOVERABLE_ERROR_PREFIX = '[tvc] hydration recovered:';
+
 async function start(): Promise<void> {
   await nextTask();
   // A build made with INSPECT=on or =record only: the constant is '' otherwise, and this branch and its chunk are not built.
   const inspect = import.meta.env.VITE_INSPECT ? (await import('./inspect')).startInspection(import.meta.env.VITE_INSPECT, import.meta.env.VITE_STUDIO_LIVE_URL ?? '') : undefined;
-  const created = createAppServices(inspect ? { inspect } : {});
+  // The API answers the server rendered the page with (its data blocks) answer the same calls here, once each, without the network.
+  const dehydrated = readDehydrated(document);
+  const created = createAppServices({ ...(inspect ? { inspect } : {}), fetch: answeringFetch(dehydrated.answers, (input, init) => fetch(input, init)), renderedAt: dehydrated.renderedAt });
   await nextTask();
   const app = created.withRouter();
   await nextTask();
-  // The first route loads (session, translations) before the first render: until then the page the
-  // server sent (its first screen prerendered, see src/app/prerender.tsx) stays on screen as it is.
-  // A failed load is kept in the router's state and shown by the route's error view once rendered.
+  // The first route loads (session, translations, the first screen's data) before the first render:
+  // until then the page the server rendered stays on screen as it is. A failed load is kept in the
+  // router's state and shown by the route's error view once rendered.
   await app.router.load().catch(() => {});
-  // A transition: React renders the first screen in slices, so the page keeps answering meanwhile.
-  startTransition(() =>
-    createRoot(document.getElementById('root')!).render(
-      <StrictMode>
-        <App app={app} />
-      </StrictMode>,
-    ),
+  // Past the first page, clocks read the browser's own time.
+  const unsubscribe = app.router.subscribe('onBeforeNavigate', () => {
+    app.services.renderedAt = undefined;
+    unsubscribe();
+  });
+  await nextTask();
+  const root = document.getElementById('root')!;
+  const element = (
+    <StrictMode>
+      <App app={app} />
+    </StrictMode>
   );
+  // A transition: React hydrates in slices, so the page keeps answering meanwhile. The server's DOM stays.
+  const serverRendered = root.hasAttribute('data-server-rendered');
+  // The router renders its matches as it did on the server (no Suspense of its own around the root), as its own SSR hydration would set.
+  if (serverRendered) (app.router as { ssr?: { manifest: undefined } }).ssr = { manifest: undefined };
+  startTransition(() => {
+    if (serverRendered) hydrateRoot(root, element, { onRecoverableError: (error) => console.error(RECOVERABLE_ERROR_PREFIX, error) });
+    else createRoot(root).render(element);
+  });
 }
 
 void start();

@@ -2,6 +2,7 @@
 import { createRootRouteWithContext, createRoute, createRouter, type RouterHistory } from '@tanstack/react-router';
 import type { AutoOrderStop } from '../../machines/checkout.machine';
 import { APP_BASE, APP_ROUTES } from '../domain/app-routes';
+import { loadCheckoutPreload } from './actors/checkout';
 import { settle, unwrap } from './api';
 import { rememberAffiliate } from './cookies';
 import { Layout } from './components/Layout';
@@ -42,7 +43,14 @@ const localeRoute = createRoute({
 
 const gatewaysOrNone = (app: AppServices) => app.loadGateways().catch(() => ({ gateways: [], defaultGateway: '' }));
 
-const indexRoute = createRoute({ getParentRoute: () => localeRoute, path: APP_ROUTES.index, component: CheckoutView });
+const indexRoute = createRoute({
+  getParentRoute: () => localeRoute,
+  path: APP_ROUTES.index,
+  // A server-rendered first screen's data before it renders: the server's page shows the plans, and the browser reads the
+  // same answers from the page. Any later visit shows the chart's own loading state, as it fetches them.
+  loader: ({ context: { app } }) => (app.renderedAt === undefined ? null : loadCheckoutPreload(app)),
+  component: CheckoutView,
+});
 
 const creatingOrderRoute = createRoute({
   getParentRoute: () => localeRoute,
@@ -124,11 +132,12 @@ const routeTree = rootRoute.addChildren([
 ]);
 
 /** The router of the app: history mode under /checkout (memory history in tests). */
-export function createAppRouter(app: AppServices, history?: RouterHistory) {
+export function createAppRouter(app: AppServices, history?: RouterHistory, isServer?: boolean) {
   const router = createRouter({
     routeTree,
     basepath: APP_BASE,
     history,
+    ...(isServer ? { isServer } : {}),
     context: { app },
     parseSearch,
     stringifySearch,

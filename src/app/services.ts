@@ -32,6 +32,8 @@ export interface AppOptions extends I18nOptions {
   minLoadingMs?: number;
   browserLanguages?: () => readonly string[];
   inspect?: Inspector;
+  /** Epoch ms the server rendered the page at: a clock's first render shows that time, as the server's page did. */
+  renderedAt?: number;
 }
 
 /** The visitor as the server sees them when the app starts. */
@@ -70,6 +72,8 @@ export interface AppServices {
   minLoadingMs: number;
   browserLanguages: () => readonly string[];
   inspect?: Inspector;
+  /** The server's render time while the server-rendered page is the one shown (cleared at the first navigation); undefined otherwise. */
+  renderedAt: number | undefined;
   /** Loads the session and the visitor's country and starts the auth actor, once. */
   start(query: { email?: string }): Promise<AppSession>;
   /** The started session; routes run only after the root route awaited `start`. */
@@ -128,6 +132,7 @@ export function createServices(options: AppOptions, goHome: () => void): AppServ
     minLoadingMs: options.minLoadingMs ?? MIN_LOADING_MS,
     browserLanguages: options.browserLanguages ?? (() => navigator.languages),
     inspect: options.inspect,
+    renderedAt: options.renderedAt,
     start: (query) => (started ??= start(query)),
     get session() {
       if (!session) throw new Error('App not started');

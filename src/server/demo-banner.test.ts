@@ -6,17 +6,14 @@ import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync, gzipSy
 import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PAGE_VISITORS, renderIndexScreen, renderStartingScreen, type PrerenderedScreen } from '../app/prerender';
+import { renderStartingScreen, type PrerenderedScreen } from '../app/prerender';
 import { LOCALES, type Locale } from '../domain/locale';
-import type { Translations } from '../i18n';
 import { DEMO_BANNER_TEXT } from '../../tests/support/demo-banner-texts';
 import { withDemoBanner } from './demo-banner';
 import { bannered, serveSpa } from './spa';
 
 const BANNER_TEXT = DEMO_BANNER_TEXT;
 const PREFIX: Record<Locale, string> = { 'en-en': '', 'en-gb': 'en-gb/', 'de-de': 'de-de/', 'es-es': 'es-es/', 'nl-nl': 'nl-nl/', 'pt-pt': 'pt-pt/' };
-
-const translations = (locale: Locale) => JSON.parse(readFileSync(join(import.meta.dirname, '../i18n/locales', `${locale}.json`), 'utf8')) as Translations;
 
 /** A page as vite.config.ts builds it: the repo's index.html with the app's prerendered first screen in #root. */
 function builtPage(screen: PrerenderedScreen): string {
@@ -38,13 +35,11 @@ async function realDist(): Promise<string> {
     writeFileSync(`${file}.br`, brotliCompressSync(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
     writeFileSync(`${file}.gz`, gzipSync(html, { level: 9 }));
   };
+  // Without the server's render bundle (ssr/) every page is its locale's starting shell.
   for (const locale of LOCALES) {
-    for (const visitor of PAGE_VISITORS) {
-      const html = builtPage(await renderIndexScreen(locale, visitor, translations(locale)));
-      write(join(dir, 'pages', `index.${locale}.${visitor}.html`), html);
-      if (locale === 'en-en' && visitor === 'visitor') write(join(dir, 'index.html'), html);
-    }
-    write(join(dir, 'pages', `starting.${locale}.html`), builtPage(renderStartingScreen(locale)));
+    const html = builtPage(renderStartingScreen(locale));
+    write(join(dir, 'pages', `starting.${locale}.html`), html);
+    if (locale === 'en-en') write(join(dir, 'index.html'), html);
   }
   return dir;
 }
@@ -78,7 +73,7 @@ describe('the demo banner on the prerendered pages', () => {
   });
 
   it.each(LOCALES)('%s: every page carries the translated banner as the first child of <body>, before #root, the page otherwise as built', async (locale) => {
-    for (const [url, name] of [[`/checkout/${PREFIX[locale]}`, `index.${locale}.visitor.html`], [`/checkout/${PREFIX[locale]}waiting`, `starting.${locale}.html`]] as const) {
+    for (const [url, name] of [[`/checkout/${PREFIX[locale]}`, `starting.${locale}.html`], [`/checkout/${PREFIX[locale]}waiting`, `starting.${locale}.html`]] as const) {
       const answer = await get(demo, url);
       expect(answer.statusCode).toBe(200);
       const html = answer.body;
@@ -106,9 +101,9 @@ describe('the demo banner on the prerendered pages', () => {
       expect(gunzipSync(gzip.rawPayload).toString('utf8')).toBe(plain);
       expect(plain).toContain(BANNER_TEXT[locale]);
       // Compressed to about the build's size (the banner adds a few hundred bytes, not a page).
-      expect(br.rawPayload.length).toBeLessThan(readFileSync(join(dist, 'pages', `index.${locale}.visitor.html.br`)).length + 400);
+      expect(br.rawPayload.length).toBeLessThan(readFileSync(join(dist, 'pages', `starting.${locale}.html.br`)).length + 400);
     }
-    const page = bannered({ html: Buffer.from(built('index.de-de.guest.html')), br: null, gzip: null }, 'de-de');
+    const page = bannered({ html: Buffer.from(built('starting.de-de.html')), br: null, gzip: null }, 'de-de');
     await page.compress?.();
     const first = { br: page.br, gzip: page.gzip };
     await page.compress?.();
@@ -119,7 +114,7 @@ describe('the demo banner on the prerendered pages', () => {
 
   it('in production nothing is injected: the pages and their compressed forms are the build\'s bytes', async () => {
     for (const locale of LOCALES) {
-      const name = `index.${locale}.visitor.html`;
+      const name = `starting.${locale}.html`;
       const plain = await get(production, `/checkout/${PREFIX[locale]}`);
       expect(plain.body).toBe(built(name));
       expect(plain.body).not.toContain('tvc-demo-banner');
@@ -129,7 +124,7 @@ describe('the demo banner on the prerendered pages', () => {
     }
   });
 
-  it('costs the start little: the 25 pages are bannered in milliseconds, each compressed on its first request', async () => {
+  it('costs the start little: the 7 pages are bannered in milliseconds, each compressed on its first request', async () => {
     const started = performance.now();
     const app = await server(dist, true);
     const startMs = performance.now() - started;

@@ -9,7 +9,7 @@ import { LOCALES } from '../domain/locale';
 import { SESSION_COOKIE, type Session, type SessionStore } from './session';
 import { acceptedLanguages, serveSpa } from './spa';
 
-/** A built SPA whose every page names itself, as vite.config.ts lays them out. */
+/** A built SPA whose every page names itself, as vite.config.ts lays them out, without the server's render bundle (ssr/): every page is then its locale's starting shell. */
 function fakeDist(withPages: boolean): string {
   const dir = mkdtempSync(join(tmpdir(), 'spa-test-'));
   mkdirSync(join(dir, 'assets'));
@@ -23,10 +23,7 @@ function fakeDist(withPages: boolean): string {
     writeFileSync(`${file}.br`, brotliCompressSync(`page ${name}`));
     writeFileSync(`${file}.gz`, gzipSync(`page ${name}`));
   };
-  for (const locale of LOCALES) {
-    for (const visitor of ['visitor', 'guest', 'client']) write(`index.${locale}.${visitor}.html`);
-    write(`starting.${locale}.html`);
-  }
+  for (const locale of LOCALES) write(`starting.${locale}.html`);
   return dir;
 }
 
@@ -64,11 +61,11 @@ describe('the pages of the SPA', () => {
   });
 
   it.each([
-    ['/checkout', 'index.en-en.visitor.html'],
-    ['/checkout/', 'index.en-en.visitor.html'],
-    ['/checkout/?pid=2&promocode=WELCOME10', 'index.en-en.visitor.html'],
-    ['/checkout/de-de', 'index.de-de.visitor.html'],
-    ['/checkout/pt-pt/', 'index.pt-pt.visitor.html'],
+    ['/checkout', 'starting.en-en.html'],
+    ['/checkout/', 'starting.en-en.html'],
+    ['/checkout/?pid=2&promocode=WELCOME10', 'starting.en-en.html'],
+    ['/checkout/de-de', 'starting.de-de.html'],
+    ['/checkout/pt-pt/', 'starting.pt-pt.html'],
     ['/checkout/waiting', 'starting.en-en.html'],
     ['/checkout/resellers/success?serviceid=4', 'starting.en-en.html'],
     ['/checkout/nl-nl/upsell', 'starting.nl-nl.html'],
@@ -90,7 +87,9 @@ describe('the pages of the SPA', () => {
     ['/checkout/de-de/nope', 'starting.de-de.html'],
     ['/checkout/resellers/nope', 'starting.en-en.html'],
     // The folder of pages is not served as files.
-    ['/checkout/pages/index.de-de.client.html', 'starting.en-en.html'],
+    ['/checkout/pages/starting.de-de.html', 'starting.en-en.html'],
+    // Nor is the server's render bundle.
+    ['/checkout/ssr/entry-server.js', 'starting.en-en.html'],
   ])('GET %s is 404 with %s', async (url, name) => {
     const answer = await page(url);
     expect(answer.status).toBe(404);
@@ -101,29 +100,29 @@ describe('the pages of the SPA', () => {
   });
 
   it('an unprefixed path is in the locale the app will pick: the language cookie, else the browser languages', async () => {
-    expect((await page('/checkout/', { 'accept-language': 'nl-BE,nl;q=0.9,en;q=0.8' })).body).toBe('page index.nl-nl.visitor.html');
-    expect((await page('/checkout/', { 'accept-language': 'fr-FR, en-GB;q=0.5' })).body).toBe('page index.en-gb.visitor.html');
+    expect((await page('/checkout/', { 'accept-language': 'nl-BE,nl;q=0.9,en;q=0.8' })).body).toBe('page starting.nl-nl.html');
+    expect((await page('/checkout/', { 'accept-language': 'fr-FR, en-GB;q=0.5' })).body).toBe('page starting.en-gb.html');
     expect((await page('/checkout/waiting', { 'accept-language': 'de' })).body).toBe('page starting.de-de.html');
-    expect((await page('/checkout/', { cookie: 'browserLang=es-es', 'accept-language': 'de' })).body).toBe('page index.es-es.visitor.html');
+    expect((await page('/checkout/', { cookie: 'browserLang=es-es', 'accept-language': 'de' })).body).toBe('page starting.es-es.html');
     // A prefix wins over both.
-    expect((await page('/checkout/pt-pt', { cookie: 'browserLang=es-es', 'accept-language': 'de' })).body).toBe('page index.pt-pt.visitor.html');
+    expect((await page('/checkout/pt-pt', { cookie: 'browserLang=es-es', 'accept-language': 'de' })).body).toBe('page starting.pt-pt.html');
   });
 
-  it("the index shows the session's kind of visitor; an id the store does not know is no session", async () => {
-    expect((await page('/checkout/de-de', { cookie: session('login') })).body).toBe('page index.de-de.client.html');
-    expect((await page('/checkout/', { cookie: session('guest') })).body).toBe('page index.en-en.guest.html');
-    expect((await page('/checkout/', { cookie: session('unknown') })).body).toBe('page index.en-en.visitor.html');
-    expect((await page('/checkout/', { cookie: `${SESSION_COOKIE}=not-an-id` })).body).toBe('page index.en-en.visitor.html');
+  it('without the render bundle a session changes nothing: the shell is the same for everyone', async () => {
+    expect((await page('/checkout/de-de', { cookie: session('login') })).body).toBe('page starting.de-de.html');
+    expect((await page('/checkout/', { cookie: session('guest') })).body).toBe('page starting.en-en.html');
+    expect((await page('/checkout/', { cookie: session('unknown') })).body).toBe('page starting.en-en.html');
+    expect((await page('/checkout/', { cookie: `${SESSION_COOKIE}=not-an-id` })).body).toBe('page starting.en-en.html');
     expect((await page('/checkout/waiting', { cookie: session('login') })).body).toBe('page starting.en-en.html');
   });
 
   it('sends the compressed page the browser accepts', async () => {
     const br = await app.inject({ method: 'GET', url: '/checkout/de-de', headers: { 'accept-encoding': 'gzip, deflate, br' } });
     expect(br.headers['content-encoding']).toBe('br');
-    expect(brotliDecompressSync(br.rawPayload).toString()).toBe('page index.de-de.visitor.html');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe('page starting.de-de.html');
     const gzip = await app.inject({ method: 'GET', url: '/checkout/de-de', headers: { 'accept-encoding': 'gzip' } });
     expect(gzip.headers['content-encoding']).toBe('gzip');
-    expect(gunzipSync(gzip.rawPayload).toString()).toBe('page index.de-de.visitor.html');
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe('page starting.de-de.html');
     expect((await page('/checkout/de-de')).headers['content-encoding']).toBeUndefined();
   });
 

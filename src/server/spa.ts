@@ -7,7 +7,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { APP_BASE, isAppPage } from '../domain/app-routes';
 import { DEFAULT_LOCALE, isLocale, LANGUAGE_COOKIE, LOCALES, pickLocale, type Locale } from '../domain/locale';
 import { DEMO_BANNER_TEXTS, withDemoBanner } from './demo-banner';
-import { readSession } from './session';
+import { acceptedLanguages, createServerRenderer, type RenderedPage, type ServerRenderer } from './server-render';
+
+export { acceptedLanguages };
 
 const PLACEHOLDER = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>TV Checkout</title></head>
 <body><main><h1>TV Checkout</h1><p>The API is running. The shopper app has not been built yet: run <code>npm run build</code>.</p></main></body></html>`;
@@ -49,63 +51,42 @@ export function bannered(page: Page, locale: Locale): Page {
   return result;
 }
 
-type PageVisitor = 'visitor' | 'guest' | 'client';
-const VISITORS: readonly PageVisitor[] = ['visitor', 'guest', 'client'];
-
-/**
- * The pages the build wrote (vite.config.ts, src/app/prerender.tsx): per locale, the index with its
- * first screen for each kind of visitor, and the starting shell of every other route.
- */
-interface Pages {
-  index: Record<Locale, Record<PageVisitor, Page>>;
-  starting: Record<Locale, Page>;
-}
-
 function readPage(file: string): Page {
   const variant = (suffix: string) => (existsSync(`${file}${suffix}`) ? readFileSync(`${file}${suffix}`) : null);
   return { html: readFileSync(file), br: variant('.br'), gzip: variant('.gz') };
 }
 
-function readPages(distDir: string, demoBanner: boolean): Pages | null {
+/** The starting shell of each locale (vite.config.ts): sent when a page cannot be rendered on the server. */
+type StartingPages = Record<Locale, Page>;
+
+function readStartingPages(distDir: string, demoBanner: boolean): StartingPages | null {
   const dir = join(distDir, 'pages');
   if (!existsSync(dir)) return null;
-  const byLocale = <T>(make: (locale: Locale) => T) => Object.fromEntries(LOCALES.map((locale) => [locale, make(locale)])) as Record<Locale, T>;
-  const read = (file: string, locale: Locale) => (demoBanner ? bannered(readPage(join(dir, file)), locale) : readPage(join(dir, file)));
-  return {
-    index: byLocale((locale) => Object.fromEntries(VISITORS.map((visitor) => [visitor, read(`index.${locale}.${visitor}.html`, locale)])) as Record<PageVisitor, Page>),
-    starting: byLocale((locale) => read(`starting.${locale}.html`, locale)),
+  const read = (locale: Locale) => {
+    const page = readPage(join(dir, `starting.${locale}.html`));
+    return demoBanner ? bannered(page, locale) : page;
   };
-}
-
-/** The browser's languages, most preferred first (Accept-Language, by quality). */
-export function acceptedLanguages(header: string | undefined): string[] {
-  return (header ?? '')
-    .split(',')
-    .map((part, order) => {
-      const [tag = '', ...params] = part.trim().split(';');
-      const quality = params.map((param) => /^\s*q=([\d.]+)\s*$/.exec(param)?.[1]).find(Boolean);
-      return { tag: tag.trim(), quality: quality === undefined ? 1 : Number(quality), order };
-    })
-    .filter(({ tag, quality }) => tag !== '' && tag !== '*' && quality > 0)
-    .sort((a, b) => b.quality - a.quality || a.order - b.order)
-    .map(({ tag }) => tag);
+  return Object.fromEntries(LOCALES.map((locale) => [locale, read(locale)])) as StartingPages;
 }
 
 /**
- * Which page a path shows: a locale prefix names the locale (as in the app, the default locale has
- * none); an unprefixed path gets the locale the app will pick from the language cookie and the
- * browser's languages (the app may still move a visitor from Spain to Spanish, as only it knows the
- * country). The index shows the first screen of the session's kind of visitor.
+ * The locale of a path: a prefix names it (as in the app, the default locale has none); an unprefixed
+ * path gets the locale the app will pick from the language cookie and the browser's languages.
  */
-export async function pageOf(pages: Pages, request: FastifyRequest, path: string): Promise<Page> {
-  const segments = path.slice('/checkout'.length).split('/').filter(Boolean);
-  const prefix = segments[0] ?? '';
-  const prefixed = isLocale(prefix) && prefix !== DEFAULT_LOCALE;
-  const locale = prefixed ? prefix : pickLocale({ cookie: request.cookies?.[LANGUAGE_COOKIE], browserLanguages: acceptedLanguages(request.headers['accept-language']) });
-  const isIndex = segments.length === (prefixed ? 1 : 0);
-  if (!isIndex || !isAppPage(path)) return pages.starting[locale];
-  const kind = (await readSession(request))?.kind;
-  return pages.index[locale][kind === 'login' ? 'client' : kind === 'guest' ? 'guest' : 'visitor'];
+export function localeOf(request: FastifyRequest, path: string): Locale {
+  const prefix = path.slice('/checkout'.length).split('/').filter(Boolean)[0] ?? '';
+  if (isLocale(prefix) && prefix !== DEFAULT_LOCALE) return prefix;
+  return pickLocale({ cookie: request.cookies?.[LANGUAGE_COOKIE], browserLanguages: acceptedLanguages(request.headers['accept-language']) });
+}
+
+const brotliFast = (html: Buffer) => brotli(html, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: html.length } });
+
+/** A rendered page's body in the encoding the browser takes: its request's data block makes each one its own, compressed once. */
+async function encodedPage(page: RenderedPage, accepted: string): Promise<[string | null, Buffer]> {
+  const html = Buffer.from(`${page.before}${page.requestBlock}${page.after}`);
+  if (/\bbr\b/.test(accepted)) return ['br', await brotliFast(html)];
+  if (/\bgzip\b/.test(accepted)) return ['gzip', await gzipAsync(html, { level: 6 })];
+  return [null, html];
 }
 
 /**
@@ -127,7 +108,7 @@ export async function serveSpa(app: FastifyInstance, distDir: string, { demoBann
       index: false,
       // The pages are sent by the history fallback below, each to the visitors it is for; so are folders.
       // In the demo index.html goes through the handler too, which adds the banner.
-      allowedPath: (pathName) => !pathName.startsWith('/pages/') && !pathName.endsWith('/') && !(demoBanner && pathName === '/index.html'),
+      allowedPath: (pathName) => !pathName.startsWith('/pages/') && !pathName.startsWith('/ssr/') && !pathName.endsWith('/') && !(demoBanner && pathName === '/index.html'),
       // The build writes .br and .gz beside each asset (vite.config.ts); they are sent when the browser accepts them.
       preCompressed: true,
       setHeaders: (response, path) => {
@@ -135,7 +116,10 @@ export async function serveSpa(app: FastifyInstance, distDir: string, { demoBann
       },
     });
   }
-  const pages = built ? readPages(distDir, demoBanner) : null;
+  const starting = built ? readStartingPages(distDir, demoBanner) : null;
+  const renderer: ServerRenderer = createServerRenderer(app, distDir, { banner: demoBanner ? (html, locale) => withDemoBanner(html, DEMO_BANNER_TEXTS[locale]) : undefined });
+  // The page cache, for the tests that check what it holds.
+  app.decorate('serverRenderer', renderer);
   const builtIndex: Page = built ? readPage(indexFile) : { html: Buffer.from(PLACEHOLDER), br: null, gzip: null };
   // index.html is the default locale's index (vite.config.ts).
   const indexPage = demoBanner ? bannered(builtIndex, DEFAULT_LOCALE) : builtIndex;
@@ -151,15 +135,31 @@ export async function serveSpa(app: FastifyInstance, distDir: string, { demoBann
     if (!isPage) return reply.code(404).send({ error: { code: 'not_found', message: `No route ${request.method} ${path}.` } });
     // A path the app has no page for is a 404 (no soft 404): the shell starts the app, which shows its 404 page.
     if (!isAppPage(path)) reply.code(404);
-    const page = pages ? await pageOf(pages, request, path) : indexPage;
     const accepted = String(request.headers['accept-encoding'] ?? '');
+    reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').header('vary', starting ? 'accept-encoding, accept-language, cookie' : 'accept-encoding');
+    if (starting) {
+      const rendered = await renderer.page(request, path).catch((error: unknown) => {
+        // The shopper still gets the starting shell, and the app renders the page itself.
+        request.log.error({ err: error }, 'server render failed');
+        return null;
+      });
+      if (rendered && 'redirect' in rendered) return reply.code(302).header('location', rendered.redirect).send();
+      if (rendered) {
+        const [encoding, body] = await encodedPage(rendered, accepted);
+        if (encoding) reply.header('content-encoding', encoding);
+        return reply.code(isAppPage(path) ? rendered.status : 404).send(body);
+      }
+    }
+    const page = starting ? starting[localeOf(request, path)] : indexPage;
     if (page.compress && /\b(br|gzip)\b/.test(accepted)) await page.compress();
     const [encoding, body] = page.br && /\bbr\b/.test(accepted) ? ['br', page.br] : page.gzip && /\bgzip\b/.test(accepted) ? ['gzip', page.gzip] : [null, page.html];
     if (encoding) reply.header('content-encoding', encoding);
-    return reply
-      .type('text/html; charset=utf-8')
-      .header('cache-control', 'no-cache')
-      .header('vary', pages ? 'accept-encoding, accept-language, cookie' : 'accept-encoding')
-      .send(body);
+    return reply.send(body);
   });
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    serverRenderer: ServerRenderer;
+  }
 }

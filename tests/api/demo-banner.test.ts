@@ -12,7 +12,7 @@ const BANNER_TEXT = DEMO_BANNER_TEXT;
 const BANNER = /<aside class="tvc-demo-banner"[^>]*>([^<]*)<\/aside>/;
 const page = (name: string) => `<!doctype html><html><head><title>${name}</title></head><body><div id="root"><h1>${name}</h1></div></body></html>`;
 
-/** A build with a page per locale and kind of visitor (as vite.config.ts lays them out), each precompressed. */
+/** A build with the starting shell of each locale (as vite.config.ts lays them out), each precompressed, without the server's render bundle. */
 function distWithPages(): string {
   const dir = mkdtempSync(join(tmpdir(), 'banner-api-'));
   mkdirSync(join(dir, 'pages'), { recursive: true });
@@ -24,10 +24,7 @@ function distWithPages(): string {
     writeFileSync(`${file}.gz`, gzipSync(html));
   };
   write(join(dir, 'index.html'), page('index.html'));
-  for (const locale of LOCALES) {
-    for (const visitor of ['visitor', 'guest', 'client']) write(join(dir, 'pages', `index.${locale}.${visitor}.html`), page(`index.${locale}.${visitor}`));
-    write(join(dir, 'pages', `starting.${locale}.html`), page(`starting.${locale}`));
-  }
+  for (const locale of LOCALES) write(join(dir, 'pages', `starting.${locale}.html`), page(`starting.${locale}`));
   return dir;
 }
 
@@ -51,7 +48,7 @@ describe('the demo banner (demo mode, the default start)', () => {
     async (locale, url) => {
       const answer = await get(url);
       expect(answer.statusCode).toBe(200);
-      expect(answer.body).toBe(page(`index.${locale}.visitor`).replace('<body>', `<body>${BANNER.exec(answer.body)?.[0]}`));
+      expect(answer.body).toBe(page(`starting.${locale}`).replace('<body>', `<body>${BANNER.exec(answer.body)?.[0]}`));
       expect(BANNER.exec(answer.body)?.[1]).toBe(BANNER_TEXT[locale]);
     },
   );

@@ -1,6 +1,6 @@
 /** The checkout machine with the app's actors (typed-client calls) and actions (navigation, saved state). */
 import { fromPromise } from 'xstate';
-import { checkoutMachine, type CheckoutContext, type CheckoutGateway, type CheckoutProduct, type SavedOrder, type SavedOrderStatus } from '../../../machines/checkout.machine';
+import { checkoutMachine, type CheckoutContext, type CheckoutGateway, type CheckoutPreload, type CheckoutProduct, type SavedOrder, type SavedOrderStatus } from '../../../machines/checkout.machine';
 import { placeOrderMachine, type CreatedOrder, type CreateOrderRequest, type IdentifiedGuest } from '../../../machines/place-order.machine';
 import { currencyForCountry } from '../../domain/currency';
 import { isLocale, visitorCurrency } from '../../domain/locale';
@@ -13,19 +13,37 @@ import { savePayment } from './payment';
 
 const PROMO_CODE = /^[A-Za-z0-9_-]{1,64}$/;
 
+const loadProducts = async (app: AppServices) => (await unwrap(app.client.GET('/checkout/api/getProducts', { params: { query: { locale: app.catalogueLocale() } } }))).products;
+
+/** The country the machine prices by; a locale with its own currency (en-gb: GBP) stands in for GB. */
+async function pricingCountry(app: AppServices): Promise<string> {
+  const { country } = await app.session.visitor.currencyAnswer;
+  const locale = isLocale(app.i18n.language) ? app.i18n.language : 'en-en';
+  return visitorCurrency(locale, country) === currencyForCountry(country) ? country : 'GB';
+}
+
+/**
+ * Everything the checkout's loading state fetches, fetched by the index route's loader (on the server
+ * for the page it renders, in the browser from the page's dehydrated answers); null when a part failed,
+ * and the chart then loads (and reports) it itself.
+ */
+export async function loadCheckoutPreload(app: AppServices): Promise<CheckoutPreload | null> {
+  try {
+    const [products, { gateways, defaultGateway }, country, fraud] = await Promise.all([loadProducts(app), app.loadGateways(), pricingCountry(app), unwrap(app.client.GET('/checkout/api/checkFraud'))]);
+    return { products, gateways, defaultGateway, country, fraudCheck: !fraud.valid };
+  } catch {
+    return null;
+  }
+}
+
 /** The checkout machine wired to the typed client. */
 export function checkoutLogic(app: AppServices, hooks: { goToWaiting: () => void }) {
   const { client } = app;
   return checkoutMachine.provide({
     actors: {
-      loadProducts: fromPromise<CheckoutProduct[]>(async () => (await unwrap(client.GET('/checkout/api/getProducts', { params: { query: { locale: app.catalogueLocale() } } }))).products),
+      loadProducts: fromPromise<CheckoutProduct[]>(() => loadProducts(app)),
       loadGateways: fromPromise<{ gateways: CheckoutGateway[]; defaultGateway: string }>(() => app.loadGateways()),
-      loadCurrency: fromPromise<{ country: string }>(async () => {
-        const { country } = await app.session.visitor.currencyAnswer;
-        // The machine prices by country; a locale with its own currency (en-gb: GBP) stands in for GB.
-        const locale = isLocale(app.i18n.language) ? app.i18n.language : 'en-en';
-        return { country: visitorCurrency(locale, country) === currencyForCountry(country) ? country : 'GB' };
-      }),
+      loadCurrency: fromPromise<{ country: string }>(async () => ({ country: await pricingCountry(app) })),
       checkFraud: fromPromise<{ valid: boolean }>(() => unwrap(client.GET('/checkout/api/checkFraud'))),
       lookupPromotion: fromPromise<PromotionLookup, { code: string }>(async ({ input }) => {
         if (!PROMO_CODE.test(input.code)) throw new ApiFailure('api.promotion_not_found', 404, 'promotion_not_found');

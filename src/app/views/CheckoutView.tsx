@@ -3,7 +3,7 @@ import { useSelector } from '@xstate/react';
 import { Suspense, useDeferredValue, useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Actor, SnapshotFrom } from 'xstate';
-import { checkoutMachine, selectedProduct, type AutoOrderStop, type CheckoutOption, type CheckoutUser } from '../../../machines/checkout.machine';
+import { checkoutMachine, selectedProduct, type AutoOrderStop, type CheckoutOption, type CheckoutPreload, type CheckoutUser } from '../../../machines/checkout.machine';
 import { EXTRA_CONNECTION_OPTION_ID, PROXY_PROTECTION_OPTION_ID } from '../../domain/constants';
 import type { Currency } from '../../domain/currency';
 import { priceFor } from '../../domain/pricing';
@@ -13,7 +13,7 @@ import { Field } from '../components/Field';
 import { OrderSummary, usePaymentNote } from '../components/OrderSummary';
 import { PageTitle } from '../components/PageTitle';
 import { cycleKey, useFormat, whenIdle } from '../format';
-import { useApp, useMessage, useMinimumDuration } from '../hooks';
+import { useApp, useHydrated, useMessage, useMinimumDuration } from '../hooks';
 import { lazyComponent } from '../lazy';
 import { localeParam, useLocale } from '../locale';
 import type { EntrySearch } from '../search';
@@ -34,6 +34,7 @@ type CheckoutSnapshot = SnapshotFrom<typeof checkoutMachine>;
 export function CheckoutView() {
   const { t } = useTranslation();
   const search = route.useSearch();
+  const preloaded = route.useLoaderData();
   const user = useCheckoutUser();
   const locale = useLocale();
   const [attempt, setAttempt] = useState(0);
@@ -71,7 +72,7 @@ export function CheckoutView() {
         <Loading lines={5} />
       ) : (
         // A new user, locale or retry starts a new order (the saved choices carry the form over).
-        <Checkout key={`${locale}:${user?.userid ?? 'guest'}:${attempt}`} search={search} user={user} autoOrderStop={autoOrderStop} links={links} onRetry={() => setAttempt(attempt + 1)} />
+        <Checkout key={`${locale}:${user?.userid ?? 'guest'}:${attempt}`} search={search} preloaded={preloaded} user={user} autoOrderStop={autoOrderStop} links={links} onRetry={() => setAttempt(attempt + 1)} />
       )}
     </section>
   );
@@ -94,16 +95,17 @@ function LoginDisclosure() {
 
 interface CheckoutProps {
   search: EntrySearch;
+  preloaded: CheckoutPreload | null;
   user: CheckoutUser | null;
   autoOrderStop: AutoOrderStop | null;
   links: ReactNode;
   onRetry: () => void;
 }
 
-function Checkout({ search, user, autoOrderStop, links, onRetry }: CheckoutProps) {
+function Checkout({ search, preloaded, user, autoOrderStop, links, onRetry }: CheckoutProps) {
   const { t } = useTranslation();
   const { minLoadingMs } = useApp();
-  const { actor } = useCheckoutActor(search, user, autoOrderStop);
+  const { actor } = useCheckoutActor(search, user, autoOrderStop, preloaded);
   const snapshot = useSelector(actor, (current) => current);
   // The order form is the first screen's biggest render: it comes in a deferred render, which React
   // does in slices, so the page keeps answering meanwhile. The saved order is checked before it.
@@ -239,6 +241,8 @@ function OrderForm({ actor, snapshot, user }: FormProps) {
   };
 
   const emailRequired = snapshot.matches({ ready: { email: 'required' } });
+  // The server's page is shared by every signed-in visitor: the e-mail is this browser's to fill in.
+  const hydrated = useHydrated();
   return (
     <form className="checkout-form" noValidate onSubmit={submit}>
       {context.autoOrderStop && <AutoOrderStopped stop={context.autoOrderStop} />}
@@ -272,7 +276,7 @@ function OrderForm({ actor, snapshot, user }: FormProps) {
       )}
       <DiscountBox actor={actor} snapshot={snapshot} />
       {user ? (
-        <p className="hint">{t('checkout.orderingAs', { email: user.email })}</p>
+        <p className="hint">{t('checkout.orderingAs', { email: hydrated ? user.email : '…' })}</p>
       ) : (
         <Field
           ref={emailInput}

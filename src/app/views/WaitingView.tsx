@@ -14,7 +14,7 @@ import { NothingToShow } from '../components/NothingToShow';
 import { PageTitle } from '../components/PageTitle';
 import { Receipt } from '../components/Receipt';
 import { useLocaleTag } from '../format';
-import { useApp, useMessage } from '../hooks';
+import { useApp, useHydrated, useMessage } from '../hooks';
 import { localeParam, useLocale } from '../locale';
 import type { PaymentFlow, SavedPayment } from '../persistence';
 import { readPayment } from '../saved-payment';
@@ -86,7 +86,8 @@ function Waiting({ saved, gateways }: { saved: SavedPayment; gateways: WaitingGa
     duration: saved.duration,
     gateways,
     selectedGateway: saved.gateway,
-    now: app.now(),
+    // The server-rendered page's countdown: the first render shows the server's time, then the chart ticks.
+    now: app.renderedAt ?? app.now(),
   }));
   const actor = useActorRef(logic, { input, inspect: app.inspect });
   useSavedPayment(actor, saved.flow);
@@ -310,6 +311,8 @@ function Countdown({ remainingMs, progress, lastDate }: { remainingMs: number; p
   const minutes = Math.ceil(remainingMs / 60_000);
   const step = minutes > 60 ? 60 : minutes > 10 ? 5 : 1;
   const spoken = Math.ceil(minutes / step) * step;
+  // The deadline reads in this browser's time zone, which the server's page cannot know: it fills in after hydration.
+  const hydrated = useHydrated();
   return (
     <div className="countdown">
       <p className="label" id={labelId}>
@@ -319,7 +322,7 @@ function Countdown({ remainingMs, progress, lastDate }: { remainingMs: number; p
         {formatCountdown(remainingMs)}
       </p>
       <progress max={1} value={progress} aria-labelledby={labelId} />
-      <p className="hint">{t('waiting.deadline', { date: new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeStyle: 'short' }).format(lastDate) })}</p>
+      <p className="hint">{t('waiting.deadline', { date: hydrated ? new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeStyle: 'short' }).format(lastDate) : '…' })}</p>
       <p className="visually-hidden" aria-live="polite">
         {t('waiting.announce', { hours: Math.floor(spoken / 60), minutes: spoken % 60 })}
       </p>

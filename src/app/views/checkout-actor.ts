@@ -2,7 +2,7 @@ import { useNavigate } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import type { Actor, ActorRefFrom, SnapshotFrom } from 'xstate';
-import type { AutoOrderStop, checkoutMachine, CheckoutInput, CheckoutUser } from '../../../machines/checkout.machine';
+import type { AutoOrderStop, checkoutMachine, CheckoutInput, CheckoutPreload, CheckoutUser } from '../../../machines/checkout.machine';
 import type { placeOrderMachine } from '../../../machines/place-order.machine';
 import { checkoutLogic, choicesOf, savedOrderOf } from '../actors/checkout';
 import { AFFILIATE_COOKIE, readCookie } from '../cookies';
@@ -26,12 +26,12 @@ export function useCheckoutUser(): CheckoutUser | null | undefined {
 }
 
 /** The checkout actor of a view: the real machine with the app's actors, its form choices saved as they change. */
-export function useCheckoutActor(search: EntrySearch, user: CheckoutUser | null, autoOrderStop: AutoOrderStop | null = null) {
+export function useCheckoutActor(search: EntrySearch, user: CheckoutUser | null, autoOrderStop: AutoOrderStop | null = null, preloaded: CheckoutPreload | null = null) {
   const app = useApp();
   const navigate = useNavigate();
   const locale = useLocale();
   const [logic] = useState(() => checkoutLogic(app, { goToWaiting: () => void navigate({ to: '/{-$locale}/waiting', params: { locale: localeParam(locale) } }) }));
-  const [input] = useState(() => checkoutInput(app, search, user, autoOrderStop));
+  const [input] = useState(() => ({ ...checkoutInput(app, search, user, autoOrderStop), preloaded }));
   const actor = useActorRef(logic, { input, inspect: app.inspect });
 
   useEffect(() => {
@@ -62,7 +62,9 @@ export function usePlaceOrder(actor: Actor<typeof checkoutMachine>): { placeOrde
     },
     [placeOrder],
   );
-  const snapshot = useSyncExternalStore(subscribe, () => placeOrder?.getSnapshot());
+  const read = () => placeOrder?.getSnapshot();
+  // The server's render and the hydration read it the same way (no order is being placed then).
+  const snapshot = useSyncExternalStore(subscribe, read, read);
   return placeOrder && snapshot ? { placeOrder, snapshot } : undefined;
 }
 

@@ -1,0 +1,226 @@
+/**
+ * Pages rendered per request by the app itself (the build's <dist>/ssr/entry-server.js, made from
+ * src/app/entry-server.tsx), with the API answers the render used embedded for the browser to hydrate
+ * from. The render's calls go in-process to this Fastify app (inject) with the request's cookie,
+ * languages and forwarding headers. The shared part of an index page is cached (bounded, LRU) per
+ * locale, kind of visitor, currency, catalogue version and entry query; what is personal never is.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { DehydratedData, RecordedAnswer, RenderRequest, RenderResult } from '../app/entry-server';
+import { DEFAULT_LOCALE, isLocale, LANGUAGE_COOKIE, pickLocale, visitorCurrency, type Locale } from '../domain/locale';
+import { escapeHtml } from './escape-html';
+
+type EntryServer = typeof import('../app/entry-server');
+
+/** What the build wrote for the server's pages (vite.config.ts prerenderPages). */
+interface PageAssets {
+  translations: Record<Locale, string>;
+  waiting: string[];
+}
+
+/** A page as sent, before compression: the request's own data block goes between `before` and `after`. */
+export interface RenderedPage {
+  status: number;
+  before: string;
+  after: string;
+  /** This request's data block (never cached). */
+  requestBlock: string;
+  /** True when the shared part came from the cache. */
+  cached: boolean;
+}
+
+export type ServerPage = RenderedPage | { redirect: string };
+
+/** The answers only one visitor may see: never in a cached page. Everything else a render reads is the shop's, the same for all. */
+const SHAREABLE_APIS = new Set(['/checkout/api/getProducts', '/checkout/api/getGateway', '/checkout/api/merchant', '/checkout/api/getResellersProducts', '/checkout/api/getProduct']);
+/** Headers an in-process call carries over from the page's request, so the API sees the same visitor. */
+const FORWARDED_HEADERS = ['cookie', 'accept-language', 'user-agent', 'x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'forwarded', 'x-real-ip'];
+/** The entry query of the index (src/app/search.ts entrySearch) that changes its first screen. */
+const ENTRY_QUERY = ['pid', 'promocode', 'extraconnect', 'proxyprotect'];
+/** The session a cached page is rendered with, per kind of visitor: its user never shows on the first screen (the e-mail shows after hydration). */
+export const STAND_IN_EMAIL = 'server-render@example.invalid';
+const STAND_IN_SESSIONS = {
+  visitor: { loggedIn: false, guest: false, userid: null, email: null },
+  guest: { loggedIn: false, guest: true, userid: 'g_StandIn0Guest0Handle01', email: STAND_IN_EMAIL },
+  client: { loggedIn: true, guest: false, userid: 1, email: STAND_IN_EMAIL },
+} as const;
+type PageVisitor = keyof typeof STAND_IN_SESSIONS;
+
+export const PAGE_CACHE_ENTRIES = 500;
+
+const isShareable = (url: string) => SHAREABLE_APIS.has(url.split('?')[0] ?? '');
+
+/** A bounded map that forgets the least recently used entry first. */
+export class LruCache<V> {
+  private readonly entries = new Map<string, V>();
+  constructor(private readonly limit: number) {}
+  get(key: string): V | undefined {
+    const value = this.entries.get(key);
+    if (value === undefined) return undefined;
+    this.entries.delete(key);
+    this.entries.set(key, value);
+    return value;
+  }
+  set(key: string, value: V): void {
+    this.entries.delete(key);
+    this.entries.set(key, value);
+    if (this.entries.size > this.limit) this.entries.delete(this.entries.keys().next().value as string);
+  }
+  get size(): number {
+    return this.entries.size;
+  }
+  values(): IterableIterator<V> {
+    return this.entries.values();
+  }
+}
+
+/** A cached page: its shared markup and the per-request calls its data block needs on every hit. */
+interface CachedPage {
+  status: number;
+  before: string;
+  after: string;
+  requestUrls: string[];
+}
+
+export interface ServerRenderer {
+  /** The page of a request, or null when the build has no render bundle (the starting shell is sent instead). */
+  page(request: FastifyRequest, path: string): Promise<ServerPage | null>;
+  /** The cached pages' shared markup (tests check nothing personal is in it). */
+  readonly cache: LruCache<CachedPage>;
+}
+
+/** In-process GETs with the request's headers, each made once per request. */
+function inProcessGet(app: FastifyInstance, request: FastifyRequest) {
+  const headers: Record<string, string> = {};
+  for (const name of FORWARDED_HEADERS) {
+    const value = request.headers[name];
+    if (typeof value === 'string') headers[name] = value;
+  }
+  const made = new Map<string, Promise<{ status: number; body: unknown }>>();
+  return (url: string) => {
+    let answer = made.get(url);
+    if (!answer) {
+      answer = app
+        .inject({ method: 'GET', url, headers, remoteAddress: request.socket?.remoteAddress ?? request.ip })
+        .then((response) => ({ status: response.statusCode, body: response.body === '' ? null : (JSON.parse(response.body) as unknown) }));
+      made.set(url, answer);
+    }
+    return answer;
+  };
+}
+
+function cookieHeader(request: FastifyRequest): string {
+  const cookie = request.headers.cookie;
+  return typeof cookie === 'string' ? cookie : '';
+}
+
+/** The page's data blocks: the shop's answers (cached with the page) and this request's own. */
+function splitAnswers(answers: RecordedAnswer[]) {
+  return { shared: answers.filter((answer) => isShareable(answer.url)), personal: answers.filter((answer) => !isShareable(answer.url)) };
+}
+
+export function createServerRenderer(app: FastifyInstance, distDir: string, { banner }: { banner?: (html: string, locale: Locale) => string } = {}): ServerRenderer {
+  const bundle = join(distDir, 'ssr', 'entry-server.js');
+  const templateFile = join(distDir, 'pages', 'template.html');
+  const assetsFile = join(distDir, 'pages', 'assets.json');
+  const available = existsSync(bundle) && existsSync(templateFile) && existsSync(assetsFile);
+  const cache = new LruCache<CachedPage>(PAGE_CACHE_ENTRIES);
+  // Read on the first page request, not at start: the start stays short.
+  let loaded: Promise<{ entry: EntryServer; template: string; assets: PageAssets }> | null = null;
+  const load = () =>
+    (loaded ??= import(pathToFileURL(bundle).href).then((entry: EntryServer) => ({
+      entry,
+      template: readFileSync(templateFile, 'utf8'),
+      assets: JSON.parse(readFileSync(assetsFile, 'utf8')) as PageAssets,
+    })));
+
+  /** The page around a render: language, title, preloads, #root's markup, the shared data block; split where the request's block goes. */
+  const assemble = (template: string, assets: PageAssets, result: Extract<RenderResult, { kind: 'page' }>, locale: Locale, shared: DehydratedData, entry: EntryServer, preloads: string[]) => {
+    const links = [...(result.head ? [result.head] : []), `<link rel="preload" as="fetch" crossorigin href="${assets.translations[locale]}">`, ...preloads.map((href) => `<link rel="modulepreload" crossorigin href="${href}">`)];
+    const marker = '<!--request-data-->';
+    let html = template
+      .replace(/<html lang="[^"]*">/, `<html lang="${result.lang}">`)
+      .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(result.title)}</title>`)
+      .replace(/(\s*)<script type="module"/, (_match, space: string) => `${links.map((link) => `${space}${link}`).join('')}${space}<script type="module"`)
+      .replace('<div id="root"><!--app--></div>', () => `<div id="root" data-server-rendered="">${result.html}</div>${entry.dataBlock(entry.SHARED_DATA_ID, shared)}${marker}`);
+    if (banner) html = banner(html, locale);
+    const at = html.indexOf(marker);
+    return { before: html.slice(0, at), after: html.slice(at + marker.length) };
+  };
+
+  async function page(request: FastifyRequest, path: string): Promise<ServerPage | null> {
+    if (!available) return null;
+    const { entry, template, assets } = await load();
+    const queryAt = request.url.indexOf('?');
+    const query = new URLSearchParams(queryAt === -1 ? '' : request.url.slice(queryAt + 1));
+    const segments = path.slice('/checkout'.length).split('/').filter(Boolean);
+    const prefix = segments[0] ?? '';
+    const prefixed = isLocale(prefix) && prefix !== DEFAULT_LOCALE;
+    const isIndex = segments.length === (prefixed ? 1 : 0);
+    const isWaiting = segments[prefixed ? 1 : 0] === 'waiting' || (segments[prefixed ? 1 : 0] === 'resellers' && segments[prefixed ? 2 : 1] === 'waiting');
+    const get = inProcessGet(app, request);
+    const now = Date.now();
+    const renderRequest = (answer: RenderRequest['get']): RenderRequest => ({
+      url: request.url,
+      cookie: cookieHeader(request),
+      browserLanguages: acceptedLanguages(request.headers['accept-language']),
+      get: answer,
+      now,
+    });
+    const [session, currency] = await Promise.all([get('/checkout/api/session'), get('/checkout/api/currency')]);
+    const country = (currency.body as { country?: string } | null)?.country ?? null;
+    const locale: Locale = prefixed ? prefix : pickLocale({ cookie: request.cookies?.[LANGUAGE_COOKIE], country, browserLanguages: acceptedLanguages(request.headers['accept-language']) });
+    // Personal: a saved form or payment (the `checkout` cookie), an automatic login or order. The app would move an unprefixed URL to another locale: the render says where.
+    const personal = request.cookies?.checkout !== undefined || query.has('email') || query.has('auto_redirect');
+    const cacheable = isIndex && !personal && (prefixed || locale === DEFAULT_LOCALE);
+    const preloads = isWaiting ? assets.waiting : [];
+
+    if (cacheable) {
+      const sessionBody = session.body as { loggedIn?: boolean; guest?: boolean } | null;
+      const kind: PageVisitor = sessionBody?.loggedIn ? 'client' : sessionBody?.guest ? 'guest' : 'visitor';
+      const catalogue = await Promise.all([`/checkout/api/getProducts?locale=${locale}`, `/checkout/api/getGateway?locale=${locale}`, '/checkout/api/merchant'].map((url) => get(url)));
+      const version = createHash('sha256').update(JSON.stringify(catalogue)).digest('base64url').slice(0, 16);
+      const entryQuery = ENTRY_QUERY.filter((key) => query.has(key)).map((key) => `${key}=${query.get(key)}`).join('&');
+      const key = [locale, kind, visitorCurrency(locale, country), version, entryQuery, path].join('|');
+      let cached = cache.get(key);
+      const hit = cached !== undefined;
+      if (!cached) {
+        // The stand-in session of the kind: the cached markup holds no one's details.
+        const standIn = (url: string) => (url === '/checkout/api/session' ? Promise.resolve({ status: 200, body: STAND_IN_SESSIONS[kind] }) : get(url));
+        const result = await entry.renderPage(renderRequest(standIn));
+        if (result.kind === 'redirect') return { redirect: result.location };
+        const { shared, personal: perRequest } = splitAnswers(result.answers);
+        cached = { status: result.status, ...assemble(template, assets, result, locale, { answers: shared }, entry, preloads), requestUrls: perRequest.map((answer) => answer.url) };
+        cache.set(key, cached);
+      }
+      const answers = await Promise.all(cached.requestUrls.map(async (url) => ({ url, ...(await get(url)) })));
+      return { status: cached.status, before: cached.before, after: cached.after, requestBlock: entry.dataBlock(entry.REQUEST_DATA_ID, { answers, renderedAt: now }), cached: hit };
+    }
+
+    const result = await entry.renderPage(renderRequest(get));
+    if (result.kind === 'redirect') return { redirect: result.location };
+    const { shared, personal: perRequest } = splitAnswers(result.answers);
+    const { before, after } = assemble(template, assets, result, locale, { answers: shared }, entry, preloads);
+    return { status: result.status, before, after, requestBlock: entry.dataBlock(entry.REQUEST_DATA_ID, { answers: perRequest, renderedAt: now }), cached: false };
+  }
+
+  return { page, cache };
+}
+
+/** The browser's languages, most preferred first (Accept-Language, by quality). */
+export function acceptedLanguages(header: string | undefined): string[] {
+  return (header ?? '')
+    .split(',')
+    .map((part, order) => {
+      const [tag = '', ...params] = part.trim().split(';');
+      const quality = params.map((param) => /^\s*q=([\d.]+)\s*$/.exec(param)?.[1]).find(Boolean);
+      return { tag: tag.trim(), quality: quality === undefined ? 1 : Number(quality), order };
+    })
+    .filter(({ tag, quality }) => tag !== '' && tag !== '*' && quality > 0)
+    .sort((a, b) => b.quality - a.quality || a.order - b.order)
+    .map(({ tag }) => tag);
+}

@@ -1,0 +1,105 @@
+import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildIfStale, ROOT } from '../../scripts/lib/build-if-stale';
+import { products } from '../../src/server/db/schema';
+import { SEEDED_PLANS } from '../facts/catalogue';
+import { Browser, createTestApp, DEMO_ACCOUNTS, loggedIn, type TestApp } from './helper';
+
+// Issue 17 item 1: the server renders each page with the app (the real SPA build and its render bundle).
+const ENTRY = '?pid=2&promocode=WELCOME10&extraconnect=1';
+const CLIENT_EMAIL = DEMO_ACCOUNTS.client.email;
+const REQUEST_BLOCK = /<script type="application\/json" id="tvc-request">[^<]*<\/script>/;
+const cookieHeader = (browser: Browser) => [...browser.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+
+describe('pages rendered by the server', () => {
+  let t: TestApp;
+  beforeAll(() => {
+    // The SPA and its render bundle (dist/ssr), built when older than their sources.
+    buildIfStale({ only: ['SPA'], prefix: '[server-render test] ' });
+  }, 180_000);
+  beforeAll(async () => {
+    // Catalogue reads uncached, so a changed catalogue shows at once.
+    t = await createTestApp({ DIST_DIR: join(ROOT, 'dist'), CATALOGUE_CACHE_MS: '0' });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'identity', ...headers } });
+  const cachedPages = () => [...t.app.serverRenderer.cache.values()].map((page) => `${page.before}${page.after}`);
+
+  it("the index holds the plans, the entry's plan chosen, and the answers it was rendered with; never cached by the browser", async () => {
+    const answer = await get(`/checkout/${ENTRY}`);
+    expect(answer.statusCode).toBe(200);
+    expect(answer.headers['cache-control']).toBe('no-cache');
+    expect(answer.headers.vary).toBe('accept-encoding, accept-language, cookie');
+    for (const plan of SEEDED_PLANS) expect(answer.body).toContain(`<span class="plan-name">${plan.name}</span>`);
+    expect(answer.body).toContain('<input type="radio" name="plan" checked="" value="2"/>');
+    expect(answer.body).toContain('<div id="root" data-server-rendered="">');
+    expect(answer.body).toMatch(/<script type="application\/json" id="tvc-shared">\{"answers":\[\{"url":"\/checkout\/api\/[^<]*<\/script>/);
+    expect(answer.body).toMatch(REQUEST_BLOCK);
+    // The CSP allows no inline script: the data blocks are data, and nothing else is inline.
+    expect(answer.body.match(/<script\b[^>]*>/g)?.filter((tag) => !tag.includes('type="application/json"') && !tag.includes(' src='))).toEqual([]);
+  });
+
+  it("a signed-in client's e-mail is only in the response's own data block, never in the cached page", async () => {
+    const client = await loggedIn(t.app);
+    const answer = await get(`/checkout/de-de/${ENTRY}`, { cookie: cookieHeader(client) });
+    expect(answer.statusCode).toBe(200);
+    expect(answer.body).toContain(CLIENT_EMAIL);
+    expect(REQUEST_BLOCK.exec(answer.body)?.[0]).toContain(CLIENT_EMAIL);
+    expect(answer.body.replace(REQUEST_BLOCK, '')).not.toContain(CLIENT_EMAIL);
+    expect(cachedPages().length).toBeGreaterThan(0);
+    for (const page of cachedPages()) expect(page).not.toContain(CLIENT_EMAIL);
+    // A second visitor of the same kind gets the cached page with their own block.
+    const again = await get(`/checkout/de-de/${ENTRY}`, { cookie: cookieHeader(client) });
+    expect(again.body.replace(REQUEST_BLOCK, '')).toBe(answer.body.replace(REQUEST_BLOCK, ''));
+  });
+
+  it('a saved form or payment (the checkout cookie) is rendered for this request alone, never cached', async () => {
+    const before = t.app.serverRenderer.cache.size;
+    const saved = encodeURIComponent(JSON.stringify({ choices: { pid: '3', email: 'saved-choice@example.com' } }));
+    const answer = await get('/checkout/nl-nl/', { cookie: `checkout=${saved}` });
+    expect(answer.statusCode).toBe(200);
+    expect(answer.body).toContain('<input type="radio" name="plan" checked="" value="3"/>');
+    expect(t.app.serverRenderer.cache.size).toBe(before);
+    for (const page of cachedPages()) expect(page).not.toContain('saved-choice@example.com');
+  });
+
+  it('a changed catalogue is a new version: a new page, not the cached one', async () => {
+    // English: the catalogue file's translations name the plans in the other locales.
+    const first = await get('/checkout/');
+    const renamed = 'Six months, renamed';
+    const [six] = await t.db.select().from(products).where(eq(products.pid, 2));
+    await t.db.update(products).set({ name: renamed }).where(eq(products.pid, 2));
+    try {
+      const second = await get('/checkout/');
+      expect(first.body).not.toContain(renamed);
+      expect(second.body).toContain(`<span class="plan-name">${renamed}</span>`);
+    } finally {
+      await t.db.update(products).set({ name: six!.name }).where(eq(products.pid, 2));
+    }
+  });
+
+  it('sends the page compressed as the browser accepts', async () => {
+    for (const [encoding, decode] of [['br', brotliDecompressSync], ['gzip', gunzipSync]] as const) {
+      const answer = await get('/checkout/', { 'accept-encoding': encoding });
+      expect(answer.headers['content-encoding']).toBe(encoding);
+      expect(decode(answer.rawPayload).toString('utf8')).toContain(`<span class="plan-name">${SEEDED_PLANS[0]!.name}</span>`);
+    }
+  });
+
+  it('an unknown path is a 404 with the translated 404 page rendered in it', async () => {
+    const answer = await get('/checkout/de-de/nope');
+    expect(answer.statusCode).toBe(404);
+    expect(answer.body).toContain('Diese Seite wurde nicht gefunden');
+  });
+
+  it('an unprefixed index in another language is redirected there by the server, as the app would', async () => {
+    const answer = await get('/checkout/?pid=2', { 'accept-language': 'de-DE,de;q=0.9' });
+    expect(answer.statusCode).toBe(302);
+    expect(answer.headers.location).toBe('/checkout/de-de/?pid=2');
+  });
+});
