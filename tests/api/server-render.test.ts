@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIfStale, ROOT } from '../../scripts/lib/build-if-stale';
 import { products } from '../../src/server/db/schema';
 import { SEEDED_PLANS } from '../facts/catalogue';
-import { Browser, createTestApp, DEMO_ACCOUNTS, loggedIn, type TestApp } from './helper';
+import { Browser, createTestApp, DEMO_ACCOUNTS, localBillingOnly, loggedIn, type TestApp } from './helper';
 
 // Issue 17 item 1: the server renders each page with the app (the real SPA build and its render bundle).
 const ENTRY = '?pid=2&promocode=WELCOME10&extraconnect=1';
@@ -68,7 +68,7 @@ describe('pages rendered by the server', () => {
     for (const page of cachedPages()) expect(page).not.toContain('saved-choice@example.com');
   });
 
-  it('a changed catalogue is a new version: a new page, not the cached one', async () => {
+  localBillingOnly('renames a plan in the local store\'s products table').it('a changed catalogue is a new version: a new page, not the cached one', async () => {
     // English: the catalogue file's translations name the plans in the other locales.
     const first = await get('/checkout/');
     const renamed = 'Six months, renamed';
