@@ -34,11 +34,14 @@ type CheckoutSnapshot = SnapshotFrom<typeof checkoutMachine>;
 export function CheckoutView() {
   const { t } = useTranslation();
   const search = route.useSearch();
-  const preloaded = route.useLoaderData();
+  const app = useApp();
+  // The server's data is for the page it rendered: after a navigation (a new locale re-keys the form before the loader reruns) the chart loads its own.
+  const loaded = route.useLoaderData();
+  const preloaded = app.renderedAt === undefined ? null : loaded;
   const user = useCheckoutUser();
   const locale = useLocale();
   const [attempt, setAttempt] = useState(0);
-  const { auth } = useApp().session;
+  const { auth } = app.session;
   const canLogIn = useSelector(auth, (snapshot) => snapshot.matches('loggedOut') || snapshot.matches('loggingIn') || snapshot.matches('requestingLink') || snapshot.matches('linkSent'));
   const isClient = useSelector(auth, (snapshot) => snapshot.matches('loggedIn') && snapshot.context.user?.guest === false);
   // The waiting page sends the shopper here after a cancel; the notice goes with that history entry.
@@ -312,7 +315,8 @@ function OrderForm({ actor, snapshot, user }: FormProps) {
           )
         }
         button={(describedBy, blocked) => (
-          <button type="submit" className="button primary wide" aria-disabled={submitting || blocked || undefined} aria-describedby={describedBy}>
+          // Disabled until hydrated: Enter in a field of the server's page would otherwise submit it natively, the e-mail in the URL.
+          <button type="submit" className="button primary wide" disabled={!hydrated} aria-disabled={submitting || blocked || undefined} aria-describedby={describedBy}>
             {submitting ? t('checkout.submitting') : t('checkout.submit')}
           </button>
         )}

@@ -70,11 +70,12 @@ export async function declineOnSandbox(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Decline' }).click();
 }
 
-/** The checkout form, loaded (the plan cards are there). */
+/** The checkout form, loaded and hydrated (the server's page keeps its pay button disabled until the app runs). */
 export async function openCheckout(page: Page, path = '/checkout/'): Promise<void> {
   await page.goto(path);
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await expect(page.getByRole('radio').first()).toBeVisible();
+  await expect(page.locator('form.checkout-form button[type="submit"]')).toBeEnabled();
 }
 
 /** A guest's order from the checkout form, up to the sandbox payment page. */
