@@ -48,7 +48,8 @@ const indexRoute = createRoute({
   path: APP_ROUTES.index,
   // A server-rendered first screen's data before it renders: the server's page shows the plans, and the browser reads the
   // same answers from the page. Any later visit shows the chart's own loading state, as it fetches them.
-  loader: ({ context: { app } }) => (app.renderedAt === undefined ? null : loadCheckoutPreload(app)),
+  // The server's first screen only (its data block answers these calls); tagged with its locale, as a language switch re-keys the form before this reruns.
+  loader: async ({ context: { app } }) => (app.renderedAt === undefined ? null : { locale: app.catalogueLocale(), preload: await loadCheckoutPreload(app) }),
   component: CheckoutView,
 });
 

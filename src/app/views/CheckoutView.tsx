@@ -35,9 +35,9 @@ export function CheckoutView() {
   const { t } = useTranslation();
   const search = route.useSearch();
   const app = useApp();
-  // The server's data is for the page it rendered: after a navigation (a new locale re-keys the form before the loader reruns) the chart loads its own.
+  // The server's data is for the locale it rendered: a language switch re-keys the form before the loader reruns, and the chart then loads its own.
   const loaded = route.useLoaderData();
-  const preloaded = app.renderedAt === undefined ? null : loaded;
+  const preloaded = loaded && loaded.locale === app.catalogueLocale() ? loaded.preload : null;
   const user = useCheckoutUser();
   const locale = useLocale();
   const [attempt, setAttempt] = useState(0);
