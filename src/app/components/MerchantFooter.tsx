@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { useApp } from '../hooks';
+import { useApp, useHydrated } from '../hooks';
 
 /**
  * Who sells, with the support, terms, privacy and refund links and a secure-payment hint (issue 16 item 2).
@@ -18,11 +18,13 @@ export function MerchantFooter() {
         merchant.refundUrl && { href: merchant.refundUrl, text: t('merchant.refunds') },
       ].filter((link) => !!link)
     : [];
+  const hydrated = useHydrated();
   return (
     <div className="merchant-footer" data-merchant-footer>
       {merchant && (
         <p className="merchant-name">
-          {merchant.logo && <img src={merchant.logo} alt="" width={32} height={32} />}
+          {/* The logo comes once the app runs, in a box of its size: a request before the first paint would hold the largest paint back. */}
+          {merchant.logo && <span className="merchant-logo">{hydrated && <img src={merchant.logo} alt="" width={32} height={32} />}</span>}
           <strong>{t('merchant.soldBy', { name: merchant.name })}</strong>
         </p>
       )}
