@@ -1,5 +1,4 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
@@ -122,7 +121,8 @@ const text = (source: string | Uint8Array) => (typeof source === 'string' ? sour
 /**
  * What the server's pages are made of (src/server/spa.ts renders each per request into them, so the
  * first paint needs no script): index.html with its stylesheet inlined (one round trip fewer) as the
- * template (its script a one-line loader that waits for the first paint), and per locale the starting shell (src/app/prerender.tsx)
+ * template, the asset names a page preloads (its locale's translations, so they arrive with the script
+ * instead of after it; the waiting view's chunk), and per locale the starting shell (src/app/prerender.tsx)
  * the server falls back to when it cannot render. index.html is the default locale's shell. Pages go to
  * pages/ (the server does not serve that folder).
  */
@@ -148,15 +148,6 @@ function prerenderPages(): Plugin {
       // The prerendered page paints without the script, so the script asks for no more than a low
       // priority (it is deferred anyway, as a module): the page's own bytes come first.
       const template = inlined.replace('<script type="module" crossorigin src=', '<script type="module" crossorigin fetchpriority="low" src=');
-      // The server's pages load the app through a one-line script that waits for the first paint: run at once, the
-      // app's evaluation (a long task on a slow phone) could come before it, and the page would paint only after.
-      const entry = /<script type="module" crossorigin fetchpriority="low" src="([^"]+)"/.exec(template)?.[1];
-      if (!entry?.startsWith(`${base}assets/`)) throw new Error('prerender: index.html has no entry script under assets/');
-      // Two frames: the first paint is on screen, not only about to be, when the import starts.
-      const boot = `requestAnimationFrame(()=>requestAnimationFrame(()=>setTimeout(()=>import(${JSON.stringify(`./${entry.slice(`${base}assets/`.length)}`)}),0)));\n`;
-      const bootFile = `assets/boot-${createHash('sha256').update(boot).digest('base64url').slice(0, 8)}.js`;
-      this.emitFile({ type: 'asset', fileName: bootFile, source: boot });
-      const serverTemplate = template.replace(`src="${entry}"`, `src="${base}${bootFile}"`);
 
       const { module: prerender } = await runnerImport<typeof import('./src/app/prerender')>(join(import.meta.dirname, 'src/app/prerender.tsx'), {
         configFile: false,
@@ -170,7 +161,17 @@ function prerenderPages(): Plugin {
         return asset.fileName;
       };
       // The server renders each page into this template (src/server/spa.ts), with its locale's translations preloaded.
-      this.emitFile({ type: 'asset', fileName: 'pages/template.html', source: serverTemplate });
+      this.emitFile({ type: 'asset', fileName: 'pages/template.html', source: template });
+      const waitingChunk = Object.values(bundle).find((file) => file.type === 'chunk' && /[\\/]views[\\/]WaitingView\.tsx$/.test(file.facadeModuleId ?? ''));
+      this.emitFile({
+        type: 'asset',
+        fileName: 'pages/assets.json',
+        source: JSON.stringify({
+          translations: Object.fromEntries(prerender.LOCALES.map((locale) => [locale, `${base}${translationsFile(locale)}`])),
+          // The waiting page's view is lazy: its page preloads it, so it is there before the app hydrates.
+          waiting: waitingChunk?.type === 'chunk' ? [waitingChunk.fileName, ...waitingChunk.imports].map((file) => `${base}${file}`) : [],
+        }),
+      });
       for (const locale of prerender.LOCALES) {
         const page = (screen: { lang: string; title: string; html: string }) =>
           template

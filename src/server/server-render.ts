@@ -16,6 +16,12 @@ import { escapeHtml } from './escape-html';
 
 type EntryServer = typeof import('../app/entry-server');
 
+/** What the build wrote for the server's pages (vite.config.ts prerenderPages). */
+interface PageAssets {
+  translations: Record<Locale, string>;
+  waiting: string[];
+}
+
 /** A page as sent, before compression: the request's own data block goes between `before` and `after`. */
 export interface RenderedPage {
   status: number;
@@ -120,20 +126,21 @@ function splitAnswers(answers: RecordedAnswer[]) {
 export function createServerRenderer(app: FastifyInstance, distDir: string, { banner }: { banner?: (html: string, locale: Locale) => string } = {}): ServerRenderer {
   const bundle = join(distDir, 'ssr', 'entry-server.js');
   const templateFile = join(distDir, 'pages', 'template.html');
-  const available = existsSync(bundle) && existsSync(templateFile);
+  const assetsFile = join(distDir, 'pages', 'assets.json');
+  const available = existsSync(bundle) && existsSync(templateFile) && existsSync(assetsFile);
   const cache = new LruCache<CachedPage>(PAGE_CACHE_ENTRIES);
   // Read on the first page request, not at start: the start stays short.
-  let loaded: Promise<{ entry: EntryServer; template: string }> | null = null;
+  let loaded: Promise<{ entry: EntryServer; template: string; assets: PageAssets }> | null = null;
   const load = () =>
     (loaded ??= import(pathToFileURL(bundle).href).then((entry: EntryServer) => ({
       entry,
       template: readFileSync(templateFile, 'utf8'),
+      assets: JSON.parse(readFileSync(assetsFile, 'utf8')) as PageAssets,
     })));
 
-  /** The page around a render: language, title, resource hints, #root's markup, the shared data block; split where the request's block goes. */
-  const assemble = (template: string, result: Extract<RenderResult, { kind: 'page' }>, locale: Locale, shared: DehydratedData, entry: EntryServer) => {
-    // No preloads (translations, the waiting view): a request started before the first paint holds the largest paint back; the app fetches them as it starts.
-    const links = result.head ? [result.head] : [];
+  /** The page around a render: language, title, preloads, #root's markup, the shared data block; split where the request's block goes. */
+  const assemble = (template: string, assets: PageAssets, result: Extract<RenderResult, { kind: 'page' }>, locale: Locale, shared: DehydratedData, entry: EntryServer, preloads: string[]) => {
+    const links = [...(result.head ? [result.head] : []), `<link rel="preload" as="fetch" crossorigin href="${assets.translations[locale]}">`, ...preloads.map((href) => `<link rel="modulepreload" crossorigin href="${href}">`)];
     const marker = '<!--request-data-->';
     let html = template
       .replace(/<html lang="[^"]*">/, `<html lang="${result.lang}">`)
@@ -147,13 +154,14 @@ export function createServerRenderer(app: FastifyInstance, distDir: string, { ba
 
   async function page(request: FastifyRequest, path: string): Promise<ServerPage | null> {
     if (!available) return null;
-    const { entry, template } = await load();
+    const { entry, template, assets } = await load();
     const queryAt = request.url.indexOf('?');
     const query = new URLSearchParams(queryAt === -1 ? '' : request.url.slice(queryAt + 1));
     const segments = path.slice('/checkout'.length).split('/').filter(Boolean);
     const prefix = segments[0] ?? '';
     const prefixed = isLocale(prefix) && prefix !== DEFAULT_LOCALE;
     const isIndex = segments.length === (prefixed ? 1 : 0);
+    const isWaiting = segments[prefixed ? 1 : 0] === 'waiting' || (segments[prefixed ? 1 : 0] === 'resellers' && segments[prefixed ? 2 : 1] === 'waiting');
     const get = inProcessGet(app, request);
     const now = Date.now();
     const renderRequest = (answer: RenderRequest['get']): RenderRequest => ({
@@ -169,6 +177,7 @@ export function createServerRenderer(app: FastifyInstance, distDir: string, { ba
     // Personal: a saved form or payment (the `checkout` cookie), an automatic login or order. The app would move an unprefixed URL to another locale: the render says where.
     const personal = request.cookies?.checkout !== undefined || query.has('email') || query.has('auto_redirect');
     const cacheable = isIndex && !personal && (prefixed || locale === DEFAULT_LOCALE);
+    const preloads = isWaiting ? assets.waiting : [];
 
     if (cacheable) {
       const sessionBody = session.body as { loggedIn?: boolean; guest?: boolean } | null;
@@ -185,7 +194,7 @@ export function createServerRenderer(app: FastifyInstance, distDir: string, { ba
         const result = await entry.renderPage(renderRequest(standIn));
         if (result.kind === 'redirect') return { redirect: result.location };
         const { shared, personal: perRequest } = splitAnswers(result.answers);
-        cached = { status: result.status, ...assemble(template, result, locale, { answers: shared }, entry), requestUrls: perRequest.map((answer) => answer.url) };
+        cached = { status: result.status, ...assemble(template, assets, result, locale, { answers: shared }, entry, preloads), requestUrls: perRequest.map((answer) => answer.url) };
         cache.set(key, cached);
       }
       const answers = await Promise.all(cached.requestUrls.map(async (url) => ({ url, ...(await get(url)) })));
@@ -195,7 +204,7 @@ export function createServerRenderer(app: FastifyInstance, distDir: string, { ba
     const result = await entry.renderPage(renderRequest(get));
     if (result.kind === 'redirect') return { redirect: result.location };
     const { shared, personal: perRequest } = splitAnswers(result.answers);
-    const { before, after } = assemble(template, result, locale, { answers: shared }, entry);
+    const { before, after } = assemble(template, assets, result, locale, { answers: shared }, entry, preloads);
     return { status: result.status, before, after, requestBlock: entry.dataBlock(entry.REQUEST_DATA_ID, { answers: perRequest, renderedAt: now }), cached: false };
   }
 

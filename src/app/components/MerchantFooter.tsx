@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { useApp, useHydrated } from '../hooks';
+import { useApp } from '../hooks';
 
 /**
  * Who sells, with the support, terms, privacy and refund links and a secure-payment hint (issue 16 item 2).
@@ -18,13 +18,11 @@ export function MerchantFooter() {
         merchant.refundUrl && { href: merchant.refundUrl, text: t('merchant.refunds') },
       ].filter((link) => !!link)
     : [];
-  const hydrated = useHydrated();
   return (
     <div className="merchant-footer" data-merchant-footer>
       {merchant && (
         <p className="merchant-name">
-          {/* The logo comes once the app runs, in a box of its size: a request before the first paint would hold the largest paint back. */}
-          {merchant.logo && <span className="merchant-logo">{hydrated && <img src={merchant.logo} alt="" width={32} height={32} />}</span>}
+          {merchant.logo && <img src={merchant.logo} alt="" width={32} height={32} />}
           <strong>{t('merchant.soldBy', { name: merchant.name })}</strong>
         </p>
       )}
