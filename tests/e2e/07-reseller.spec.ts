@@ -1,8 +1,9 @@
 import type { Page } from '@playwright/test';
-import { DEMO_RESELLER, expect, payOnSandbox, test, uniqueEmail } from './support/fixtures';
+import { DEMO_RESELLER, expect, openCheckout, payOnSandbox, test, uniqueEmail } from './support/fixtures';
 
 async function openResellers(page: Page) {
-  await page.goto('/checkout/');
+  // The index hydrated first: a click while the app hydrates the server's page can be lost.
+  await openCheckout(page);
   await page.getByRole('link', { name: 'Reseller plans' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Reseller plans' })).toBeVisible();
   // The second plan is selected by default.
