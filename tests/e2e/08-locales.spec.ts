@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { expect, newShopper, payOnSandbox, test, uniqueEmail } from './support/fixtures';
+import { expect, newShopper, openCheckout, payOnSandbox, test, uniqueEmail } from './support/fixtures';
 
 interface Texts {
   checkout: { title: string; submit: string; plans: string; email: string };
@@ -55,7 +55,7 @@ for (const { locale, prefix, lang, name, price } of LOCALES) {
 }
 
 test('the language links switch the page and keep the choice; an unknown prefix is a 404', async ({ page, browser }) => {
-  await page.goto('/checkout/');
+  await openCheckout(page);
   await page.getByRole('navigation', { name: 'Language' }).getByRole('link', { name: 'Deutsch' }).click();
   await expect(page).toHaveURL(/\/checkout\/de-de\/?$/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(texts('de-de').checkout.title);
@@ -78,7 +78,8 @@ test('the language links switch the page and keep the choice; an unknown prefix 
 
 test('a shopper on /es-es pays and comes back to the waiting and success pages in Spanish', async ({ page }) => {
   const t = texts('es-es');
-  await page.goto('/checkout/es-es/');
+  // Hydrated first: what is typed into the server's page before the app takes it over is not kept.
+  await openCheckout(page, '/checkout/es-es/');
   await page.getByRole('textbox', { name: t.checkout.email }).fill(uniqueEmail('spanish'));
   await page.getByRole('button', { name: t.checkout.submit }).click();
   // The payment page sends everyone back to /checkout/waiting: the remembered language takes them to theirs.
