@@ -164,16 +164,17 @@ export function createServerRenderer(app: FastifyInstance, distDir: string, { ba
     const isWaiting = segments[prefixed ? 1 : 0] === 'waiting' || (segments[prefixed ? 1 : 0] === 'resellers' && segments[prefixed ? 2 : 1] === 'waiting');
     const get = inProcessGet(app, request);
     const now = Date.now();
+    const browserLanguages = acceptedLanguages(request.headers['accept-language']);
     const renderRequest = (answer: RenderRequest['get']): RenderRequest => ({
       url: request.url,
       cookie: cookieHeader(request),
-      browserLanguages: acceptedLanguages(request.headers['accept-language']),
+      browserLanguages,
       get: answer,
       now,
     });
     const [session, currency] = await Promise.all([get('/checkout/api/session'), get('/checkout/api/currency')]);
     const country = (currency.body as { country?: string } | null)?.country ?? null;
-    const locale: Locale = prefixed ? prefix : pickLocale({ cookie: request.cookies?.[LANGUAGE_COOKIE], country, browserLanguages: acceptedLanguages(request.headers['accept-language']) });
+    const locale: Locale = prefixed ? prefix : pickLocale({ cookie: request.cookies?.[LANGUAGE_COOKIE], country, browserLanguages });
     // Personal: a saved form or payment (the `checkout` cookie), an automatic login or order. The app would move an unprefixed URL to another locale: the render says where.
     const personal = request.cookies?.checkout !== undefined || query.has('email') || query.has('auto_redirect');
     const cacheable = isIndex && !personal && (prefixed || locale === DEFAULT_LOCALE);
