@@ -181,6 +181,9 @@ function prerenderPages(): Plugin {
             .replace(`<div id="root">${APP_MARKER}</div>`, `<div id="root">${screen.html}</div>`);
         const starting = page(prerender.renderStartingScreen(locale));
         this.emitFile({ type: 'asset', fileName: `pages/starting.${locale}.html`, source: starting });
+        // The server's 500 page: static, no script to start (the app is what failed).
+        const failed = page(prerender.renderServerErrorScreen(locale)).replace(/\s*<link rel="preload"[^>]*>/g, '').replace(/\s*<script type="module"[^>]*><\/script>/, '').replace(/\s*<noscript>[\s\S]*?<\/noscript>/, '');
+        this.emitFile({ type: 'asset', fileName: `pages/error.${locale}.html`, source: failed });
         if (locale === 'en-en') index.source = starting;
       }
     },

@@ -12,6 +12,7 @@ import { APP_BASE } from '../domain/app-routes';
 import { DEFAULT_LOCALE, isLocale, type Locale } from '../domain/locale';
 import { LOCALE_TAGS, type Translations } from '../i18n';
 import { App, createApp } from './app';
+import { serverSide } from './browser';
 import { documentTitle } from './components/PageTitle';
 import { answerKey, type RecordedAnswer } from './dehydrated';
 
@@ -52,14 +53,9 @@ export type RenderResult =
       answers: RecordedAnswer[];
     };
 
-// The app reads cookies and sets the document's language through globals: renders run one at a time, each with its request's stand-ins.
-let queue: Promise<unknown> = Promise.resolve();
-
-/** Renders the page of a URL as the app does in the browser, one render at a time. */
+/** Renders the page of a URL as the app does in the browser; renders share nothing, so any number run at once. */
 export function renderPage(request: RenderRequest): Promise<RenderResult> {
-  const result = queue.then(() => render(request));
-  queue = result.catch(() => {});
-  return result;
+  return render(request);
 }
 
 /** A URL without the trailing slash of its path, as the router writes its canonical URLs. */
@@ -94,32 +90,30 @@ async function renderOnce({ url, cookie, browserLanguages, get, now }: RenderReq
     fetch: fetch as typeof globalThis.fetch,
     baseUrl: 'http://server-render.invalid',
     loadTranslations: async (locale) => TRANSLATIONS[locale],
-    browserLanguages: () => browserLanguages,
+    // The request's cookies and languages, read-only: no effect of a route reaches the server (no global of the browser is touched).
+    page: serverSide({ cookie, languages: browserLanguages }),
     now: () => now,
     renderedAt: now,
-    leave: () => {},
     isServer: true,
   });
   try {
-    return await withBrowserStandIns(cookie, async () => {
-      await app.router.load();
-      // What the router's server load decided (router-core's load-server: a render with its status, or a redirect).
-      const decided = (app.router as unknown as { _serverResult?: { type: 'render'; status: number } | { type: 'redirect'; redirect: unknown } })._serverResult;
-      if (decided?.type === 'redirect' && isRedirect(decided.redirect)) {
-        const { options } = decided.redirect;
-        const href = options.href ?? app.router.buildLocation(options as Parameters<typeof app.router.buildLocation>[0]).publicHref;
-        // The app's own redirects name a path under the router's base; the canonical ones already include it.
-        return { kind: 'redirect', location: href === APP_BASE || href.startsWith(`${APP_BASE}/`) || href.startsWith(`${APP_BASE}?`) ? href : `${APP_BASE}${href}` };
-      }
-      const statusCode = decided?.type === 'render' ? decided.status : 200;
-      // React puts the resource hints of what it rendered (an image's preload) before the markup: they belong in the head, not in #root.
-      const [, head = '', html = ''] = /^((?:<link\b[^>]*>)*)([\s\S]*)$/.exec(withoutScripts(await renderToString(<App app={app} />))) ?? [];
-      const language = app.services.i18n.language;
-      const locale: Locale = isLocale(language) ? language : DEFAULT_LOCALE;
-      const heading = /<h1\b[^>]*>([\s\S]*?)<\/h1>/.exec(html)?.[1]?.replace(/<[^>]*>/g, '');
-      const appTitle = TRANSLATIONS[locale].app.title;
-      return { kind: 'page', status: statusCode === 404 ? 404 : 200, lang: LOCALE_TAGS[locale], title: heading ? documentTitle(heading, appTitle) : appTitle, head, html, answers };
-    });
+    await app.router.load();
+    // What the router's server load decided (router-core's load-server: a render with its status, or a redirect).
+    const decided = (app.router as unknown as { _serverResult?: { type: 'render'; status: number } | { type: 'redirect'; redirect: unknown } })._serverResult;
+    if (decided?.type === 'redirect' && isRedirect(decided.redirect)) {
+      const { options } = decided.redirect;
+      const href = options.href ?? app.router.buildLocation(options as Parameters<typeof app.router.buildLocation>[0]).publicHref;
+      // The app's own redirects name a path under the router's base; the canonical ones already include it.
+      return { kind: 'redirect', location: href === APP_BASE || href.startsWith(`${APP_BASE}/`) || href.startsWith(`${APP_BASE}?`) ? href : `${APP_BASE}${href}` };
+    }
+    const statusCode = decided?.type === 'render' ? decided.status : 200;
+    // React puts the resource hints of what it rendered (an image's preload) before the markup: they belong in the head, not in #root.
+    const [, head = '', html = ''] = /^((?:<link\b[^>]*>)*)([\s\S]*)$/.exec(withoutScripts(await renderToString(<App app={app} />))) ?? [];
+    const language = app.services.i18n.language;
+    const locale: Locale = isLocale(language) ? language : DEFAULT_LOCALE;
+    const heading = /<h1\b[^>]*>([\s\S]*?)<\/h1>/.exec(html)?.[1]?.replace(/<[^>]*>/g, '');
+    const appTitle = TRANSLATIONS[locale].app.title;
+    return { kind: 'page', status: statusCode === 404 ? 404 : 200, lang: LOCALE_TAGS[locale], title: heading ? documentTitle(heading, appTitle) : appTitle, head, html, answers };
   } finally {
     // The auth actor (and anything it started) ends with the render.
     try {
@@ -160,28 +154,4 @@ function renderToString(element: React.ReactElement): Promise<string> {
  */
 function withoutScripts(html: string): string {
   return html.replace(/<script\b[^>]*>[\s\S]*?<\/script>/gi, '');
-}
-
-/**
- * The app reads cookies from `document.cookie` and sets the document's language: in Node there is no
- * document, so a stand-in with the request's cookies takes both for the time of the render (its writes
- * go nowhere: the browser's app writes its cookies itself).
- */
-async function withBrowserStandIns<T>(cookie: string, render: () => Promise<T>): Promise<T> {
-  const scope = globalThis as { document?: unknown; location?: unknown };
-  const saved = { document: scope.document, location: scope.location };
-  scope.document = {
-    documentElement: {},
-    get cookie() {
-      return cookie;
-    },
-    set cookie(_written: string) {},
-  };
-  scope.location = { protocol: 'https:' };
-  try {
-    return await render();
-  } finally {
-    scope.document = saved.document;
-    scope.location = saved.location;
-  }
 }

@@ -16,6 +16,8 @@ export function lazyComponent<P extends object>(importer: () => Promise<Componen
 
 /** A chunk failed to load: reload the page (a new deploy), unless that was done less than a minute ago. */
 export async function reloadAfterFailedChunk(error: unknown): Promise<never> {
+  // The server's render has no page to reload: the failure is the render's.
+  if (typeof window === 'undefined') throw error;
   const last = Number(sessionStorage.getItem(RELOADED_AT) ?? 0);
   if (Date.now() - last > CHUNK_RELOAD_GUARD_MS) {
     sessionStorage.setItem(RELOADED_AT, String(Date.now()));

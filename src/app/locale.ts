@@ -4,7 +4,6 @@ import { useTranslation } from 'react-i18next';
 import { LANGUAGE_COOKIE_MAX_AGE_S } from '../domain/constants';
 import { DEFAULT_LOCALE, isLocale, LANGUAGE_COOKIE, pickLocale, type Locale } from '../domain/locale';
 import { LOCALE_TAGS } from '../i18n';
-import { readCookie, writeCookie } from './cookies';
 import type { AppServices } from './services';
 
 /** The locale of a URL prefix; the default locale has none, and an unknown prefix is a 404. */
@@ -20,8 +19,8 @@ export function localeParam(locale: Locale): Locale | undefined {
 }
 
 /** Keeps the shopper's choice of language for a year. */
-export function rememberLocale(locale: Locale): void {
-  writeCookie(LANGUAGE_COOKIE, locale, { maxAgeSeconds: LANGUAGE_COOKIE_MAX_AGE_S, path: '/' });
+export function rememberLocale(app: AppServices, locale: Locale): void {
+  app.cookies.write(LANGUAGE_COOKIE, locale, { maxAgeSeconds: LANGUAGE_COOKIE_MAX_AGE_S, path: '/' });
 }
 
 /**
@@ -30,21 +29,21 @@ export function rememberLocale(locale: Locale): void {
  */
 export async function applyLocale(app: AppServices, prefix: Locale | undefined, location: ParsedLocation): Promise<void> {
   if (prefix === undefined) {
-    const preferred = pickLocale({ cookie: readCookie(LANGUAGE_COOKIE), country: app.session.visitor.country, browserLanguages: app.browserLanguages() });
+    const preferred = pickLocale({ cookie: app.cookies.read(LANGUAGE_COOKIE), country: app.session.visitor.country, browserLanguages: app.browserLanguages() });
     if (preferred !== DEFAULT_LOCALE) throw redirect({ href: `/${preferred}${location.href}`, replace: true });
   } else {
-    rememberLocale(prefix);
+    rememberLocale(app, prefix);
   }
   const locale = prefix ?? DEFAULT_LOCALE;
   await app.locales.switchTo(locale);
-  document.documentElement.lang = LOCALE_TAGS[locale];
+  app.setDocumentLanguage(LOCALE_TAGS[locale]);
 }
 
 /** The locale a path most likely shows, so its translations load while the session does. */
 export function likelyLocale(app: AppServices, pathname: string): Locale {
   const prefix = pathname.split('/').find(Boolean) ?? '';
   if (isLocale(prefix)) return prefix;
-  return pickLocale({ cookie: readCookie(LANGUAGE_COOKIE), browserLanguages: app.browserLanguages() });
+  return pickLocale({ cookie: app.cookies.read(LANGUAGE_COOKIE), browserLanguages: app.browserLanguages() });
 }
 
 /** The current locale (i18next's language, set by the locale route before it renders). */

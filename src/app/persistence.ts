@@ -5,7 +5,7 @@
 import type { CheckoutQuery } from '../../machines/checkout.machine';
 import type { WaitingOrder } from '../../machines/waiting.machine';
 import { CHECKOUT_COOKIE_MAX_AGE_S } from '../domain/constants';
-import { deleteCookie, readCookie, writeCookie } from './cookies';
+import type { CookieJar } from './cookies';
 
 export const CHECKOUT_COOKIE = 'checkout';
 
@@ -42,10 +42,10 @@ export interface SavedStateStore {
 }
 
 /** The store kept in the `checkout` cookie. */
-export function cookieStore(): SavedStateStore {
+export function cookieStore(cookies: CookieJar): SavedStateStore {
   const read = () => {
     try {
-      const saved: unknown = JSON.parse(readCookie(CHECKOUT_COOKIE) ?? '{}');
+      const saved: unknown = JSON.parse(cookies.read(CHECKOUT_COOKIE) ?? '{}');
       return isRecord(saved) ? saved : {};
     } catch {
       return {};
@@ -55,10 +55,10 @@ export function cookieStore(): SavedStateStore {
     read,
     update(change) {
       const parts = Object.entries({ ...read(), ...change }).filter(([, value]) => value !== undefined);
-      if (parts.length === 0) deleteCookie(CHECKOUT_COOKIE);
-      else writeCookie(CHECKOUT_COOKIE, JSON.stringify(Object.fromEntries(parts)), { maxAgeSeconds: CHECKOUT_COOKIE_MAX_AGE_S });
+      if (parts.length === 0) cookies.delete(CHECKOUT_COOKIE);
+      else cookies.write(CHECKOUT_COOKIE, JSON.stringify(Object.fromEntries(parts)), { maxAgeSeconds: CHECKOUT_COOKIE_MAX_AGE_S });
     },
-    clear: () => deleteCookie(CHECKOUT_COOKIE),
+    clear: () => cookies.delete(CHECKOUT_COOKIE),
   };
 }
 

@@ -4,10 +4,12 @@
  * per request). Runs in Node (react-dom/server), never in the shopper's bundle.
  */
 import { renderToStaticMarkup } from 'react-dom/server';
-import type { Locale } from '../domain/locale';
+import { APP_BASE } from '../domain/app-routes';
+import { DEFAULT_LOCALE, type Locale } from '../domain/locale';
 export { LOCALES } from '../domain/locale';
-import { LOCALE_TAGS } from '../i18n';
-import { StartingView } from './views/PendingView';
+import { LOCALE_TAGS, type Translations } from '../i18n';
+import { documentTitle } from './components/PageTitle';
+import { Brand, StartingView } from './views/PendingView';
 
 /** What a page needs from a prerendered screen. */
 export interface PrerenderedScreen {
@@ -21,4 +23,35 @@ export interface PrerenderedScreen {
 /** The page while the app starts: the header and a placeholder (no text to translate). */
 export function renderStartingScreen(locale: Locale): PrerenderedScreen {
   return { lang: LOCALE_TAGS[locale], title: 'TV Checkout', html: renderToStaticMarkup(<StartingView />) };
+}
+
+const TRANSLATIONS = Object.fromEntries(
+  Object.entries(import.meta.glob<Translations>('../i18n/locales/*.json', { eager: true, import: 'default' })).map(([file, translations]) => [file.replace(/^.*\/([\w-]+)\.json$/, '$1'), translations]),
+) as Record<Locale, Translations>;
+
+/** The page the server sends when it fails to render one (500): translated, complete without a script, with the way home. */
+export function renderServerErrorScreen(locale: Locale): PrerenderedScreen {
+  const { app, errors } = TRANSLATIONS[locale];
+  const home = locale === DEFAULT_LOCALE ? `${APP_BASE}/` : `${APP_BASE}/${locale}`;
+  const html = renderToStaticMarkup(
+    <>
+      <header className="site-header">
+        <div className="bar">
+          <Brand />
+        </div>
+      </header>
+      <main id="main">
+        <section className="page error-page">
+          <h1>{errors.generic}</h1>
+          <p className="hint">{errors.status.replace('{{status}}', '500')}</p>
+          <p>
+            <a href={home} className="button">
+              {app.backHome}
+            </a>
+          </p>
+        </section>
+      </main>
+    </>,
+  );
+  return { lang: LOCALE_TAGS[locale], title: documentTitle(errors.generic, app.title), html };
 }

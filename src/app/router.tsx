@@ -4,7 +4,6 @@ import type { AutoOrderStop } from '../../machines/checkout.machine';
 import { APP_BASE, APP_ROUTES } from '../domain/app-routes';
 import { loadCheckoutPreload } from './actors/checkout';
 import { settle, unwrap } from './api';
-import { rememberAffiliate } from './cookies';
 import { Layout } from './components/Layout';
 import { lazyComponent, lazyView } from './lazy';
 import { applyLocale, likelyLocale, parseLocalePrefix } from './locale';
@@ -20,12 +19,10 @@ export interface RouterContext {
 
 const rootRoute = createRootRouteWithContext<RouterContext>()({
   validateSearch: entrySearch,
-  // autoLogin and affiliates: the session starts with the `email` query; a new aff_id is recorded.
+  // autoLogin: the session starts with the `email` query. A new aff_id's click is recorded by the server as it sends the page (src/server/affiliate-click.ts).
   beforeLoad: async ({ context: { app }, search, location }) => {
     app.locales.prefetch(likelyLocale(app, location.pathname));
     await app.start({ email: search.email });
-    const affId = search.aff_id;
-    if (affId && rememberAffiliate(affId)) void import('./affiliate').then(({ recordAffiliateClick }) => recordAffiliateClick(app, affId));
   },
   component: Layout,
   // While the session and translations load, the shell of index.html stays on screen.
@@ -150,10 +147,12 @@ export function createAppRouter(app: AppServices, history?: RouterHistory, isSer
     defaultPendingMinMs: app.minLoadingMs,
     scrollRestoration: true,
   });
-  // After a navigation the new page's h1 takes the focus, so screen readers start there.
-  router.subscribe('onRendered', ({ fromLocation, pathChanged }) => {
-    if (fromLocation && pathChanged) document.querySelector<HTMLElement>('main h1')?.focus();
-  });
+  // After a navigation the new page's h1 takes the focus, so screen readers start there (the server's render has no focus to move).
+  if (!isServer) {
+    router.subscribe('onRendered', ({ fromLocation, pathChanged }) => {
+      if (fromLocation && pathChanged) document.querySelector<HTMLElement>('main h1')?.focus();
+    });
+  }
   return router;
 }
 

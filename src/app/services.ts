@@ -12,6 +12,8 @@ import { DEFAULT_COUNTRY } from '../domain/currency';
 import { isLocale, type Locale } from '../domain/locale';
 import { createI18n, type AppI18n, type I18nOptions } from '../i18n';
 import { unwrap } from './api';
+import { browserSide, type PageSide } from './browser';
+import type { CookieJar } from './cookies';
 import { cookieStore, type SavedStateStore } from './persistence';
 
 /** Receives the inspection events of every actor the app starts (the model tests measure coverage with it). */
@@ -23,6 +25,8 @@ export interface AppOptions extends I18nOptions {
   /** Origin the API paths are resolved against; same origin by default. */
   baseUrl?: string;
   store?: SavedStateStore;
+  /** The page the app runs in: the browser's (default), or the server render's, which reads the request and changes nothing. */
+  page?: PageSide;
   /** Leaves the SPA for a payment page. */
   leave?: (url: string) => void;
   copy?: (text: string) => Promise<void>;
@@ -64,6 +68,10 @@ export interface AppServices {
   /** Loads locales on demand and switches the language. */
   locales: Omit<AppI18n, 'i18n'>;
   store: SavedStateStore;
+  /** The page's cookies: the browser's, or in the server render the request's (never written). */
+  cookies: CookieJar;
+  /** Sets the document's language; nothing in the server render (the server writes it into the page). */
+  setDocumentLanguage: (tag: string) => void;
   now: () => number;
   leave: (url: string) => void;
   /** Clipboard and download; the success page's browser defaults when absent. */
@@ -87,7 +95,8 @@ export interface AppServices {
 /** Creates the app's services; `goHome` is the router's way home, used when signing out. */
 export function createServices(options: AppOptions, goHome: () => void): AppServices {
   const client = createCheckoutClient({ fetch: options.fetch, baseUrl: options.baseUrl });
-  const store = options.store ?? cookieStore();
+  const page = options.page ?? browserSide();
+  const store = options.store ?? cookieStore(page.cookies);
   let started: Promise<AppSession> | null = null;
   let session: AppSession | null = null;
 
@@ -125,12 +134,14 @@ export function createServices(options: AppOptions, goHome: () => void): AppServ
     i18n,
     locales,
     store,
+    cookies: page.cookies,
+    setDocumentLanguage: page.setDocumentLanguage,
     now: options.now ?? (() => Date.now()),
-    leave: options.leave ?? ((url) => window.location.assign(url)),
+    leave: options.leave ?? page.leave,
     copy: options.copy,
     download: options.download,
     minLoadingMs: options.minLoadingMs ?? MIN_LOADING_MS,
-    browserLanguages: options.browserLanguages ?? (() => navigator.languages),
+    browserLanguages: options.browserLanguages ?? page.languages,
     inspect: options.inspect,
     renderedAt: options.renderedAt,
     start: (query) => (started ??= start(query)),

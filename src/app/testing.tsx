@@ -15,7 +15,7 @@ import { act, render } from '@testing-library/react';
 import type { Locale } from '../domain/locale';
 import type { LoadTranslations, Translations } from '../i18n';
 import { App, createApp, type CreateAppOptions } from './app';
-import { deleteCookie } from './cookies';
+import { browserSide } from './browser';
 
 const translationFiles = import.meta.glob<Translations>('../i18n/locales/*.json', { import: 'default' });
 
@@ -74,7 +74,7 @@ export async function renderApp({ url, fetch, cookies = {}, ...options }: Render
 function resetCookies(cookies: Record<string, string>): void {
   for (const pair of document.cookie.split(';')) {
     const name = pair.split('=')[0]?.trim();
-    if (name) for (const path of ['/', '/checkout']) deleteCookie(name, path);
+    if (name) for (const path of ['/', '/checkout']) browserSide().cookies.delete(name, path);
   }
   for (const [name, value] of Object.entries(cookies)) document.cookie = `${name}=${encodeURIComponent(value)}; Path=${name === 'browserLang' ? '/' : '/checkout'}`;
 }

@@ -20,6 +20,8 @@ export const CHUNK_RELOAD_GUARD_MS = 60_000;
 export const HTTP_TIMEOUT_MS = 30_000;
 export const CHECKOUT_COOKIE_MAX_AGE_S = 30 * 24 * 60 * 60;
 export const LANGUAGE_COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60;
+/** The affiliate that brought this browser (spec: aff_id), kept 90 days; the server sets it when it records a new id's click. */
+export const AFFILIATE_COOKIE = 'affiliate';
 export const AFFILIATE_COOKIE_MAX_AGE_S = 90 * 24 * 60 * 60;
 /** Upsell quantity bounds for extra connections. */
 export const UPSELL_MIN_QUANTITY = 1;

@@ -9,6 +9,7 @@ import { applyCatalogue } from './catalogue/apply';
 import { catalogueForStart, type Catalogue } from './catalogue/load';
 import { DEMO_ACCOUNT_PIDS, seedDemoAccounts } from './db/seed';
 import { HttpError } from './http-error';
+import { isPageRequest } from './page-paths';
 import { lazySchemaCompilers } from './lazy-schemas';
 import { logSerializers } from './log';
 import { demoOutboxPages } from './mail/demo-outbox';
@@ -186,6 +187,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
+    // A page answers in HTML, translated, with the status the error has (a shopper's browser shows it).
+    const page = isPageRequest(request.method, request.url.split('?')[0] ?? '') && app.hasDecorator('sendErrorPage');
+    if (page) {
+      const status = error instanceof HttpError ? error.statusCode : (error.statusCode ?? 500);
+      if (status >= 500) request.log.error({ err: error }, 'page failed');
+      if (error instanceof HttpError && status === 503 && !reply.hasHeader('retry-after')) reply.header('retry-after', '5');
+      return app.sendErrorPage(request, reply, status >= 400 && status < 600 ? status : 500);
+    }
     if (error instanceof HttpError) {
       // The billing system unreachable: the caller may retry shortly (the client's breaker probes again within seconds).
       if (error.statusCode === 503 && !reply.hasHeader('retry-after')) reply.header('retry-after', '5');

@@ -37,8 +37,10 @@ export type ServerPage = RenderedPage | { redirect: string };
 
 /** The answers only one visitor may see: never in a cached page. Everything else a render reads is the shop's, the same for all. */
 const SHAREABLE_APIS = new Set(['/checkout/api/getProducts', '/checkout/api/getGateway', '/checkout/api/merchant', '/checkout/api/getResellersProducts', '/checkout/api/getProduct']);
+/** The headers a trusted proxy sets: an in-process call carries them over, so the API sees the same address and scheme. */
+export const PROXY_HEADERS = ['x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'forwarded', 'x-real-ip'];
 /** Headers an in-process call carries over from the page's request, so the API sees the same visitor. */
-const FORWARDED_HEADERS = ['cookie', 'accept-language', 'user-agent', 'x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'forwarded', 'x-real-ip'];
+const FORWARDED_HEADERS = ['cookie', 'accept-language', 'user-agent', ...PROXY_HEADERS];
 /** The entry query of the index (src/app/search.ts entrySearch) that changes its first screen. */
 const ENTRY_QUERY = ['pid', 'promocode', 'extraconnect', 'proxyprotect'];
 /** The session a cached page is rendered with, per kind of visitor: its user never shows on the first screen (the e-mail shows after hydration). */
@@ -93,13 +95,17 @@ export interface ServerRenderer {
   readonly cache: LruCache<CachedPage>;
 }
 
+/** The request's headers of these names (those sent once, as text). */
+export function headersOf(request: FastifyRequest, names: readonly string[]): Record<string, string> {
+  return Object.fromEntries(names.flatMap((name) => {
+    const value = request.headers[name];
+    return typeof value === 'string' ? [[name, value]] : [];
+  }));
+}
+
 /** In-process GETs with the request's headers, each made once per request. */
 function inProcessGet(app: FastifyInstance, request: FastifyRequest) {
-  const headers: Record<string, string> = {};
-  for (const name of FORWARDED_HEADERS) {
-    const value = request.headers[name];
-    if (typeof value === 'string') headers[name] = value;
-  }
+  const headers = headersOf(request, FORWARDED_HEADERS);
   const made = new Map<string, Promise<{ status: number; body: unknown }>>();
   return (url: string) => {
     let answer = made.get(url);

@@ -3,10 +3,13 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { APP_BASE, isAppPage } from '../domain/app-routes';
 import { DEFAULT_LOCALE, isLocale, LANGUAGE_COOKIE, LOCALES, pickLocale, type Locale } from '../domain/locale';
+import { recordNewAffiliateClick } from './affiliate-click';
 import { DEMO_BANNER_TEXTS, withDemoBanner } from './demo-banner';
+import { escapeHtml } from './escape-html';
+import { cleanPath, isPageRequest } from './page-paths';
 import { acceptedLanguages, createServerRenderer, type RenderedPage, type ServerRenderer } from './server-render';
 
 export { acceptedLanguages };
@@ -69,6 +72,21 @@ function readStartingPages(distDir: string, demoBanner: boolean): StartingPages 
   return Object.fromEntries(LOCALES.map((locale) => [locale, read(locale)])) as StartingPages;
 }
 
+/** Where the build's error page (src/app/prerender.tsx) has its status. */
+const STATUS_MARKER = '__STATUS__';
+
+/** An error page in every locale (the build's, else a plain one): sent when a page cannot be answered as asked. */
+type ErrorPages = Record<Locale, string>;
+
+function readErrorPages(distDir: string): ErrorPages {
+  const plain = (locale: Locale) => `<!doctype html><html lang="${locale}"><head><meta charset="utf-8"><title>TV Checkout</title></head><body><main><h1>Error ${STATUS_MARKER}</h1><p><a href="${APP_BASE}/">TV Checkout</a></p></main></body></html>`;
+  const read = (locale: Locale) => {
+    const file = join(distDir, 'pages', `error.${locale}.html`);
+    return existsSync(file) ? readFileSync(file, 'utf8') : plain(locale);
+  };
+  return Object.fromEntries(LOCALES.map((locale) => [locale, read(locale)])) as ErrorPages;
+}
+
 /**
  * The locale of a path: a prefix names it (as in the app, the default locale has none); an unprefixed
  * path gets the locale the app will pick from the language cookie and the browser's languages.
@@ -108,7 +126,7 @@ export async function serveSpa(app: FastifyInstance, distDir: string, { demoBann
       index: false,
       // The pages are sent by the history fallback below, each to the visitors it is for; so are folders.
       // In the demo index.html goes through the handler too, which adds the banner.
-      allowedPath: (pathName) => !pathName.startsWith('/pages/') && !pathName.startsWith('/ssr/') && !pathName.endsWith('/') && !(demoBanner && pathName === '/index.html'),
+      allowedPath: (pathName) => !pathName.startsWith('/pages/') && !pathName.startsWith('/ssr/') && !pathName.endsWith('/') && !pathName.includes('\\') && !(demoBanner && pathName === '/index.html'),
       // The build writes .br and .gz beside each asset (vite.config.ts); they are sent when the browser accepts them.
       preCompressed: true,
       setHeaders: (response, path) => {
@@ -128,21 +146,40 @@ export async function serveSpa(app: FastifyInstance, distDir: string, { demoBann
     const queryAt = request.url.indexOf('?');
     return reply.redirect(`${APP_BASE}/${queryAt === -1 ? '' : request.url.slice(queryAt)}`, 302);
   });
+  const errorPages = readErrorPages(distDir);
+  // A page the server failed to answer (its render threw, or the request could not be read): the translated error page with its status.
+  app.decorate('sendErrorPage', (request: FastifyRequest, reply: FastifyReply, status: number) => {
+    const path = request.url.split('?')[0] ?? '';
+    const html = errorPages[localeOf(request, path)].replace(STATUS_MARKER, escapeHtml(String(status)));
+    return reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
+  });
+  // One spelling per page: dot segments and doubled slashes go to the clean path (the static files' handler would refuse them with 403).
+  app.addHook('onRequest', async (request, reply) => {
+    const queryAt = request.url.indexOf('?');
+    const path = queryAt === -1 ? request.url : request.url.slice(0, queryAt);
+    if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
+    if (!path.startsWith(APP_BASE) && !path.startsWith(`/${APP_BASE}`)) return undefined;
+    const clean = cleanPath(path);
+    // A backslash names no page (the static files' handler would refuse it with 403): the app's 404 page answers.
+    if (clean === path) return /\\|%5c/i.test(path) ? reply.callNotFound() : undefined;
+    if (!isPageRequest(request.method, clean)) return app.sendErrorPage(request, reply, 404);
+    return reply.redirect(`${clean}${queryAt === -1 ? '' : request.url.slice(queryAt)}`, 301);
+  });
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '';
-    const isApi = path.startsWith('/checkout/api/') || path.startsWith('/checkout/aff/');
-    const isPage = (request.method === 'GET' || request.method === 'HEAD') && (path === '/checkout' || path.startsWith('/checkout/')) && !isApi && !path.startsWith('/checkout/assets/');
-    if (!isPage) return reply.code(404).send({ error: { code: 'not_found', message: `No route ${request.method} ${path}.` } });
+    if (!isPageRequest(request.method, path)) return reply.code(404).send({ error: { code: 'not_found', message: `No route ${request.method} ${path}.` } });
     // A path the app has no page for is a 404 (no soft 404): the shell starts the app, which shows its 404 page.
     if (!isAppPage(path)) reply.code(404);
     const accepted = String(request.headers['accept-encoding'] ?? '');
     reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').header('vary', starting ? 'accept-encoding, accept-language, cookie' : 'accept-encoding');
     if (starting) {
+      // A lost click must not cost the shopper the page.
+      await recordNewAffiliateClick(app, request, reply).catch((error: unknown) => request.log.warn({ err: error }, 'affiliate click not recorded'));
       const rendered = await renderer.page(request, path).catch((error: unknown) => {
-        // The shopper still gets the starting shell, and the app renders the page itself.
-        request.log.error({ err: error }, 'server render failed');
-        return null;
+        request.log.error({ err: error, path }, 'server render failed');
+        return 'failed' as const;
       });
+      if (rendered === 'failed') return app.sendErrorPage(request, reply, 500);
       if (rendered && 'redirect' in rendered) return reply.code(302).header('location', rendered.redirect).send();
       if (rendered) {
         const [encoding, body] = await encodedPage(rendered, accepted);
@@ -161,5 +198,7 @@ export async function serveSpa(app: FastifyInstance, distDir: string, { demoBann
 declare module 'fastify' {
   interface FastifyInstance {
     serverRenderer: ServerRenderer;
+    /** Answers a page request with the translated error page and this status. */
+    sendErrorPage(request: FastifyRequest, reply: FastifyReply, status: number): FastifyReply;
   }
 }

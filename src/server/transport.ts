@@ -2,6 +2,7 @@ import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyHttpOptions, FastifyReply, FastifyRequest, FastifyServerOptions, RawServerDefault } from 'fastify';
 import type { ServerConfig } from './config';
+import { isPageRequest } from './page-paths';
 
 /** A longer request head (request line and headers) is refused with 431; Node's own default, said out loud. */
 export const MAX_HEADER_BYTES = 16 * 1024;
@@ -35,7 +36,7 @@ export function clientErrorStatus(code: string | undefined): number {
 }
 
 /** The raw HTTP/1.1 answer for a connection Node refused before Fastify saw a request. */
-export function clientErrorResponse(status: number): string {
+export function clientErrorResponse(status: number, { head = false }: { head?: boolean } = {}): string {
   const body = JSON.stringify({ error: { code: TRANSPORT_ERROR_CODES[status] ?? 'bad_request', message: MESSAGES[status] ?? MESSAGES[400] } });
   return [
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Bad Request'}`,
@@ -44,7 +45,8 @@ export function clientErrorResponse(status: number): string {
     'Cache-Control: no-store',
     'Connection: close',
     '',
-    body,
+    // An answer to HEAD has no body (RFC 9110 §9.3.2), though it says how long the body would be.
+    head ? '' : body,
   ].join('\r\n');
 }
 
@@ -57,12 +59,17 @@ function answerClientError(this: { log: { debug(object: object, message: string)
   const status = clientErrorStatus(error.code);
   this.log.debug({ code: error.code, status }, 'client error before a request');
   const inProgress = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
-  if (socket.writable && !inProgress?.headersSent) socket.end(clientErrorResponse(status));
+  const head = (error as NodeJS.ErrnoException & { rawPacket?: Buffer }).rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
+  if (socket.writable && !inProgress?.headersSent) socket.end(clientErrorResponse(status, { head }));
   socket.destroy();
 }
 
 /** Fastify's own routing refusals (a URL that cannot be decoded, a path parameter over 100 characters). */
-function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  if (isPageRequest(request.method, request.url.split('?')[0] ?? '') && request.server.hasDecorator('sendErrorPage')) {
+    void request.server.sendErrorPage(request, reply, 400);
+    return;
+  }
   const message = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path segment of the URL is too long.' : 'The URL cannot be decoded.';
   void reply.code(400).type('application/json; charset=utf-8').send({ error: { code: 'bad_request', message } });
 }

@@ -2,7 +2,7 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderApp } from '../../src/app/testing';
-import { readCookie } from '../../src/app/cookies';
+import { browserSide } from '../../src/app/browser';
 import { apiError, fakeApi } from '../support/fake-api';
 import { TEXTS, waitingCookie } from './screens';
 
@@ -24,7 +24,7 @@ describe('/waiting?orderid=N (a recovery reminder\'s link)', () => {
     expect(screen.getByRole('link', { name: en.waiting.pay }).getAttribute('href')).toBe('http://localhost/checkout/sandbox/pay/pay_resumed');
     expect(screen.getByRole('button', { name: en.waiting.changeGateway })).toBeTruthy();
     // Saved like any payment, so a reload resumes the same countdown without asking again.
-    expect(JSON.parse(readCookie('checkout') ?? '{}').payment).toMatchObject({ flow: 'order', order: { orderid: 1001, invoiceid: 2001, serviceid: 3001, fraud: false }, gateway: 'sandboxcrypto' });
+    expect(JSON.parse(browserSide().cookies.read('checkout') ?? '{}').payment).toMatchObject({ flow: 'order', order: { orderid: 1001, invoiceid: 2001, serviceid: 3001, fraud: false }, gateway: 'sandboxcrypto' });
   });
 
   it('does not ask again when this browser already waits on that order', async () => {

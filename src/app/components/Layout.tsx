@@ -32,7 +32,8 @@ function Header() {
   const { t } = useTranslation();
   const message = useMessage();
   const locale = useLocale();
-  const { auth } = useApp().session;
+  const app = useApp();
+  const { auth } = app.session;
   const canSignOut = useSelector(auth, selectCanSignOut);
   const signingOut = useSelector(auth, (snapshot) => snapshot.matches('signingOut'));
   const error = useSelector(auth, (snapshot) => snapshot.context.signOutError);
@@ -57,6 +58,7 @@ function Header() {
 /** The same page in each locale, following one remembers the choice; then who sells (MerchantFooter). */
 function LanguageLinks() {
   const { t } = useTranslation();
+  const app = useApp();
   const current = useLocale();
   return (
     <footer className="site-footer">
@@ -71,7 +73,7 @@ function LanguageLinks() {
                 hrefLang={LOCALE_TAGS[locale]}
                 lang={LOCALE_TAGS[locale]}
                 aria-current={locale === current ? 'true' : undefined}
-                onClick={() => rememberLocale(locale)}
+                onClick={() => rememberLocale(app, locale)}
               >
                 {LOCALE_NAMES[locale]}
               </Link>

@@ -25,7 +25,7 @@ function useTranslationsReady(): boolean {
     app.locales.switchTo(locale).then(
       () => {
         if (!current) return;
-        document.documentElement.lang = LOCALE_TAGS[locale];
+        app.setDocumentLanguage(LOCALE_TAGS[locale]);
         setReady(true);
       },
       () => {},

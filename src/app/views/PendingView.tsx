@@ -16,15 +16,22 @@ export function StartingView() {
     <>
       <header className="site-header">
         <div className="bar">
-          <span className="brand">
-            <Logo />
-            <span>TV Checkout</span>
-          </span>
+          <Brand />
         </div>
       </header>
       <main id="main">
         <PendingView />
       </main>
     </>
+  );
+}
+
+/** The shop's mark as the header shows it before the app (and the merchant's name) is there. */
+export function Brand() {
+  return (
+    <span className="brand">
+      <Logo />
+      <span>TV Checkout</span>
+    </span>
   );
 }

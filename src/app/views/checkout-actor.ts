@@ -5,7 +5,7 @@ import type { Actor, ActorRefFrom, SnapshotFrom } from 'xstate';
 import type { AutoOrderStop, checkoutMachine, CheckoutInput, CheckoutPreload, CheckoutUser } from '../../../machines/checkout.machine';
 import type { placeOrderMachine } from '../../../machines/place-order.machine';
 import { checkoutLogic, choicesOf, savedOrderOf } from '../actors/checkout';
-import { AFFILIATE_COOKIE, readCookie } from '../cookies';
+import { AFFILIATE_COOKIE } from '../../domain/constants';
 import { useApp } from '../hooks';
 import { readChoices } from '../persistence';
 import { localeParam, useLocale } from '../locale';
@@ -76,7 +76,7 @@ function checkoutInput(app: AppServices, search: EntrySearch, user: CheckoutUser
   const automatic = search.auto_redirect === 'true';
   const saved = automatic ? {} : (readChoices(app.store) ?? {});
   // The affiliate of the URL, else the one that brought this browser within 90 days.
-  const affId = search.aff_id ?? readCookie(AFFILIATE_COOKIE);
+  const affId = search.aff_id ?? app.cookies.read(AFFILIATE_COOKIE);
   return {
     query: { ...saved, ...search, ...(affId ? { aff_id: affId } : {}) },
     user,

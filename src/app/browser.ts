@@ -1,0 +1,56 @@
+/**
+ * The browser side of the app: the one module that reaches for `document`, `window`, `navigator` and
+ * `location` on behalf of routes and actors. The server's render is given `serverSide` instead, which
+ * reads the request and changes nothing, so no route effect (a cookie, a navigation) runs on the server.
+ * Components touch the document only in effects and event handlers, which never run in the server render.
+ */
+import type { CookieJar } from './cookies';
+import { cookieValue, requestCookies } from './cookies';
+
+/** What the app does to the page it runs in, outside React's tree. */
+export interface PageSide {
+  cookies: CookieJar;
+  /** The browser's languages, most preferred first. */
+  languages(): readonly string[];
+  /** The document's language (the server writes it into the page it sends). */
+  setDocumentLanguage(tag: string): void;
+  /** Leaves the SPA for a payment page. */
+  leave(url: string): void;
+}
+
+/**
+ * Removes a cookie: an expiry in the past, as the server expires its own. Not `Max-Age=0`, which
+ * happy-dom (the DOM tests) reads as "expires now" and keeps the empty cookie until the clock moves.
+ */
+const documentCookies: CookieJar = {
+  read: (name) => cookieValue(document.cookie, name),
+  write(name, value, { maxAgeSeconds, path = '/checkout' }) {
+    const secure = location.protocol === 'https:' ? '; Secure' : '';
+    document.cookie = `${name}=${encodeURIComponent(value)}; Max-Age=${maxAgeSeconds}; Path=${path}; SameSite=Lax${secure}`;
+  },
+  delete(name, path = '/checkout') {
+    document.cookie = `${name}=; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Path=${path}; SameSite=Lax`;
+  },
+};
+
+/** The page in a browser. */
+export function browserSide(): PageSide {
+  return {
+    cookies: documentCookies,
+    languages: () => navigator.languages,
+    setDocumentLanguage: (tag) => {
+      document.documentElement.lang = tag;
+    },
+    leave: (url) => window.location.assign(url),
+  };
+}
+
+/** The page in the server's render: the request's cookies and languages, and no effect at all. */
+export function serverSide({ cookie, languages }: { cookie: string; languages: readonly string[] }): PageSide {
+  return {
+    cookies: requestCookies(cookie),
+    languages: () => languages,
+    setDocumentLanguage: () => {},
+    leave: () => {},
+  };
+}
