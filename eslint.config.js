@@ -24,4 +24,17 @@ export default tseslint.config(
       }],
     },
   },
+  {
+    // The app also runs in the server's render, where no browser exists: routes, views and actors reach the page through
+    // src/app/browser.ts (the render gives it the request, read-only). An effect or an event handler, which never runs
+    // in the render, says so where it touches the document.
+    files: ['src/app/**/*.{ts,tsx}', 'machines/**/*.ts', 'src/domain/**/*.ts'],
+    ignores: ['src/app/browser.ts', 'src/app/main.tsx', 'src/app/third-party.ts', 'src/app/inspect/**', 'src/app/testing.tsx', '**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-globals': ['error', ...['window', 'document', 'navigator', 'location', 'history', 'localStorage', 'sessionStorage', 'self', 'matchMedia'].map((name) => ({
+        name,
+        message: 'The server render has no browser: go through the page side (src/app/browser.ts), or touch it only in an effect or event handler.',
+      }))],
+    },
+  },
 );

@@ -16,6 +16,10 @@ export interface PageSide {
   setDocumentLanguage(tag: string): void;
   /** Leaves the SPA for a payment page. */
   leave(url: string): void;
+  /** Writes to the clipboard (the success page's copy buttons). */
+  copy(text: string): Promise<void>;
+  /** Downloads a file the server sends as an attachment; the page stays. */
+  download(url: string): void;
 }
 
 /**
@@ -42,7 +46,28 @@ export function browserSide(): PageSide {
       document.documentElement.lang = tag;
     },
     leave: (url) => window.location.assign(url),
+    copy: (text) => navigator.clipboard.writeText(text),
+    download: (url) => {
+      Object.assign(document.createElement('a'), { href: url, download: '', rel: 'noopener' }).click();
+    },
   };
+}
+
+/** After a navigation the new page's h1 takes the focus, so screen readers start there. */
+export function focusPageHeading(): void {
+  document.querySelector<HTMLElement>('main h1')?.focus();
+}
+
+const RELOADED_AT = 'tvc:reloaded';
+
+/** Reloads the page (a new deploy replaced a chunk) unless that was done within `guardMs`; false when it did not (or there is no page: the server's render). */
+export function reloadForNewDeploy(guardMs: number): boolean {
+  if (typeof window === 'undefined') return false;
+  const last = Number(sessionStorage.getItem(RELOADED_AT) ?? 0);
+  if (Date.now() - last <= guardMs) return false;
+  sessionStorage.setItem(RELOADED_AT, String(Date.now()));
+  window.location.reload();
+  return true;
 }
 
 /** The page in the server's render: the request's cookies and languages, and no effect at all. */
@@ -52,5 +77,7 @@ export function serverSide({ cookie, languages }: { cookie: string; languages: r
     languages: () => languages,
     setDocumentLanguage: () => {},
     leave: () => {},
+    copy: async () => {},
+    download: () => {},
   };
 }

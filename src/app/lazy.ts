@@ -1,8 +1,7 @@
 import { lazyRouteComponent } from '@tanstack/react-router';
 import { lazy, type ComponentType } from 'react';
 import { CHUNK_RELOAD_GUARD_MS } from '../domain/constants';
-
-const RELOADED_AT = 'tvc:reloaded';
+import { reloadForNewDeploy } from './browser';
 
 /** A view in a chunk of its own; a failed load (a deploy replaced the chunk) reloads the page, at most once a minute. */
 export function lazyView<T extends Record<string, unknown>>(importer: () => Promise<T>, exportName: keyof T & string) {
@@ -16,14 +15,7 @@ export function lazyComponent<P extends object>(importer: () => Promise<Componen
 
 /** A chunk failed to load: reload the page (a new deploy), unless that was done less than a minute ago. */
 export async function reloadAfterFailedChunk(error: unknown): Promise<never> {
-  // The server's render has no page to reload: the failure is the render's.
-  if (typeof window === 'undefined') throw error;
-  const last = Number(sessionStorage.getItem(RELOADED_AT) ?? 0);
-  if (Date.now() - last > CHUNK_RELOAD_GUARD_MS) {
-    sessionStorage.setItem(RELOADED_AT, String(Date.now()));
-    window.location.reload();
-    return new Promise<never>(() => {});
-  }
-  // Reloaded less than a minute ago: show the error page (a wrapped error, so the router does not reload again).
+  if (reloadForNewDeploy(CHUNK_RELOAD_GUARD_MS)) return new Promise<never>(() => {});
+  // Reloaded less than a minute ago (or rendered on the server): show the error page (a wrapped error, so the router does not reload again).
   throw new Error('Chunk load failed', { cause: error });
 }

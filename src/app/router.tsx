@@ -4,6 +4,7 @@ import type { AutoOrderStop } from '../../machines/checkout.machine';
 import { APP_BASE, APP_ROUTES } from '../domain/app-routes';
 import { loadCheckoutPreload } from './actors/checkout';
 import { settle, unwrap } from './api';
+import { focusPageHeading } from './browser';
 import { Layout } from './components/Layout';
 import { lazyComponent, lazyView } from './lazy';
 import { applyLocale, likelyLocale, parseLocalePrefix } from './locale';
@@ -147,10 +148,10 @@ export function createAppRouter(app: AppServices, history?: RouterHistory, isSer
     defaultPendingMinMs: app.minLoadingMs,
     scrollRestoration: true,
   });
-  // After a navigation the new page's h1 takes the focus, so screen readers start there (the server's render has no focus to move).
+  // The server's render has no focus to move.
   if (!isServer) {
     router.subscribe('onRendered', ({ fromLocation, pathChanged }) => {
-      if (fromLocation && pathChanged) document.querySelector<HTMLElement>('main h1')?.focus();
+      if (fromLocation && pathChanged) focusPageHeading();
     });
   }
   return router;

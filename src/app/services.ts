@@ -74,9 +74,9 @@ export interface AppServices {
   setDocumentLanguage: (tag: string) => void;
   now: () => number;
   leave: (url: string) => void;
-  /** Clipboard and download; the success page's browser defaults when absent. */
-  copy?: (text: string) => Promise<void>;
-  download?: (url: string) => void;
+  /** Clipboard and download (the success page). */
+  copy: (text: string) => Promise<void>;
+  download: (url: string) => void;
   minLoadingMs: number;
   browserLanguages: () => readonly string[];
   inspect?: Inspector;
@@ -138,8 +138,8 @@ export function createServices(options: AppOptions, goHome: () => void): AppServ
     setDocumentLanguage: page.setDocumentLanguage,
     now: options.now ?? (() => Date.now()),
     leave: options.leave ?? page.leave,
-    copy: options.copy,
-    download: options.download,
+    copy: options.copy ?? page.copy,
+    download: options.download ?? page.download,
     minLoadingMs: options.minLoadingMs ?? MIN_LOADING_MS,
     browserLanguages: options.browserLanguages ?? page.languages,
     inspect: options.inspect,

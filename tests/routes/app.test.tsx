@@ -64,25 +64,30 @@ describe('starting', () => {
 });
 
 describe('affiliates', () => {
-  it('keeps a new aff_id for 90 days, records the click once and credits the order', async () => {
+  // The click is the server's to record as it sends the page (tests/api/affiliate-click.test.ts): the browser only credits the order.
+  it("credits the order with the link's aff_id, sending no click of its own", async () => {
     const user = userEvent.setup();
     const api = fakeApi();
     const rendered = await renderApp({ url: '/checkout/?aff_id=partner_42', fetch: api.fetch });
     await screen.findByRole('heading', { level: 1, name: en.checkout.title });
-    await waitFor(() => expect(callsTo(api.calls, 'new_click')).toHaveLength(1));
-    expect(await bodyOf(callsTo(api.calls, 'new_click')[0]!)).toMatchObject({ aff_id: 'partner_42' });
-    expect(cookie('affiliate')).toBe('partner_42');
 
     await user.type(screen.getByRole('textbox', { name: en.checkout.email }), 'ann@mail.test');
     await user.click(screen.getByRole('button', { name: en.checkout.submit }));
     await waitFor(() => expect(rendered.left).toHaveLength(1));
     expect(await bodyOf(callsTo(api.calls, 'order')[0]!)).toMatchObject({ affid: 'partner_42' });
+    expect(callsTo(api.calls, 'new_click')).toHaveLength(0);
+  });
 
-    rendered.unmount();
-    const again = fakeApi();
-    await renderApp({ url: '/checkout/?aff_id=partner_42', fetch: again.fetch, cookies: { affiliate: 'partner_42' } });
+  it('credits a later order with the affiliate that brought this browser (the cookie the server set)', async () => {
+    const user = userEvent.setup();
+    const api = fakeApi();
+    const rendered = await renderApp({ url: '/checkout/', fetch: api.fetch, cookies: { affiliate: 'partner_42' } });
     await screen.findByRole('heading', { level: 1, name: en.checkout.title });
-    expect(callsTo(again.calls, 'new_click')).toHaveLength(0);
+
+    await user.type(screen.getByRole('textbox', { name: en.checkout.email }), 'ann@mail.test');
+    await user.click(screen.getByRole('button', { name: en.checkout.submit }));
+    await waitFor(() => expect(rendered.left).toHaveLength(1));
+    expect(await bodyOf(callsTo(api.calls, 'order')[0]!)).toMatchObject({ affid: 'partner_42' });
   });
 });
 

@@ -21,9 +21,9 @@ export function serviceLogic(app: AppServices) {
     },
     actions: {
       // A refused clipboard (permissions) leaves the value on screen to copy by hand.
-      writeClipboard: (_, { text }) => void (app.copy ?? ((value) => navigator.clipboard.writeText(value)))(text).catch(() => {}),
+      writeClipboard: (_, { text }) => void app.copy(text).catch(() => {}),
       // Our endpoint sends the file as an attachment: the page stays, and no address with the password is used.
-      downloadPlaylist: (_, { serviceid }) => (app.download ?? downloadFile)(playlistPath(serviceid)),
+      downloadPlaylist: (_, { serviceid }) => app.download(playlistPath(serviceid)),
     },
   });
 }
@@ -31,8 +31,4 @@ export function serviceLogic(app: AppServices) {
 /** The checkout's playlist endpoint for a service (GET /checkout/api/playlist). */
 export function playlistPath(serviceid: number): string {
   return `/checkout/api/playlist?${new URLSearchParams({ serviceid: String(serviceid) })}`;
-}
-
-function downloadFile(url: string): void {
-  Object.assign(document.createElement('a'), { href: url, download: '', rel: 'noopener' }).click();
 }

@@ -8,6 +8,7 @@ export const documentTitle = (pageTitle: string, appTitle: string) => `${pageTit
 export function PageTitle({ children }: { children: string }) {
   const { t } = useTranslation();
   useEffect(() => {
+    // eslint-disable-next-line no-restricted-globals -- an effect: never runs in the server's render (which writes the title itself).
     document.title = documentTitle(children, t('app.title'));
   }, [children, t]);
   return <h1 tabIndex={-1}>{children}</h1>;
