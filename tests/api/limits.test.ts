@@ -159,6 +159,26 @@ describe('timeouts and limits, over real sockets', () => {
     expectErrorShape(badHeader, 400, 'bad_request');
   });
 
+  it('answers a malformed HEAD request with its status and headers but no body (RFC 9110 §9.3.2)', async () => {
+    for (const request of ['HEAD /checkout/ HTTP/1.1\r\nHost: localhost\r\nBad Header: x\r\n\r\n', 'HEAD /checkout/api/getProducts HTTP/1.1 junk\r\nHost: localhost\r\n\r\n', `HEAD /checkout/ HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'x'.repeat(20 * 1024)}\r\n\r\n`]) {
+      const answer = await send(request);
+      expect([400, 431], request.slice(0, 40)).toContain(answer.status);
+      expect(answer.text, request.slice(0, 40)).toBe('');
+    }
+    // A GET with the same fault still gets the body that says why.
+    expectErrorShape(await send('GET /checkout/ HTTP/1.1\r\nHost: localhost\r\nBad Header: x\r\n\r\n'), 400, 'bad_request');
+  });
+
+  it('answers a page URL that cannot be decoded with the error page in HTML, and HEAD of it without a body', async () => {
+    const answer = await send('GET /checkout/%E0%A4%A HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    expect(answer.status).toBe(400);
+    expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(answer.text).toMatch(/^<!doctype html>/i);
+    const head = await send('HEAD /checkout/%E0%A4%A HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
+    expect(head.status).toBe(400);
+    expect(head.text).toBe('');
+  });
+
   it('answers malformed JSON with 400 in the error shape', async () => {
     const body = '{"email": ';
     const answer = await send(`POST /checkout/api/authMiddleware HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);

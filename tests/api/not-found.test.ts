@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_ROUTES } from '../../src/domain/app-routes';
@@ -16,6 +17,15 @@ describe('HTTP statuses of pages', () => {
   afterAll(async () => t?.close());
 
   const fetchPage = (path: string, init: RequestInit = {}) => fetch(`${origin}${path}`, { redirect: 'manual', ...init });
+  const rawGet = (path: string) => new Promise<{ status: number; location: string; contentType: string }>((resolve, reject) => {
+    const { port } = new URL(origin);
+    const outgoing = request({ host: '127.0.0.1', port, path, method: 'GET' }, (answer) => {
+      answer.resume();
+      answer.on('end', () => resolve({ status: answer.statusCode ?? 0, location: String(answer.headers.location ?? ''), contentType: String(answer.headers['content-type'] ?? '') }));
+    });
+    outgoing.on('error', reject);
+    outgoing.end();
+  });
 
   it.each(['/checkout/nope', '/checkout/xx-yy/', '/checkout/fr-fr/success', '/checkout/en-en/', '/checkout/DE-DE/waiting', '/checkout/waiting/nope', '/checkout/de-de/nope?pid=2'])(
     'GET %s is 404 with the app\'s page (it shows the translated 404), never cached',
@@ -42,6 +52,25 @@ describe('HTTP statuses of pages', () => {
   it('HEAD of an unknown page is 404 too', async () => {
     expect((await fetchPage('/checkout/nope', { method: 'HEAD' })).status).toBe(404);
     expect((await fetchPage('/checkout/waiting', { method: 'HEAD' })).status).toBe(200);
+  });
+
+  it.each([
+    ['/checkout/./success', '/checkout/success'],
+    ['/checkout/en-gb//waiting?orderid=7', '/checkout/en-gb/waiting?orderid=7'],
+    ['//checkout/', '/checkout/'],
+    ['/checkout/%2e/de-de/%2E%2e/upsell', '/checkout/upsell'],
+    ['/checkout/de-de/./', '/checkout/de-de/'],
+  ])('%s, an unclean spelling of a page, redirects to %s', async (path, clean) => {
+    // fetch would resolve dot segments itself: node's http sends the path as written.
+    const answer = await rawGet(path);
+    expect(answer.status).toBe(301);
+    expect(answer.location).toBe(clean);
+  });
+
+  it.each(['/checkout/%5Cevil.example', '/checkout/de-de/a%5Cb', '/checkout/../../etc/passwd'])('%s is a 404 page in HTML, not the static files\' 403', async (path) => {
+    const answer = await rawGet(path);
+    expect(answer.status).toBe(404);
+    expect(answer.contentType).toBe('text/html; charset=utf-8');
   });
 
   it('an unknown API path stays a JSON 404 in the one error shape', async () => {
