@@ -144,7 +144,7 @@ describe('BILLING=whmcs: an order WHMCS took (AddOrder) is finished, never place
     expect(fake().callsOf('AddOrder').filter((call) => call.params.clientid === String(shopper.userid))).toHaveLength(1);
   });
 
-  it('a reseller order (credit pack and panel activation) WHMCS took is finished by the retry with both products in one order', async () => {
+  it('a reseller credit-pack order WHMCS took is finished by the retry: one more order for the reseller, not two', async () => {
     const reseller = await loggedIn(t.app, DEMO_ACCOUNTS.reseller);
     const products = await reseller.call('getResellersProducts');
     const pack = products.body.products.find((candidate) => candidate.pid !== 13);
