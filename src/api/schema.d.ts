@@ -799,7 +799,7 @@ export interface components {
         ServiceStatus: "Pending" | "Active" | "Suspended" | "Terminated" | "Cancelled" | "Fraud";
         Error: {
             error: {
-                /** @description Machine-readable code, e.g. bad_request, unauthenticated, invalid_credentials, forbidden, not_found, promotion_not_found, price_changed, idempotency_key_reused, order_not_pending, invoice_paid, invoice_cancelled, invoice_refunded, payment_confirming, promotion_invalid, invalid_signature, stale_timestamp, rate_limited, unsupported_media_type, payload_too_large, request_timeout, headers_too_large, store_unavailable, overloaded, billing_error, billing_unavailable, currency_not_offered, request_in_progress. */
+                /** @description Machine-readable code, e.g. bad_request, unauthenticated, invalid_credentials, forbidden, not_found, promotion_not_found, price_changed, idempotency_key_reused, order_not_pending, invoice_paid, invoice_cancelled, invoice_refunded, payment_confirming, promotion_invalid, invalid_signature, stale_timestamp, rate_limited, unsupported_media_type, payload_too_large, request_timeout, headers_too_large, store_unavailable, overloaded, billing_error, billing_unavailable, currency_not_offered, request_in_progress, order_cancelled. */
                 code: string;
                 /** @description A human-readable message. */
                 message: string;

@@ -18,6 +18,7 @@ import { inspectLiveOrigin, refuseInspectBuild } from './inspect-build';
 import { mailRenderer } from './mail/render';
 import { checkoutLinks } from './mail/templates';
 import { startMailWorker, type MailWorker } from './mail/worker';
+import { startUnfinishedWorker } from './billing/unfinished-worker';
 import type { SpecOperation } from './openapi';
 import { contractOperations } from './operations';
 import { sandboxPages } from './payments/sandbox';
@@ -241,6 +242,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       pollMs: config.mail.pollMs, retryMs: config.mail.retryMs, log: app.log.child({ part: 'mail' }),
     });
     mailWorker = worker;
+    app.addHook('onClose', () => worker.stop());
+  }
+  // WHMCS's undos it refused and payments not yet applied there are retried in the server, not left to a shopper or a provider.
+  if (billing.resumeUnfinished && config.billing.kind === 'whmcs') {
+    const worker = startUnfinishedWorker({ billing: { resumeUnfinished: billing.resumeUnfinished.bind(billing) }, pollMs: config.billing.retryPollMs, log: app.log.child({ part: 'billing-retry' }) });
     app.addHook('onClose', () => worker.stop());
   }
   return app;

@@ -81,6 +81,8 @@ export interface WhmcsConfig {
   retailGid: number;
   resellerGid: number;
   resellerClientGroup: number;
+  /** WHMCS_RETRY_POLL_MS: how often undos WHMCS refused and payments not yet applied there are tried again. */
+  retryPollMs: number;
 }
 
 /** The real gateways' settings; a secret may also come from <NAME>_FILE. */
@@ -271,6 +273,7 @@ export function readBillingConfig(env: NodeJS.ProcessEnv, mode: ServerMode = 'de
     secret: required('WHMCS_API_SECRET', fromEnvOrFile(env, 'WHMCS_API_SECRET')),
     accesskey,
     retailGid: id('WHMCS_RETAIL_GID'), resellerGid: id('WHMCS_RESELLER_GID'), resellerClientGroup: id('WHMCS_RESELLER_CLIENT_GROUP'),
+    retryPollMs: positiveInteger(env, 'WHMCS_RETRY_POLL_MS', 60_000),
   };
 }
 

@@ -289,6 +289,20 @@ export interface BillingPort {
 
   recordAffiliateClick(input: { affId: string; referer: string; ip: string }): Promise<void>;
 
+  /**
+   * One round of the billing's unfinished work (WHMCS: undos WHMCS refused, payments not yet applied there): what is
+   * due is tried once, safely beside other instances. Absent when the billing leaves nothing unfinished (the local store).
+   */
+  resumeUnfinished?(): Promise<UnfinishedRound>;
+
   /** Releases what the port holds open (WHMCS's keep-alive connections); called when the app closes. */
   close?(): Promise<void>;
+}
+
+/** What one round of unfinished work did: undos WHMCS accepted or not, payments applied or not. */
+export interface UnfinishedRound {
+  undone: number;
+  undoRefused: number;
+  applied: number;
+  applyFailed: number;
 }

@@ -258,3 +258,35 @@ export const mailOutbox = pgTable('mail_outbox', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   sentAt: timestamp('sent_at', { withTimezone: true }),
 }, (table) => [index('mail_outbox_due_idx').on(table.nextAttemptAt).where(sql`${table.status} = 'pending'`)]);
+
+/**
+ * Undos the WHMCS adapter owes WHMCS: an order (CancelOrder) or invoice (UpdateInvoice Cancelled) that WHMCS took
+ * but the checkout did not finish. Written before the undo is tried, retried by a job until WHMCS accepts it, and
+ * listed for the operator meanwhile (npm run whmcs:unfinished). An undo of an unfinished request is due only after
+ * a grace time and bound to its Idempotency-Key: a retry that finishes the request supersedes it.
+ */
+export const whmcsUndos = pgTable('whmcs_undos', {
+  id: serial('id').primaryKey(),
+  action: text('action').$type<'CancelOrder' | 'CancelInvoice'>().notNull(),
+  /** The WHMCS order id (CancelOrder) or invoice id (CancelInvoice). */
+  whmcsId: integer('whmcs_id').notNull(),
+  /** price_changed: WHMCS's total was not the quote; unfinished: the request failed after WHMCS took it. */
+  reason: text('reason').$type<'price_changed' | 'unfinished'>().notNull(),
+  /** The Idempotency-Key the WHMCS record is bound to (a retry with it finishes the record instead). */
+  claimScope: text('claim_scope'),
+  claimKey: text('claim_key'),
+  status: text('status').$type<'pending' | 'done' | 'superseded'>().notNull().default('pending'),
+  attempts: integer('attempts').notNull().default(0),
+  /** When the undo is next due (the checkout's clock); while an attempt runs, the end of its lease. */
+  nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull(),
+  /** The claim of the attempt that runs; only it may record the outcome. */
+  leaseToken: text('lease_token'),
+  /** WHMCS's refusal or the transport's reason at the last attempt (WHMCS's messages name ids, not people). */
+  lastError: text('last_error'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  doneAt: timestamp('done_at', { withTimezone: true }),
+}, (table) => [
+  uniqueIndex('whmcs_undos_record_key').on(table.action, table.whmcsId),
+  index('whmcs_undos_due_idx').on(table.nextAttemptAt).where(sql`${table.status} = 'pending'`),
+  index('whmcs_undos_claim_idx').on(table.claimScope, table.claimKey),
+]);

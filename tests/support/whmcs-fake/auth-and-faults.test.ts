@@ -158,6 +158,18 @@ describe('fault modes', () => {
     expect(() => JSON.parse(answer.text) as unknown).toThrow();
   });
 
+  it('error: a business error (HTTP 200, result error) with the message given, and nothing is done', async () => {
+    const whmcs = await start();
+    whmcs.fault('error', { actions: ['CancelOrder'], times: 1, message: 'Order ID not found or Status not Pending' });
+    const order = await callWhmcs(whmcs, 'AddOrder', { clientid: '1', paymentmethod: 'sandbox', 'pid[0]': '1', 'billingcycle[0]': 'monthly' });
+    const refused = await callWhmcs(whmcs, 'CancelOrder', { orderid: String(order.body.orderid) });
+    expect(refused.status).toBe(200);
+    expect(refused.body).toEqual({ result: 'error', message: 'Order ID not found or Status not Pending' });
+    expect(whmcs.state.orders.find((row) => row.id === Number(order.body.orderid))?.status).toBe('Pending');
+    expect((await callWhmcs(whmcs, 'CancelOrder', { orderid: String(order.body.orderid) })).body).toEqual({ result: 'success' });
+    expect(whmcs.state.orders.find((row) => row.id === Number(order.body.orderid))?.status).toBe('Cancelled');
+  });
+
   it('is scoped to the actions named (any letter case) and to a number of calls', async () => {
     const whmcs = await start();
     whmcs.fault('html', { actions: ['getinvoice'], times: 2 });

@@ -289,6 +289,15 @@ describe('invoices and payments', () => {
     expect(invoice.items.item.map((item: Json) => [item.description, item.amount])).toEqual([['2 extra connections', '8.00'], ['Proxy', '2.50']]);
     expect(await call('CreateInvoice', { userid: '99999', itemdescription1: 'x', itemamount1: '1' })).toEqual({ result: 'error', message: 'Client ID Not Found' });
   });
+
+  it('UpdateInvoice cancels an unpaid invoice (the undo of CreateInvoice), and refuses a missing invoice or an unknown status', async () => {
+    const created = await call('CreateInvoice', { userid: '1', paymentmethod: 'sandbox', itemdescription1: '1 extra connection', itemamount1: '4.00' });
+    expect(await call('UpdateInvoice', { invoiceid: String(created.invoiceid), status: 'Cancelled' })).toEqual({ result: 'success', invoiceid: created.invoiceid });
+    expect((await call('GetInvoice', { invoiceid: String(created.invoiceid) })).status).toBe('Cancelled');
+    expect(await call('UpdateInvoice', { invoiceid: '99999', status: 'Cancelled' })).toEqual({ result: 'error', message: 'Invoice ID Not Found' });
+    expect((await call('UpdateInvoice', { invoiceid: String(created.invoiceid), status: 'Gone' })).result).toBe('error');
+    expect((await call('GetInvoice', { invoiceid: String(created.invoiceid) })).status).toBe('Cancelled');
+  });
 });
 
 describe('services', () => {

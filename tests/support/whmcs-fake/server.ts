@@ -13,7 +13,7 @@ import {
   type ServiceRow, type WhmcsSeed,
 } from './seed';
 
-export type FaultMode = 'none' | 'down' | 'slow' | 'invalid-ip' | 'warning' | 'html';
+export type FaultMode = 'none' | 'down' | 'slow' | 'invalid-ip' | 'warning' | 'html' | 'error';
 export interface FaultOptions {
   /** Only these actions (any letter case) are faulted; every action when left out. */
   actions?: string[];
@@ -23,6 +23,8 @@ export interface FaultOptions {
   times?: number;
   /** warning: 'bare' is `{"warning": …}` alone (developer-docs issue 303), 'success' adds `"result":"success"`. Either way nothing is done. */
   warningShape?: 'bare' | 'success';
+  /** error: the message of the `{"result":"error"}` answer (a business error, HTTP 200); nothing is done. */
+  message?: string;
 }
 export interface WhmcsCall {
   action: string;
@@ -649,6 +651,16 @@ export async function createWhmcsFake(options: WhmcsFakeOptions = {}): Promise<W
       });
       return { result: 'success', invoiceid: id, status };
     },
+    updateinvoice(params) {
+      const invoice = findInvoice(params.invoiceid);
+      if (!invoice) throw new ApiError('Invoice ID Not Found');
+      // The statuses this fake's invoices take (WHMCS also has Collections and Payment Pending).
+      const status = ['Draft', 'Unpaid', 'Paid', 'Cancelled', 'Refunded'].find((name) => name.toLowerCase() === (params.status ?? '').toLowerCase());
+      if (params.status !== undefined && !status) throw new ApiError('Invalid Status Provided');
+      if (status) invoice.status = status as InvoiceRow['status'];
+      if (params.notes !== undefined) invoice.notes = params.notes;
+      return { result: 'success', invoiceid: invoice.id };
+    },
     addinvoicepayment(params) {
       const invoice = findInvoice(params.invoiceid);
       if (!invoice) throw new ApiError('Invoice ID Not Found');
@@ -758,11 +770,12 @@ export async function createWhmcsFake(options: WhmcsFakeOptions = {}): Promise<W
     const faulted = fault.mode !== 'none' && fault.left > 0
       && (!fault.options.actions || fault.options.actions.some((name) => name.toLowerCase() === actionName.toLowerCase()));
     const mode = faulted ? fault.mode : 'none';
+    // Read before the fault is disarmed: the last faulted call still needs its options (message, delay, shape).
+    const faultOptions = faulted ? { ...fault.options } : {};
     if (faulted) {
       fault.left -= 1;
       if (fault.left <= 0) fault = { mode: 'none', options: {}, left: Infinity };
     }
-    const faultOptions = faulted ? { ...fault.options } : {};
     if (mode !== 'none') call.fault = mode;
     if (mode === 'down') {
       // The connection drops without an answer, as when WHMCS or its proxy is down.
@@ -811,6 +824,10 @@ export async function createWhmcsFake(options: WhmcsFakeOptions = {}): Promise<W
     }
     if (options.allowedActions && !options.allowedActions.some((name) => name.toLowerCase() === actionName.toLowerCase())) {
       send(response, 403, { result: 'error', message: `Invalid Permissions: API action "${actionName.toLowerCase()}" is not allowed` }, responsetype);
+      return;
+    }
+    if (mode === 'error') {
+      send(response, 200, { result: 'error', message: faultOptions.message ?? 'An unexpected error occurred' }, responsetype);
       return;
     }
     if (mode === 'warning') {

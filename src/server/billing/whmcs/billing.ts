@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, count, eq, gte, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gte, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import { EXTRA_CONNECTION_OPTION_ID, MAX_CHECKOUT_PRODUCTS, PROXY_PROTECTION_OPTION_ID } from '../../../domain/constants';
 import { generateServicePassword, generateUsername } from '../../../domain/credentials';
 import { isCurrency, type Currency, type CurrencyRate } from '../../../domain/currency';
@@ -8,16 +8,16 @@ import type { PricingTable } from '../../../domain/pricing';
 import type { StoredPromotion } from '../../../domain/promotion';
 import { systemClock, type Clock } from '../../clock';
 import type { Database } from '../../db/connect';
-import { affiliateClicks, clients, idempotencyKeys, invoices, orders, payments, products, services } from '../../db/schema';
+import { affiliateClicks, clients, idempotencyKeys, invoices, orders, payments, products, services, whmcsUndos } from '../../db/schema';
 import { conflict } from '../../http-error';
 import { queueOrderReceipt, queueServiceActive, queueUpsellReceipt } from '../../mail/outbox';
 import type {
   BillingPort, CatalogueProduct, Client, IdempotencyClaim, InvoiceRecord, InvoiceStatus, OrderRecord, OrderStatus,
-  PlacedOrder, ServiceRecord, ServiceStatus, SettleResult, StoredAnswer,
+  NewOrder, PlacedOrder, ServiceRecord, ServiceStatus, SettleResult, StoredAnswer, UnfinishedRound,
 } from '../port';
 
 type UpsellAnswer = { invoiceid: number; paymentId: string; amountCents: number; currency: Currency; deadline: string };
-import { collection, requireId, text, toCentsExact, toId, whmcsDate, WhmcsRefusal, type WhmcsAnswer, type WhmcsClient } from './client';
+import { collection, requireId, text, toCentsExact, toId, whmcsDate, WhmcsRefusal, WhmcsUnavailable, type WhmcsAnswer, type WhmcsClient } from './client';
 import { phpSerializeBase64 } from './php-serialize';
 import { cachedRead } from '../local/catalogue';
 import { toClient } from '../local/clients';
@@ -39,8 +39,10 @@ export interface WhmcsBillingConfig {
   /** Called once a transaction that may have queued mail has committed (the mail worker's nudge). */
   mailQueued?: () => void;
   log?: { warn(object: object, message: string): void; error(object: object, message: string): void };
-  /** The time the checkout acts on (order times, caches); the wall clock by default. */
+  /** The time the checkout acts on (order times, caches, when an undo is due); the wall clock by default. */
   clock?: Clock;
+  /** How long a WHMCS order or invoice of a failed request waits for a retry with its Idempotency-Key before it is undone. */
+  unfinishedUndoAfterMs?: number;
 }
 
 /** WHMCS's custom field names for the service credentials and the device address. */
@@ -57,6 +59,31 @@ const CYCLES: { key: PricingKey; name: string }[] = [
 /** An idempotency claim older than this with no answer was taken by a process that died (a call takes at most 30 s). */
 const STALE_CLAIM_SECONDS = 120;
 const CLAIM_WAIT_MS = 45_000;
+/** The claim scope of applying a payment in WHMCS (AddInvoicePayment, then AcceptOrder or UpdateClientProduct); its key is the payment id. */
+export const APPLY_PAYMENT_SCOPE = 'whmcs-apply-payment';
+/** A shopper retries a failed submit within minutes; after this the WHMCS record of an unfinished request is undone. */
+export const UNFINISHED_UNDO_AFTER_MS = 30 * 60_000;
+/** How long an undo's attempt holds its row (one WHMCS call takes at most 30 s). */
+const UNDO_LEASE_MS = 2 * 60_000;
+/** A refused undo is retried after this, doubled per attempt, at most hourly. */
+const UNDO_RETRY_MS = 60_000;
+const UNDO_MAX_RETRY_MS = 60 * 60_000;
+/** Undos and payment applications taken per round of the job. */
+const RESUME_BATCH = 20;
+
+/** WHMCS invoiced another total than the quote: the order is undone, not kept for a retry (the shopper confirms a new total). */
+class PriceChanged extends Error {
+  constructor(readonly amount: number, readonly currency: Currency) {
+    super('price changed');
+  }
+}
+
+/** What a failed WHMCS call said, for the undo's row and the log: the action and WHMCS's words or the transport's reason. */
+export function describeWhmcsError(error: unknown): string {
+  if (error instanceof WhmcsRefusal) return `${error.action}: ${error.whmcsMessage}`.slice(0, 300);
+  if (error instanceof WhmcsUnavailable) return `${error.action}: unavailable (${error.reason})`.slice(0, 300);
+  return (error instanceof Error ? error.message : String(error)).slice(0, 300);
+}
 
 const money = (cents: number) => (cents / 100).toFixed(2);
 /** AddOrder's billingcycle values: lower case, hyphens and spaces removed, One Time as onetime. */
@@ -379,36 +406,149 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
       .where(and(eq(idempotencyKeys.scope, claim.scope), eq(idempotencyKeys.key, claim.key)));
   };
 
-  /** Runs `work` once per key: concurrent retries wait for the first answer; a failure frees the key for a retry. */
-  async function idempotent<T>(claim: IdempotencyClaim | null, work: (record: (tx: Transaction, body: T) => Promise<void>) => Promise<T>): Promise<StoredAnswer<T>> {
+  // ---------------------------------------------------------------------------------------------------
+  // Undos owed to WHMCS: a row is written first, then the undo is tried; one WHMCS refuses is retried by the job.
+
+  type UndoAction = 'CancelOrder' | 'CancelInvoice';
+  type UndoRow = typeof whmcsUndos.$inferSelect;
+  const undoOf = (action: UndoAction, whmcsId: number) => and(eq(whmcsUndos.action, action), eq(whmcsUndos.whmcsId, whmcsId));
+  const afterMs = (ms: number) => new Date(clock.now().getTime() + ms);
+
+  /** Leases the next due undo (one UPDATE over a FOR UPDATE SKIP LOCKED pick, so two instances never take the same row). */
+  const leaseUndo = async (only?: number): Promise<UndoRow | null> => {
+    const due = db.select({ id: whmcsUndos.id }).from(whmcsUndos)
+      .where(and(eq(whmcsUndos.status, 'pending'), lte(whmcsUndos.nextAttemptAt, clock.now()), only === undefined ? undefined : eq(whmcsUndos.id, only)))
+      .orderBy(asc(whmcsUndos.nextAttemptAt), asc(whmcsUndos.id)).limit(1)
+      .for('update', { skipLocked: true });
+    const [row] = await db.update(whmcsUndos)
+      .set({ leaseToken: randomBytes(16).toString('hex'), attempts: sql`${whmcsUndos.attempts} + 1`, nextAttemptAt: afterMs(UNDO_LEASE_MS) })
+      .where(inArray(whmcsUndos.id, due)).returning();
+    return row ?? null;
+  };
+
+  /** WHMCS's status of an order (GetOrders), or null when it has none by that id. */
+  const whmcsOrderStatus = async (orderId: number) => {
+    const answer = await whmcs.read('GetOrders', { id: orderId, limitnum: 1 });
+    const row = collection(answer, 'orders', 'order').find((candidate) => toId(candidate.id) === orderId);
+    return row ? text(row.status) : null;
+  };
+
+  /** Tries one leased undo: done once WHMCS accepts it (or shows it already undone), else due again later. */
+  const attemptUndo = async (row: UndoRow): Promise<boolean> => {
+    const ours = and(eq(whmcsUndos.id, row.id), eq(whmcsUndos.leaseToken, row.leaseToken ?? ''));
+    try {
+      if (row.action === 'CancelOrder') {
+        try {
+          await whmcs.write('CancelOrder', { orderid: row.whmcsId, cancelsub: true, noemail: true });
+        } catch (error) {
+          // "Not Pending": already cancelled or flagged (an earlier attempt whose answer was lost, or the operator) is what we wanted.
+          if (!(error instanceof WhmcsRefusal && /not pending/i.test(error.whmcsMessage))) throw error;
+          const status = await whmcsOrderStatus(row.whmcsId);
+          if (status !== 'Cancelled' && status !== 'Fraud') throw error;
+        }
+      } else {
+        await whmcs.write('UpdateInvoice', { invoiceid: row.whmcsId, status: 'Cancelled' });
+      }
+    } catch (error) {
+      const retryInMs = Math.min(UNDO_RETRY_MS * 2 ** Math.max(0, row.attempts - 1), UNDO_MAX_RETRY_MS);
+      await db.update(whmcsUndos).set({ leaseToken: null, lastError: describeWhmcsError(error), nextAttemptAt: afterMs(retryInMs) }).where(ours);
+      config.log?.error({ undo: row.id, action: row.action, whmcsId: row.whmcsId, reason: row.reason, attempts: row.attempts, retryInMs, whmcs: describeWhmcsError(error) },
+        'WHMCS did not accept an undo; it will be retried (npm run whmcs:unfinished lists it)');
+      return false;
+    }
+    await db.update(whmcsUndos).set({ status: 'done', doneAt: clock.now(), leaseToken: null, lastError: null }).where(ours);
+    config.log?.warn({ undo: row.id, action: row.action, whmcsId: row.whmcsId, reason: row.reason, attempts: row.attempts }, 'WHMCS accepted an undo');
+    return true;
+  };
+
+  /** Owes WHMCS an undo due now and tries it at once; a refusal leaves it to the job. */
+  const undoNow = async (action: UndoAction, whmcsId: number, reason: UndoRow['reason']) => {
+    const [row] = await db.insert(whmcsUndos).values({ action, whmcsId, reason, nextAttemptAt: clock.now() })
+      .onConflictDoUpdate({
+        target: [whmcsUndos.action, whmcsUndos.whmcsId], set: { reason, nextAttemptAt: clock.now(), claimScope: null, claimKey: null },
+        where: eq(whmcsUndos.status, 'pending'),
+      }).returning({ id: whmcsUndos.id });
+    const leased = row ? await leaseUndo(row.id) : null;
+    if (leased) await attemptUndo(leased);
+  };
+
+  /** In the transaction that finishes a request: its record is no longer to be undone. False when an undo ran or runs. */
+  const supersedeUndo = async (tx: Transaction, action: UndoAction, whmcsId: number) => {
+    const superseded = await tx.update(whmcsUndos).set({ status: 'superseded', doneAt: clock.now() })
+      .where(and(undoOf(action, whmcsId), eq(whmcsUndos.status, 'pending'), or(isNull(whmcsUndos.leaseToken), lt(whmcsUndos.nextAttemptAt, clock.now()))))
+      .returning({ id: whmcsUndos.id });
+    if (superseded.length > 0) return true;
+    const [row] = await tx.select({ status: whmcsUndos.status }).from(whmcsUndos).where(undoOf(action, whmcsId));
+    return !row;
+  };
+
+  /** A retry of a request whose record the job has undone: the key is freed for a new attempt, and the shopper told. */
+  const refuseUndone = async (claim: IdempotencyClaim | null, action: UndoAction, whmcsId: number) => {
+    const [row] = await db.select({ status: whmcsUndos.status }).from(whmcsUndos).where(undoOf(action, whmcsId));
+    if (row?.status !== 'done') return;
+    if (claim) await releaseClaim(claim);
+    throw conflict('order_cancelled', 'This purchase was not completed in time and has been cancelled. Please start it again.');
+  };
+
+  /** What the first attempt of a key recorded once WHMCS took it (`whmcsOrder`, `whmcsInvoice`), and how to record it. */
+  interface Attempt<T> {
+    progress: Record<string, unknown>;
+    record: (tx: Transaction, body: T) => Promise<void>;
+    /**
+     * After WHMCS took the request and a later step failed: the key keeps `progress` (a retry with it finishes the
+     * record instead of making another) and the record is undone after a grace time unless a retry finishes it. Without
+     * a key nothing can finish it: it is undone now.
+     */
+    keepUnfinished: (progress: Record<string, unknown>, action: UndoAction, whmcsId: number) => Promise<void>;
+  }
+
+  /** Runs `work` once per key: concurrent retries wait for the first answer; a failure before WHMCS took anything frees the key. */
+  async function idempotent<T>(claim: IdempotencyClaim | null, work: (attempt: Attempt<T>) => Promise<T>): Promise<StoredAnswer<T>> {
+    let progress: Record<string, unknown> = {};
     if (claim) {
       const state = await takeClaim<T>(claim, true);
       if (!state.mine && state.answer) return state.answer;
+      if (state.mine) progress = state.progress;
     }
+    let kept = false;
+    const keepUnfinished = async (next: Record<string, unknown>, action: UndoAction, whmcsId: number) => {
+      if (!claim) {
+        await undoNow(action, whmcsId, 'unfinished');
+        return;
+      }
+      try {
+        await db.transaction(async (tx) => {
+          // Free at once for the retry (no wait for the stale-claim time), with the record named.
+          await tx.update(idempotencyKeys).set({ response: next, createdAt: new Date(0) })
+            .where(and(eq(idempotencyKeys.scope, claim.scope), eq(idempotencyKeys.key, claim.key), eq(idempotencyKeys.statusCode, 0)));
+          await tx.insert(whmcsUndos).values({
+            action, whmcsId, reason: 'unfinished', claimScope: claim.scope, claimKey: claim.key, nextAttemptAt: afterMs(config.unfinishedUndoAfterMs ?? UNFINISHED_UNDO_AFTER_MS),
+          }).onConflictDoNothing();
+        });
+        kept = true;
+      } catch (error) {
+        // The store failed too: the key cannot be bound, so the record is undone now (a refusal is only logged).
+        config.log?.error({ action, whmcsId, err: describeWhmcsError(error) }, 'WHMCS record of a failed request could not be kept for a retry; undoing it now');
+        await undoNow(action, whmcsId, 'unfinished').catch((undoError: unknown) => {
+          config.log?.error({ action, whmcsId, err: describeWhmcsError(undoError) }, 'WHMCS record left for the operator: neither kept nor undone');
+        });
+      }
+    };
     try {
-      const body = await work(async (tx, answer) => { if (claim) await recordAnswer(tx, claim, answer); });
+      const body = await work({ progress, record: async (tx, answer) => { if (claim) await recordAnswer(tx, claim, answer); }, keepUnfinished });
       return { statusCode: 200, body, replayed: false };
     } catch (error) {
-      if (claim) await releaseClaim(claim).catch(() => undefined);
+      if (claim && !kept) await releaseClaim(claim).catch(() => undefined);
       throw error;
     }
   }
-
-  /** Cancels an order WHMCS took but the checkout could not finish (best effort: a failure is logged for the operator). */
-  const undoOrder = async (orderId: number, why: string) => {
-    try {
-      await whmcs.write('CancelOrder', { orderid: orderId, cancelsub: true, noemail: true });
-    } catch (error) {
-      config.log?.error({ orderId, why, err: error }, 'WHMCS order left Pending: CancelOrder failed after a later step failed');
-    }
-  };
 
   // ---------------------------------------------------------------------------------------------------
   // Applying a payment in WHMCS, exactly once: the intent (payment Paid in the store) is committed first; then a
   // claim per payment serialises instances; WHMCS's own transactions are checked for the transid before AddInvoicePayment.
 
   const applyPaymentInWhmcs = async (paymentId: string) => {
-    const claim: IdempotencyClaim = { scope: 'whmcs-apply-payment', key: paymentId, requestHash: '' };
+    const claim: IdempotencyClaim = { scope: APPLY_PAYMENT_SCOPE, key: paymentId, requestHash: '' };
     const state = await takeClaim<unknown>(claim, false);
     if (!state.mine) return;
     try {
@@ -477,9 +617,60 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
     const [payment] = await db.select({ status: payments.status }).from(payments).where(eq(payments.id, paymentId));
     if (payment?.status !== 'Paid') return;
     const [done] = await db.select({ statusCode: idempotencyKeys.statusCode }).from(idempotencyKeys)
-      .where(and(eq(idempotencyKeys.scope, 'whmcs-apply-payment'), eq(idempotencyKeys.key, paymentId)));
+      .where(and(eq(idempotencyKeys.scope, APPLY_PAYMENT_SCOPE), eq(idempotencyKeys.key, paymentId)));
     if (done?.statusCode === 200) return;
     await applyPaymentInWhmcs(paymentId);
+  };
+
+  /** The WHMCS order a key's first attempt placed, as recorded in its claim. */
+  interface WhmcsOrderPlaced { orderId: number; invoiceId: number | null; serviceIds: number[] }
+  const whmcsOrderOf = (value: unknown): WhmcsOrderPlaced | null => {
+    if (!value || typeof value !== 'object') return null;
+    const row = value as Record<string, unknown>;
+    const orderId = toId(row.orderId);
+    if (orderId === null) return null;
+    const serviceIds = Array.isArray(row.serviceIds) ? row.serviceIds.map(toId).filter((id): id is number => id !== null) : [];
+    return { orderId, invoiceId: toId(row.invoiceId), serviceIds };
+  };
+
+  /** The order placed in WHMCS (AddOrder), after the client's currency is checked. */
+  const addWhmcsOrder = async (order: NewOrder): Promise<WhmcsOrderPlaced> => {
+    // WHMCS invoices a client in its own currency only: an order in another would be invoiced at other figures.
+    const details = await whmcs.read('GetClientsDetails', { clientid: order.clientId });
+    const clientCurrency = text((details.client as Record<string, unknown> | undefined)?.currency_code ?? details.currency_code);
+    if (clientCurrency && clientCurrency !== order.currency) {
+      throw conflict('currency_not_offered', `Your account is billed in ${clientCurrency}. Please order in ${clientCurrency}.`);
+    }
+    const items = await Promise.all(order.items.map(async (item) => ({ item, product: await product(item.pid) })));
+    const gateway = order.payment?.gateway ?? config.gateways[0] ?? 'sandbox';
+    const added = await whmcs.write('AddOrder', {
+      clientid: order.clientId,
+      paymentmethod: gateway,
+      pid: items.map(({ item }) => item.pid),
+      billingcycle: items.map(({ item }) => orderCycle(item.billingcycle)),
+      configoptions: items.map(({ item, product: found }) => {
+        const offered = new Set(found?.configoptions.map((option) => option.id) ?? []);
+        const chosen: Record<number, number> = {};
+        if (offered.has(EXTRA_CONNECTION_OPTION_ID)) chosen[EXTRA_CONNECTION_OPTION_ID] = item.extraConnection ? 1 : 0;
+        if (offered.has(PROXY_PROTECTION_OPTION_ID)) chosen[PROXY_PROTECTION_OPTION_ID] = item.proxyProtection ? 1 : 0;
+        return phpSerializeBase64(chosen);
+      }),
+      // Our generated credentials, in the product's Username and Password custom fields.
+      customfields: items.map(({ product: found }) => {
+        const fields: Record<number, string> = {};
+        if (found?.customFields.username) fields[found.customFields.username] = generateUsername();
+        if (found?.customFields.password) fields[found.customFields.password] = generateServicePassword();
+        return phpSerializeBase64(fields);
+      }),
+      promocode: order.promocode ?? undefined,
+      affid: order.affid ?? undefined,
+      clientip: order.ip,
+      noemail: true,
+    });
+    return {
+      orderId: requireId(added.orderid, 'AddOrder', 'orderid'), invoiceId: toId(added.invoiceid),
+      serviceIds: text(added.serviceids ?? added.productids).split(',').map((id) => toId(id)).filter((id): id is number => id !== null),
+    };
   };
 
   // ---------------------------------------------------------------------------------------------------
@@ -562,55 +753,28 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
       return row?.total ?? 0;
     },
 
-    placeOrder: (order, claim) => idempotent<PlacedOrder>(claim, async (record) => {
-      // WHMCS invoices a client in its own currency only: an order in another would be invoiced at other figures.
-      const details = await whmcs.read('GetClientsDetails', { clientid: order.clientId });
-      const clientCurrency = text((details.client as Record<string, unknown> | undefined)?.currency_code ?? details.currency_code);
-      if (clientCurrency && clientCurrency !== order.currency) {
-        throw conflict('currency_not_offered', `Your account is billed in ${clientCurrency}. Please order in ${clientCurrency}.`);
-      }
-      const items = await Promise.all(order.items.map(async (item) => ({ item, product: await product(item.pid) })));
-      const gateway = order.payment?.gateway ?? config.gateways[0] ?? 'sandbox';
-      const added = await whmcs.write('AddOrder', {
-        clientid: order.clientId,
-        paymentmethod: gateway,
-        pid: items.map(({ item }) => item.pid),
-        billingcycle: items.map(({ item }) => orderCycle(item.billingcycle)),
-        configoptions: items.map(({ item, product: found }) => {
-          const offered = new Set(found?.configoptions.map((option) => option.id) ?? []);
-          const chosen: Record<number, number> = {};
-          if (offered.has(EXTRA_CONNECTION_OPTION_ID)) chosen[EXTRA_CONNECTION_OPTION_ID] = item.extraConnection ? 1 : 0;
-          if (offered.has(PROXY_PROTECTION_OPTION_ID)) chosen[PROXY_PROTECTION_OPTION_ID] = item.proxyProtection ? 1 : 0;
-          return phpSerializeBase64(chosen);
-        }),
-        // Our generated credentials, in the product's Username and Password custom fields.
-        customfields: items.map(({ product: found }) => {
-          const fields: Record<number, string> = {};
-          if (found?.customFields.username) fields[found.customFields.username] = generateUsername();
-          if (found?.customFields.password) fields[found.customFields.password] = generateServicePassword();
-          return phpSerializeBase64(fields);
-        }),
-        promocode: order.promocode ?? undefined,
-        affid: order.affid ?? undefined,
-        clientip: order.ip,
-        noemail: true,
-      });
-      const orderId = requireId(added.orderid, 'AddOrder', 'orderid');
+    placeOrder: (order, claim) => idempotent<PlacedOrder>(claim, async ({ progress, record, keepUnfinished }) => {
+      // A retry of a key whose first attempt WHMCS took: that order is finished, never placed again.
+      let placed = whmcsOrderOf(progress.whmcsOrder);
+      if (placed) await refuseUndone(claim, 'CancelOrder', placed.orderId);
+      else placed = await addWhmcsOrder(order);
+      const { orderId, serviceIds } = placed;
       try {
-        const invoiceId = requireId(added.invoiceid, 'AddOrder', 'invoiceid');
-        const serviceIds = text(added.serviceids ?? added.productids).split(',').map((id) => toId(id)).filter((id): id is number => id !== null);
+        const invoiceId = requireId(placed.invoiceId, 'AddOrder', 'invoiceid');
         // AddOrder drops an inapplicable promotion silently: WHMCS's total must be our quote, or the order is undone.
         const invoice = await getInvoice(invoiceId);
         if (!invoice) throw new WhmcsRefusal('GetInvoice', `invoice ${invoiceId} of order ${orderId} not found`);
         if (invoice.totalCents !== order.amountCents) {
-          await undoOrder(orderId, 'total differs from the quote');
+          await undoNow('CancelOrder', orderId, 'price_changed');
           const amount = invoice.totalCents / 100;
-          throw conflict('price_changed', `The price is now ${amount.toFixed(2)} ${order.currency}. Please confirm the new total.`, { amount, currency: order.currency });
+          throw new PriceChanged(amount, order.currency);
         }
+        // FraudOrder again on a retry is harmless: it sets the same status.
         if (order.fraud) await whmcs.write('FraudOrder', { orderid: orderId, cancelsub: true });
         const status: OrderStatus = order.fraud ? 'Fraud' : 'Pending';
         const placedAt = clock.now();
         const body = await db.transaction(async (tx) => {
+          if (!(await supersedeUndo(tx, 'CancelOrder', orderId))) throw conflict('request_in_progress', 'This request is still being processed. Please try again in a moment.');
           await mirrorProducts(tx, order.items.map((item) => item.pid));
           await tx.insert(orders).values({
             id: orderId, clientId: order.clientId, kind: order.kind, status, fraud: order.fraud, ip: order.ip, country: order.country,
@@ -637,16 +801,17 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
               reminderDueAt: typeof order.recoveryAfterMs === 'number' ? new Date(placedAt.getTime() + order.recoveryAfterMs) : null,
             });
           }
-          const placed = {
+          const answer = {
             orderid: orderId, invoiceid: invoiceId, serviceids: serviceIds, fraud: order.fraud, status, amount: order.amountCents / 100,
             currency: order.currency, paymentId: payment?.id ?? null, deadline: payment?.expiresAt.toISOString() ?? null,
           };
-          await record(tx, placed);
-          return placed;
+          await record(tx, answer);
+          return answer;
         });
         return body;
       } catch (error) {
-        if (!(error instanceof Error && 'code' in error && (error as { code?: string }).code === 'price_changed')) await undoOrder(orderId, (error as Error).message);
+        if (error instanceof PriceChanged) throw conflict('price_changed', `The price is now ${error.amount.toFixed(2)} ${error.currency}. Please confirm the new total.`, { amount: error.amount, currency: error.currency });
+        await keepUnfinished({ whmcsOrder: placed }, 'CancelOrder', orderId);
         throw error;
       }
     }).then(afterMail),
@@ -677,29 +842,41 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
       return { id, clientId, kind, orderId, serviceId, status, currency, amountCents } satisfies InvoiceRecord;
     },
 
-    createUpsellInvoice: (input, claim) => idempotent<UpsellAnswer>(claim, async (record) => {
+    createUpsellInvoice: (input, claim) => idempotent<UpsellAnswer>(claim, async ({ progress, record, keepUnfinished }) => {
       const service = await getService(input.serviceId);
       if (!service || !(await mirrorService(service))) throw new WhmcsRefusal('GetClientsProducts', `service ${input.serviceId} cannot be mirrored`);
-      const created = await whmcs.write('CreateInvoice', {
-        userid: input.clientId, paymentmethod: input.payment.gateway, status: 'Unpaid', sendinvoice: false,
-        itemdescription1: `Extra connections x${input.quantity} for service #${input.serviceId}`, itemamount1: money(input.amountCents), itemtaxed1: false,
-      });
-      const invoiceId = requireId(created.invoiceid, 'CreateInvoice', 'invoiceid');
-      return db.transaction(async (tx) => {
-        const [invoice] = await tx.insert(invoices).values({
-          id: invoiceId, clientId: input.clientId, kind: 'upsell', serviceId: input.serviceId, extraQuantity: input.quantity, status: 'Unpaid', currency: input.currency, amountCents: input.amountCents,
-          createdAt: clock.now(),
-        }).returning();
-        if (!invoice) throw new Error('Invoice mirror was not written');
-        const payment = await insertPayment(tx, invoice, input.payment.gateway, input.payment.expiresAt);
-        await queueUpsellReceipt(tx, {
-          invoiceId, clientId: input.clientId, serviceId: input.serviceId, quantity: input.quantity, amountCents: invoice.amountCents,
-          currency: invoice.currency, deadline: payment.expiresAt, locale: input.locale,
+      // A retry of a key whose first attempt WHMCS took: that invoice gets its link, no second one is made.
+      let invoiceId = toId(progress.whmcsInvoice);
+      if (invoiceId !== null) await refuseUndone(claim, 'CancelInvoice', invoiceId);
+      else {
+        const created = await whmcs.write('CreateInvoice', {
+          userid: input.clientId, paymentmethod: input.payment.gateway, status: 'Unpaid', sendinvoice: false,
+          itemdescription1: `Extra connections x${input.quantity} for service #${input.serviceId}`, itemamount1: money(input.amountCents), itemtaxed1: false,
         });
-        const body = { invoiceid: invoiceId, paymentId: payment.id, amountCents: invoice.amountCents, currency: invoice.currency, deadline: payment.expiresAt.toISOString() };
-        await record(tx, body);
-        return body;
-      });
+        invoiceId = requireId(created.invoiceid, 'CreateInvoice', 'invoiceid');
+      }
+      const whmcsInvoice = invoiceId;
+      try {
+        return await db.transaction(async (tx) => {
+          if (!(await supersedeUndo(tx, 'CancelInvoice', whmcsInvoice))) throw conflict('request_in_progress', 'This request is still being processed. Please try again in a moment.');
+          const [invoice] = await tx.insert(invoices).values({
+            id: whmcsInvoice, clientId: input.clientId, kind: 'upsell', serviceId: input.serviceId, extraQuantity: input.quantity, status: 'Unpaid', currency: input.currency, amountCents: input.amountCents,
+            createdAt: clock.now(),
+          }).returning();
+          if (!invoice) throw new Error('Invoice mirror was not written');
+          const payment = await insertPayment(tx, invoice, input.payment.gateway, input.payment.expiresAt);
+          await queueUpsellReceipt(tx, {
+            invoiceId: whmcsInvoice, clientId: input.clientId, serviceId: input.serviceId, quantity: input.quantity, amountCents: invoice.amountCents,
+            currency: invoice.currency, deadline: payment.expiresAt, locale: input.locale,
+          });
+          const body = { invoiceid: whmcsInvoice, paymentId: payment.id, amountCents: invoice.amountCents, currency: invoice.currency, deadline: payment.expiresAt.toISOString() };
+          await record(tx, body);
+          return body;
+        });
+      } catch (error) {
+        await keepUnfinished({ whmcsInvoice }, 'CancelInvoice', whmcsInvoice);
+        throw error;
+      }
     }).then(afterMail),
 
     async createPayment({ invoiceId, gateway, expiresAt }) {
@@ -781,6 +958,32 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
 
     async recordAffiliateClick({ affId, referer, ip }) {
       await db.insert(affiliateClicks).values({ affId, referer, ip });
+    },
+
+    async resumeUnfinished(): Promise<UnfinishedRound> {
+      const round: UnfinishedRound = { undone: 0, undoRefused: 0, applied: 0, applyFailed: 0 };
+      for (let taken = 0; taken < RESUME_BATCH; taken += 1) {
+        const row = await leaseUndo();
+        if (!row) break;
+        if (await attemptUndo(row)) round.undone += 1;
+        else round.undoRefused += 1;
+      }
+      // Payments whose application in WHMCS failed or was cut short and that no delivery has taken up since.
+      const unapplied = await db.select({ paymentId: idempotencyKeys.key }).from(idempotencyKeys)
+        .where(and(eq(idempotencyKeys.scope, APPLY_PAYMENT_SCOPE), eq(idempotencyKeys.statusCode, 0), sql`${idempotencyKeys.createdAt} < now() - make_interval(secs => ${STALE_CLAIM_SECONDS})`))
+        .orderBy(asc(idempotencyKeys.createdAt)).limit(RESUME_BATCH);
+      for (const { paymentId } of unapplied) {
+        const [payment] = await db.select({ invoiceId: payments.invoiceId }).from(payments).where(eq(payments.id, paymentId));
+        try {
+          await applyPaymentInWhmcs(paymentId);
+          round.applied += 1;
+        } catch (error) {
+          round.applyFailed += 1;
+          // The invoice, not the payment id: that id is the bearer token of the payment link.
+          config.log?.error({ invoiceId: payment?.invoiceId ?? null, whmcs: describeWhmcsError(error) }, 'payment not yet applied in WHMCS; it will be retried (npm run whmcs:unfinished lists it)');
+        }
+      }
+      return round;
     },
   };
 }

@@ -16,10 +16,16 @@ describe('BILLING configuration', () => {
   });
 
   it('reads every WHMCS variable', () => {
-    expect(readBillingConfig({ ...WHMCS, WHMCS_API_ACCESSKEY: 'k3y!' })).toEqual({
+    expect(readBillingConfig({ ...WHMCS, WHMCS_API_ACCESSKEY: 'k3y!', WHMCS_RETRY_POLL_MS: '5000' })).toEqual({
       kind: 'whmcs', url: 'https://billing.example/includes/api.php', identifier: 'ident', secret: 'secret', accesskey: 'k3y!',
-      retailGid: 1, resellerGid: 2, resellerClientGroup: 3,
+      retailGid: 1, resellerGid: 2, resellerClientGroup: 3, retryPollMs: 5000,
     });
+  });
+
+  it('retries unfinished WHMCS work every minute unless WHMCS_RETRY_POLL_MS says otherwise, and refuses a poll that is not a positive whole number', () => {
+    expect(readBillingConfig(WHMCS)).toMatchObject({ retryPollMs: 60_000 });
+    expect(() => readBillingConfig({ ...WHMCS, WHMCS_RETRY_POLL_MS: '0' })).toThrow(ConfigError);
+    expect(() => readBillingConfig({ ...WHMCS, WHMCS_RETRY_POLL_MS: 'soon' })).toThrow(ConfigError);
   });
 
   it('refuses BILLING=whmcs with any required variable missing, naming it', () => {
