@@ -783,7 +783,10 @@ export interface components {
         Money: number;
         /** @enum {string} */
         Currency: "EUR" | "GBP";
-        /** @description Text, @, text, dot, text. */
+        /**
+         * @description Text, @, text, dot, text, at a domain a mail server could be at: each label 1 to 63 characters of no dot, @ or space, not starting or ending with a hyphen, and a top label with a letter (src/domain/email.ts, the form's rule). A pattern with Unicode property escapes (`\p{L}`).
+         * @example shopper@example.com
+         */
         Email: string;
         /** @description A payment gateway's module name. */
         GatewayModule: string;

@@ -79,10 +79,11 @@ describe('currency rates', () => {
 });
 
 describe('e-mail shape', () => {
-  it.each(['a@b.c', 'shopper@example.com', ' first.last+tv@mail.example.org '])('accepts %s', (email) => {
+  it.each(['a@b.c', 'shopper@example.com', ' first.last+tv@mail.example.org ', 'ann@xn--mnchen-3ya.de', 'jo@münchen.de', 'x@a-b.co.uk', 'me@host42.io'])('accepts %s', (email) => {
     expect(isValidEmail(email)).toBe(true);
   });
-  it.each(['', 'plain', 'a@b', '@b.c', 'a@.c', 'a@b.', 'a b@c.d', 'a@@b.c', 'a@b.c d', 'a@b.c@d'])('refuses %j', (email) => {
+  // The spec's shape, and addresses no mail server accepts: an empty domain label, a top label without a letter, a label edged with a hyphen, over-long parts.
+  it.each(['', 'plain', 'a@b', '@b.c', 'a@.c', 'a@b.', 'a b@c.d', 'a@@b.c', 'a@b.c d', 'a@b.c@d', 'a@.....', 'a@b..c', 'a@1.2', 'a@127.0.0.1', 'a@-b.c', 'a@b-.c', 'a@b.-c', `${'l'.repeat(65)}@b.c`, `a@${'d'.repeat(64)}.c`, `a@${'d.'.repeat(130)}com`])('refuses %j', (email) => {
     expect(isValidEmail(email)).toBe(false);
   });
 });
