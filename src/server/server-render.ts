@@ -3,7 +3,7 @@
  * src/app/entry-server.tsx), with the API answers the render used embedded for the browser to hydrate
  * from. The render's calls go in-process to this Fastify app (inject) with the request's cookie,
  * languages and forwarding headers. The shared part of an index page is cached (bounded, LRU) per
- * locale, kind of visitor, currency, catalogue version and entry query; what is personal never is.
+ * locale, kind of visitor, currency, catalogue version and the entry query's plan and add-ons; what is personal never is.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -41,8 +41,24 @@ const SHAREABLE_APIS = new Set(['/checkout/api/getProducts', '/checkout/api/getG
 export const PROXY_HEADERS = ['x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'forwarded', 'x-real-ip'];
 /** Headers an in-process call carries over from the page's request, so the API sees the same visitor. */
 const FORWARDED_HEADERS = ['cookie', 'accept-language', 'user-agent', ...PROXY_HEADERS];
-/** The entry query of the index (src/app/search.ts entrySearch) that changes its first screen. */
-const ENTRY_QUERY = ['pid', 'promocode', 'extraconnect', 'proxyprotect'];
+/** The entry query of the index (src/app/search.ts entrySearch) that changes its first screen, and the values a cached page may be keyed by. */
+const CACHED_ENTRY_QUERY = ['pid', 'extraconnect', 'proxyprotect'];
+const FLAG = /^(true|false|1|0)$/;
+
+/**
+ * The cache key's part for an index URL's entry query, or null when the page is rendered for this request only:
+ * a promo code (any text a visitor types makes a new one), a pid the catalogue does not sell, a malformed
+ * option flag, or a repeated parameter. So the query can add at most plans × 4 × 4 pages per locale and visitor.
+ */
+export function cachedEntryKey(query: URLSearchParams, catalogue: unknown): string | null {
+  if (query.has('promocode')) return null;
+  if (CACHED_ENTRY_QUERY.some((key) => query.getAll(key).length > 1)) return null;
+  const pid = query.get('pid');
+  const sold = (catalogue as { products?: { pid?: unknown }[] } | null)?.products?.map((product) => String(product.pid)) ?? [];
+  if (pid !== null && !sold.includes(pid)) return null;
+  if (['extraconnect', 'proxyprotect'].some((key) => query.has(key) && !FLAG.test(query.get(key) ?? ''))) return null;
+  return CACHED_ENTRY_QUERY.filter((key) => query.has(key)).map((key) => `${key}=${query.get(key)}`).join('&');
+}
 /** The session a cached page is rendered with, per kind of visitor: its user never shows on the first screen (the e-mail shows after hydration). */
 export const STAND_IN_EMAIL = 'server-render@example.invalid';
 const STAND_IN_SESSIONS = {
@@ -185,13 +201,13 @@ export function createServerRenderer(app: FastifyInstance, distDir: string, { ba
     const personal = request.cookies?.checkout !== undefined || query.has('email') || query.has('auto_redirect');
     const cacheable = isIndex && !personal && (prefixed || locale === DEFAULT_LOCALE);
     const preloads = isWaiting ? assets.waiting : [];
+    const catalogue = cacheable ? await Promise.all([`/checkout/api/getProducts?locale=${locale}`, `/checkout/api/getGateway?locale=${locale}`, '/checkout/api/merchant'].map((url) => get(url))) : [];
+    const entryQuery = cacheable ? cachedEntryKey(query, catalogue[0]?.body) : null;
 
-    if (cacheable) {
+    if (entryQuery !== null) {
       const sessionBody = session.body as { loggedIn?: boolean; guest?: boolean } | null;
       const kind: PageVisitor = sessionBody?.loggedIn ? 'client' : sessionBody?.guest ? 'guest' : 'visitor';
-      const catalogue = await Promise.all([`/checkout/api/getProducts?locale=${locale}`, `/checkout/api/getGateway?locale=${locale}`, '/checkout/api/merchant'].map((url) => get(url)));
       const version = createHash('sha256').update(JSON.stringify(catalogue)).digest('base64url').slice(0, 16);
-      const entryQuery = ENTRY_QUERY.filter((key) => query.has(key)).map((key) => `${key}=${query.get(key)}`).join('&');
       const key = [locale, kind, visitorCurrency(locale, country), version, entryQuery, path].join('|');
       let cached = cache.get(key);
       const hit = cached !== undefined;

@@ -46,7 +46,8 @@ describe('pages rendered by the server', () => {
 
   it("a signed-in client's e-mail is only in the response's own data block, never in the cached page", async () => {
     const client = await loggedIn(t.app);
-    const answer = await get(`/checkout/de-de/${ENTRY}`, { cookie: cookieHeader(client) });
+    // No promo code: a page with one is rendered per request and never cached.
+    const answer = await get('/checkout/de-de/?pid=2&extraconnect=1', { cookie: cookieHeader(client) });
     expect(answer.statusCode).toBe(200);
     expect(answer.body).toContain(CLIENT_EMAIL);
     expect(REQUEST_BLOCK.exec(answer.body)?.[0]).toContain(CLIENT_EMAIL);
@@ -54,7 +55,7 @@ describe('pages rendered by the server', () => {
     expect(cachedPages().length).toBeGreaterThan(0);
     for (const page of cachedPages()) expect(page).not.toContain(CLIENT_EMAIL);
     // A second visitor of the same kind gets the cached page with their own block.
-    const again = await get(`/checkout/de-de/${ENTRY}`, { cookie: cookieHeader(client) });
+    const again = await get('/checkout/de-de/?pid=2&extraconnect=1', { cookie: cookieHeader(client) });
     expect(again.body.replace(REQUEST_BLOCK, '')).toBe(answer.body.replace(REQUEST_BLOCK, ''));
   });
 
@@ -81,6 +82,40 @@ describe('pages rendered by the server', () => {
     } finally {
       await t.db.update(products).set({ name: six!.name }).where(eq(products.pid, 2));
     }
+  });
+
+  it('cannot be flooded by the query: 600 distinct promo codes are rendered per request and leave the plain page cached', async () => {
+    const plain = await get('/checkout/es-es/');
+    const cachedPlain = cachedPages().find((page) => plain.body.startsWith(page.slice(0, 200)));
+    expect(cachedPlain).toBeDefined();
+    const size = t.app.serverRenderer.cache.size;
+    // Valid codes in other spellings and codes that do not exist: each is what a visitor could type.
+    for (let index = 0; index < 600; index += 1) {
+      const code = index % 3 === 0 ? `WeLcOmE10`.split('').map((letter, at) => ((index >> at) & 1 ? letter.toLowerCase() : letter.toUpperCase())).join('') : `FLOOD${index}`;
+      expect((await get(`/checkout/es-es/?promocode=${code}`)).statusCode).toBe(200);
+    }
+    expect(t.app.serverRenderer.cache.size).toBe(size);
+    expect(cachedPages()).toContain(cachedPlain);
+    expect((await get('/checkout/es-es/')).body.replace(REQUEST_BLOCK, '')).toBe(plain.body.replace(REQUEST_BLOCK, ''));
+  }, 120_000);
+
+  it.each([
+    ['a pid the catalogue does not sell', '?pid=999'],
+    ['a malformed add-on flag', '?extraconnect=yes'],
+  ])('an index with %s is rendered for its request and not cached', async (_name, query) => {
+    const size = t.app.serverRenderer.cache.size;
+    expect((await get(`/checkout/pt-pt/${query}`)).statusCode).toBe(200);
+    expect(t.app.serverRenderer.cache.size).toBe(size);
+  });
+
+  it('a repeated pid goes to the URL the app reads (the last), never a page cached under the first', async () => {
+    const size = t.app.serverRenderer.cache.size;
+    const repeated = await get('/checkout/nl-nl/?pid=1&pid=2');
+    expect(repeated.statusCode).toBe(302);
+    expect(repeated.headers.location).toBe('/checkout/nl-nl?pid=2');
+    expect(t.app.serverRenderer.cache.size).toBe(size);
+    const first = await get('/checkout/nl-nl/?pid=1');
+    expect(first.body).toContain('<input type="radio" name="plan" checked="" value="1"/>');
   });
 
   it('sends the page compressed as the browser accepts', async () => {
