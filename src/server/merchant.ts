@@ -21,13 +21,27 @@ export const DEMO_FALLBACK_MERCHANT_NAME = 'TV Checkout';
 /** What production cannot start without: a shop shows who sells and on what terms. */
 const REQUIRED_IN_PRODUCTION = ['name', 'termsUrl', 'privacyUrl'] as const;
 
-/** Production refuses a catalogue file whose merchant lacks a name, terms or privacy URL (all missing ones are named). */
-export function refuseIncompleteMerchant(mode: ServerMode, catalogue: Pick<Catalogue, 'merchant' | 'source'>): void {
-  if (mode !== 'production') return;
+/** The demo's own merchant pages (demoMerchantPages), which production does not serve. */
+const DEMO_PAGES_PREFIX = '/checkout/demo/';
+const LINK_FIELDS = ['logo', 'supportUrl', 'termsUrl', 'privacyUrl', 'refundUrl'] as const;
+
+/** What production cannot start with in the file's merchant: a missing name, terms or privacy URL; a link to the demo's placeholder pages. */
+export function merchantProblems(mode: ServerMode, catalogue: Pick<Catalogue, 'merchant' | 'merchantLines' | 'source'>): string[] {
+  if (mode !== 'production') return [];
+  const problems: string[] = [];
   const missing = REQUIRED_IN_PRODUCTION.filter((field) => !catalogue.merchant[field]);
-  if (missing.length) {
-    throw new ConfigError(`CATALOGUE_FILE ${catalogue.source} has no merchant ${missing.join(', ')}: production shows shoppers who sells and on what terms (README, "Catalogue file", merchant:).`);
+  if (missing.length) problems.push(`CATALOGUE_FILE ${catalogue.source} has no merchant ${missing.join(', ')}: production shows shoppers who sells and on what terms (README, "Catalogue file", merchant:).`);
+  for (const field of LINK_FIELDS) {
+    const link = catalogue.merchant[field];
+    if (link?.startsWith(DEMO_PAGES_PREFIX)) problems.push(`CATALOGUE_FILE ${catalogue.source} line ${catalogue.merchantLines[field] ?? 1}: merchant.${field} ${link} is a placeholder page of the demo, which production does not serve: link the shop's own page.`);
   }
+  return problems;
+}
+
+/** Production refuses a catalogue file whose merchant lacks a name, terms or privacy URL, or links the demo's pages (every problem named). */
+export function refuseIncompleteMerchant(mode: ServerMode, catalogue: Pick<Catalogue, 'merchant' | 'merchantLines' | 'source'>): void {
+  const problems = merchantProblems(mode, catalogue);
+  if (problems.length) throw new ConfigError(problems.join(' '));
 }
 
 /** The merchant as the contract gives it: every field present, null when the file leaves it out. */

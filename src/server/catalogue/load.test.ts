@@ -164,7 +164,10 @@ describe('a bad catalogue file is refused with the file, the line and the field'
     ['a product not sold in its own cycle', withLine(18, '    billingcycle: Annually'), 'line 19: products[0].pricing has no price for its billing cycle Annually (annually) in any currency'],
     ['a gateway module name that is not one', withLine(43, '  Sand Box: Card'), 'line 43: gateways.Sand Box is not a gateway module name'],
     ['a rate of 0', withLine(6, '    rate: 0'), 'line 6: currencies[1].rate must be more than 0'],
-    ['a merchant link that is neither http(s) nor a path', `merchant:\n  termsUrl: "javascript:alert(1)"\n${VALID}`, 'line 2: merchant.termsUrl must be an http(s):// URL or a path starting with /'],
+    ['a merchant link that is neither https nor a path', `merchant:\n  termsUrl: "javascript:alert(1)"\n${VALID}`, 'line 2: merchant.termsUrl must be an https:// URL or a path on this site starting with a single /'],
+    ['a merchant link to another site that looks like a path', `merchant:\n  name: Shop\n  termsUrl: //evil.example/terms\n${VALID}`, 'line 3: merchant.termsUrl must be an https:// URL or a path on this site starting with a single /'],
+    ['a merchant link a browser reads as another site', `merchant:\n  privacyUrl: "/\\\\evil.example/privacy"\n${VALID}`, 'line 2: merchant.privacyUrl must be an https:// URL or a path on this site starting with a single /'],
+    ['a merchant link over plain http', `merchant:\n  refundUrl: http://shop.example/refunds\n${VALID}`, 'line 2: merchant.refundUrl must be an https:// URL or a path on this site starting with a single /'],
     ['a merchant support address that is not one', `merchant:\n  supportEmail: support\n${VALID}`, 'line 2: merchant.supportEmail must be an e-mail address'],
     ['an unknown merchant field', `merchant:\n  phone: "123"\n${VALID}`, 'line 2: merchant.phone is not a merchant field (name, logo, supportEmail, supportUrl, termsUrl, privacyUrl, refundUrl)'],
     ['a translation to a locale the checkout does not have', withLine(21, '    customFields: { username: 11, password: 12 }\n    translations: { fr-fr: { name: 1 Mois } }'), 'line 22: products[0].translations.fr-fr is not a locale (en-en, de-de, en-gb, es-es, nl-nl, pt-pt)'],
@@ -213,5 +216,22 @@ describe('the catalogue of a start', () => {
     const text = join(dir, 'catalogue.txt');
     writeFileSync(text, VALID);
     expect(() => loadCatalogueFile(text)).toThrow(/^CATALOGUE_FILE .*catalogue\.txt must be a \.yaml, \.yml or \.json file\.$/);
+  });
+});
+
+describe("production and the demo's merchant pages", () => {
+  it('refuses every link of the demo file to its placeholder pages, each with its line and field, and the missing fields with them', async () => {
+    const { merchantProblems } = await import('../merchant');
+    const demo = loadCatalogueFile(DEMO_CATALOGUE_FILE);
+    const text = readFileSync(DEMO_CATALOGUE_FILE, 'utf8').split('\n');
+    const lineOf = (field: string) => text.findIndex((line) => line.trimStart().startsWith(`${field}:`)) + 1;
+    const problems = merchantProblems('production', demo);
+    for (const field of ['logo', 'supportUrl', 'termsUrl', 'privacyUrl', 'refundUrl']) {
+      expect(problems).toContain(`CATALOGUE_FILE ${demo.source} line ${lineOf(field)}: merchant.${field} ${demo.merchant[field as 'logo']} is a placeholder page of the demo, which production does not serve: link the shop's own page.`);
+    }
+    expect(problems).toHaveLength(5);
+    expect(merchantProblems('demo', demo)).toEqual([]);
+    const empty = parseCatalogue(VALID, 'yaml', 'shop.yaml');
+    expect(merchantProblems('production', empty)).toEqual(['CATALOGUE_FILE shop.yaml has no merchant name, termsUrl, privacyUrl: production shows shoppers who sells and on what terms (README, "Catalogue file", merchant:).']);
   });
 });

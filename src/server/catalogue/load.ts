@@ -34,6 +34,8 @@ export interface Catalogue {
   gateways: { module: string; displayname: string }[];
   /** Who sells (name, logo, support, terms, privacy, refund), as the file gives it; checked for production by refuseIncompleteMerchant. */
   merchant: FileMerchant;
+  /** The line of each merchant field the file sets, so a refusal can name it. */
+  merchantLines: Partial<Record<keyof FileMerchant, number>>;
   /** Names and descriptions per locale, by pid and by gateway module; kept in memory, never in the store (a locale left out shows the default). */
   translations: CatalogueTranslations;
 }
@@ -246,6 +248,7 @@ export function parseCatalogue(text: string, format: 'yaml' | 'json', source: st
     promotions,
     gateways: Object.entries(file.gateways ?? {}).map(([module, entry]) => ({ module, displayname: typeof entry === 'string' ? entry : entry.name })),
     merchant: file.merchant ?? {},
+    merchantLines: Object.fromEntries(Object.keys(file.merchant ?? {}).map((field) => [field, lineOf(doc, lines, ['merchant', field])])),
     translations: {
       products: new Map(file.products.flatMap((product) => (product.translations ? [[product.pid, product.translations] as const] : []))),
       gateways: new Map(Object.entries(file.gateways ?? {}).flatMap(([module, entry]) => (typeof entry !== 'string' && entry.translations ? [[module, entry.translations] as const] : []))),

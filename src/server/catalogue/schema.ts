@@ -26,8 +26,8 @@ const PRICING = {
   additionalProperties: false,
 } as const;
 
-/** A link the shop shows: an https:// (or http://) URL, or a path on this server (/…). */
-const LINK = { type: 'string', pattern: '^(https?://[^\\s<>"]+|/[^\\s<>"]*)$', title: 'an http(s):// URL or a path starting with /' } as const;
+/** A link the shop shows: an https:// URL, or a path on this site (one /; `//host/…` is another site, `/\\…` is read as one by browsers). */
+const LINK = { type: 'string', pattern: '^(https://[^\\s<>"]+|/(?![/\\\\])[^\\s<>"]*)$', title: 'an https:// URL or a path on this site starting with a single /' } as const;
 
 /** Texts per locale, e.g. `de-de: { name: …, description: … }`; a locale left out shows the default text. */
 const translations = (fields: Record<string, unknown>) => ({
