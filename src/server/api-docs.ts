@@ -23,7 +23,18 @@ export function apiDocsPolicy(html: string): string {
   ].join('; ');
 }
 
-export async function apiDocsPage(app: FastifyInstance, { demo, file = DEFAULT_API_DOCS_FILE }: { demo: boolean; file?: string | undefined }): Promise<void> {
+/** The server openapi.yaml names (its examples' links too): the page names the server it is served from instead. */
+const CONTRACT_SERVER = 'http://localhost:3000';
+/** Redoc's "API docs by" mark is fetched from Redocly's CDN: the page asks for nothing beyond this server (an empty local image instead). */
+const REDOC_CDN_LOGO = /https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(?:-full)?\.svg/g;
+const EMPTY_IMAGE = 'data:image/svg+xml,%3Csvg xmlns=%22http://www.w3.org/2000/svg%22/%3E';
+
+/** The built page as this server serves it: its own origin as the API's server, and no request to another site. */
+export function servedApiDocs(built: string, publicUrl: string): string {
+  return built.replaceAll(CONTRACT_SERVER, publicUrl.replace(/\/+$/, '')).replace(REDOC_CDN_LOGO, EMPTY_IMAGE);
+}
+
+export async function apiDocsPage(app: FastifyInstance, { demo, publicUrl, file = DEFAULT_API_DOCS_FILE }: { demo: boolean; publicUrl: string; file?: string | undefined }): Promise<void> {
   if (!demo) return;
   let cached: { mtimeMs: number; html: string; policy: string } | null = null;
   app.get(API_DOCS_PATH, async (_request, reply) => {
@@ -32,7 +43,7 @@ export async function apiDocsPage(app: FastifyInstance, { demo, file = DEFAULT_A
     }
     const { mtimeMs } = statSync(file);
     if (cached?.mtimeMs !== mtimeMs) {
-      const html = readFileSync(file, 'utf8');
+      const html = servedApiDocs(readFileSync(file, 'utf8'), publicUrl);
       cached = { mtimeMs, html, policy: apiDocsPolicy(html) };
     }
     return reply.type('text/html; charset=utf-8').header('content-security-policy', cached.policy).header('cache-control', 'no-cache').send(cached.html);

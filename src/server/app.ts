@@ -233,7 +233,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(async (scope) => recoveryOptOutPages(scope, { recovery, demo: config.mode === 'demo' }));
   await app.register(async (scope) => demoOutboxPages(scope, { db: store.db, render: renderMail, demo: config.mode === 'demo', from: config.mail.from, sending: ports.mailer !== null }));
-  await app.register(async (scope) => apiDocsPage(scope, { demo: config.mode === 'demo', file: options.apiDocsFile }));
+  await app.register(async (scope) => apiDocsPage(scope, { demo: config.mode === 'demo', publicUrl: config.publicUrl, file: options.apiDocsFile }));
   await serveSpa(app, config.distDir, { demoBanner: config.mode === 'demo' });
   // Without a mailer (the demo without SMTP_URL) the mail stays in the outbox, for the demo outbox page.
   if (ports.mailer) {

@@ -47,6 +47,19 @@ describe('GET /checkout/api/docs', () => {
     expect(answer.text).not.toMatch(/<(script|link)[^>]+(src|href)="https?:/);
   });
 
+  it('names the server it is served from (PUBLIC_URL), not the contract\'s localhost:3000, and not Redoc\'s CDN for its mark', async () => {
+    const shop = await createTestApp({ PUBLIC_URL: 'https://tv.shop.example' }, { apiDocsFile: docsFile });
+    try {
+      const answer = await new Browser(shop.app).request({ method: 'GET', url: API_DOCS_PATH, validate: false });
+      expect(answer.text).toContain('"servers":[{"url":"https://tv.shop.example"');
+      expect(answer.text).not.toContain('localhost:3000');
+      // Redoc's "API docs by" mark came from its CDN on every view (tests/e2e/25-api-reference.spec.ts counts the requests in Chromium).
+      expect(answer.text).not.toContain('cdn.redoc.ly/redoc/logo');
+    } finally {
+      await shop.close();
+    }
+  });
+
   it('the CSP that allows the inline scripts is the docs page\'s alone: the checkout keeps script-src \'self\'', async () => {
     const answer = await new Browser(t.app).request({ method: 'GET', url: '/checkout/', validate: false });
     expect(String(answer.headers['content-security-policy'])).toContain("script-src 'self';");
@@ -56,7 +69,7 @@ describe('GET /checkout/api/docs', () => {
     const config = readConfig({ NODE_ENV: 'production', DIST_DIR: inject('distDir') });
     expect(config.mode).toBe('production');
     const app = Fastify();
-    await app.register(async (scope) => apiDocsPage(scope, { demo: config.mode === 'demo', file: docsFile }));
+    await app.register(async (scope) => apiDocsPage(scope, { demo: config.mode === 'demo', publicUrl: config.publicUrl, file: docsFile }));
     await serveSpa(app, config.distDir, { demoBanner: false });
     try {
       const answer = await app.inject({ method: 'GET', url: API_DOCS_PATH });
