@@ -83,9 +83,8 @@ export async function recordPaymentEvent(tx: Transaction, gateway: string, event
     return decided('exception', reason);
   };
   if (!payment) return exception('unknown_payment');
-  const sameMoney = payment.amountCents === event.amountCents && payment.currency === event.currency;
-  // The payment that paid this invoice, reported again under a new event id: the same money, already applied.
-  if (payment.status === 'Paid' && sameMoney && event.type === 'payment.succeeded') return decided('already_applied');
+  // A success under a new event id for a payment already Paid is a second charge (the same event again is a
+  // duplicate, above): it falls through to the closed invoice below and is an invoice_paid exception, to be refunded.
   // A confirming event arriving after the success (out of order) changes nothing.
   if (payment.status === 'Paid' && event.type === 'payment.confirming') return decided('already_applied');
   const closed = closedInvoiceReason(payment.invoiceStatus);
