@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray } from 'drizzle-orm';
 import type { Database } from '../../db/connect';
 import { invoices, orders, paymentExceptions, payments, products, services, webhookEvents } from '../../db/schema';
 import { closedInvoiceReason } from '../port';
@@ -91,6 +91,12 @@ export async function recordPaymentEvent(tx: Transaction, gateway: string, event
   if (closed) return exception(closed);
   // Money seen before the deadline (Confirming) is on time even when its confirmation comes after it.
   if (payment.status !== 'Confirming' && payment.expiresAt.getTime() < event.createdAt.getTime()) return exception('link_expired');
+  if (event.type === 'payment.expired') {
+    // The provider closed the link before our deadline: it is Expired from then on, so a new link may be made.
+    await tx.update(payments).set({ expiresAt: event.createdAt })
+      .where(and(eq(payments.id, payment.id), eq(payments.status, 'Open'), gt(payments.expiresAt, event.createdAt)));
+    return decided('expired');
+  }
   if (payment.currency !== event.currency) return exception('currency_mismatch');
   if (payment.amountCents !== event.amountCents) return exception('amount_mismatch');
   if (event.type === 'payment.failed') {
