@@ -33,7 +33,7 @@ describe('waiting machine: generated paths', () => {
     expect(coverage.guardOutcomes.missing).toEqual([]);
     expect(coverage.transitions.walked + coverage.guardOutcomes.walked + coverage.unreachable.length).toBe(coverage.transitions.total + coverage.guardOutcomes.total);
     // Counted in the machine file: every on/always/after/onDone/onError entry, each guarded branch; two outcomes per guard.
-    expect([coverage.transitions.total, coverage.guardOutcomes.total]).toEqual([32, 40]);
+    expect([coverage.transitions.total, coverage.guardOutcomes.total]).toEqual([34, 44]);
   });
 
   for (const path of paths) {
@@ -124,6 +124,19 @@ describe('waiting machine: guards', () => {
     expect(waitingGuards.orderCancelled(undefined, { status: 'Cancelled' })).toBe(true);
     expect(waitingGuards.orderCancelled(undefined, { status: 'Active' })).toBe(false);
   });
+  it('paymentExpiredEarly: an Expired answer while our countdown still runs', () => {
+    expect(waitingGuards.paymentExpiredEarly({ context: context({ now: 0, lastDate: 10_000 }) }, { payment: 'Expired' })).toBe(true);
+    expect(waitingGuards.paymentExpiredEarly({ context: context({ now: 10_000, lastDate: 10_000 }) }, { payment: 'Expired' })).toBe(false);
+    expect(waitingGuards.paymentExpiredEarly({ context: context({ now: 0, lastDate: 10_000 }) }, { payment: 'Open' })).toBe(false);
+  });
+
+  it('paidAfterClose: the paid_after_close code, as an ApiFailure or an API error body carries it', () => {
+    expect(waitingGuards.paidAfterClose(undefined, { error: { status: 409, code: 'paid_after_close', message: 'x' } })).toBe(true);
+    expect(waitingGuards.paidAfterClose(undefined, { error: { error: { code: 'paid_after_close', message: 'x' } } })).toBe(true);
+    expect(waitingGuards.paidAfterClose(undefined, { error: { error: { code: 'invoice_paid', message: 'x' } } })).toBe(false);
+    expect(waitingGuards.paidAfterClose(undefined, { error: new Error('down') })).toBe(false);
+  });
+
   it('hasLatePayment follows the late-payment flag of the answer', () => {
     expect(waitingGuards.hasLatePayment(undefined, { latePayment: true })).toBe(true);
     expect(waitingGuards.hasLatePayment(undefined, { latePayment: false })).toBe(false);
@@ -333,6 +346,54 @@ describe('waiting machine: with timers and the app actors', () => {
     await vi.waitFor(() => expect(actor.getSnapshot().value).toBe('success'));
     expect(went).toEqual([{ serviceid: 301, invoiceid: 201 }]);
     expect(actor.getSnapshot().context.order).toEqual({ orderid: null, invoiceid: null, serviceid: 301, fraud: false });
+    actor.stop();
+  });
+
+  it('the provider expired the link before our deadline (status Expired): the deadline becomes now and a new link may be asked for, on the renew-link path', async () => {
+    const opened: string[] = [];
+    let expired = true;
+    const machine = waitingMachine.provide({
+      actors: {
+        fetchOrderStatus: fromPromise<OrderStatusResult, FetchOrderStatusInput>(async () => ({
+          orderid: 101, status: 'Pending', fraud: false, serviceids: [301], payment: expired ? ('Expired' as const) : ('Open' as const), latePayment: false, receipt: waitingModelReceipt,
+        })),
+        createPaymentLink: fromPromise(async () => {
+          expired = false;
+          return { link: 'https://pay.example/renewed' };
+        }),
+      },
+      actions: { openPaymentLink: (_, params) => opened.push(params.link) },
+    });
+    const now = Date.now();
+    const actor = createActor(machine, { input: { ...waitingModelInput, now, lastDate: now + 60_000, duration: 120_000 } });
+    actor.start();
+    await vi.waitFor(() => expect(actor.getSnapshot().context.payment).toBe('Expired'));
+    expect(actor.getSnapshot().context).toMatchObject({ lastDate: now, remainingMs: 0, progress: 0 });
+    expect(actor.getSnapshot().can({ type: 'payment.renew' })).toBe(true);
+    actor.send({ type: 'payment.renew' });
+    await vi.waitFor(() => expect(opened).toEqual(['https://pay.example/renewed']));
+    expect(actor.getSnapshot().context).toMatchObject({ payment: 'Open', duration: PAYMENT_DEADLINE_MS });
+    actor.stop();
+  });
+
+  it.each([
+    ['renew on the same gateway', [{ type: 'payment.renew' }]],
+    ['change of gateway', [{ type: 'gateway.change' }, { type: 'gateway.select', gateway: 'sandbox_crypto' }]],
+  ] as const)('a new link refused with 409 paid_after_close (%s) ends on the late-payment state: no link opened, no error shown', async (_name, events) => {
+    const opened: string[] = [];
+    const machine = waitingMachine.provide({
+      actors: {
+        fetchOrderStatus: fromPromise<OrderStatusResult, FetchOrderStatusInput>(() => new Promise(() => {})),
+        createPaymentLink: fromPromise<CreatePaymentLinkOutput, CreatePaymentLinkInput>(() => Promise.reject(Object.assign(new Error('A payment arrived after it closed.'), { status: 409, code: 'paid_after_close' }))),
+      },
+      actions: { openPaymentLink: (_, params) => opened.push(params.link) },
+    });
+    const actor = createActor(machine, { input: { ...waitingModelInput, now: Date.now(), lastDate: Date.now() - 1_000 } });
+    actor.start();
+    for (const event of events) actor.send(event);
+    await vi.waitFor(() => expect(actor.getSnapshot().value).toBe('latePayment'));
+    expect(actor.getSnapshot().context).toMatchObject({ latePayment: true, error: null, paymentLink: waitingModelInput.paymentLink });
+    expect(opened).toEqual([]);
     actor.stop();
   });
 

@@ -139,6 +139,15 @@ interface GuardArgs {
   context: WaitingContext;
 }
 
+/** The API error code a failed call carries (an ApiFailure's `code`, or the body's `error.code`); null when none. */
+export function errorCode(error: unknown): string | null {
+  if (typeof error !== 'object' || error === null) return null;
+  const { code, error: body } = error as { code?: unknown; error?: unknown };
+  if (typeof code === 'string') return code;
+  const inner = typeof body === 'object' && body !== null ? (body as { code?: unknown }).code : undefined;
+  return typeof inner === 'string' ? inner : null;
+}
+
 /** The guards of the waiting machine, exported for their unit tests. */
 export const waitingGuards = {
   isFraud: ({ context }: GuardArgs) => context.order.fraud,
@@ -147,6 +156,8 @@ export const waitingGuards = {
   orderFraud: (_: unknown, params: { status: OrderStatus; fraud: boolean }) => params.status === 'Fraud' || params.fraud,
   orderCancelled: (_: unknown, params: { status: OrderStatus }) => params.status === 'Cancelled',
   hasLatePayment: (_: unknown, params: { latePayment: boolean }) => params.latePayment,
+  paymentExpiredEarly: ({ context }: GuardArgs, params: { payment: WaitingPaymentStatus | null }) => params.payment === 'Expired' && context.now < context.lastDate,
+  paidAfterClose: (_: unknown, params: { error: unknown }) => errorCode(params.error) === 'paid_after_close',
   paymentDeclined: ({ context }: GuardArgs) => context.payment === 'Declined',
   paymentConfirming: ({ context }: GuardArgs) => context.payment === 'Confirming',
   paymentNotConfirming: ({ context }: GuardArgs) => context.payment !== 'Confirming',
@@ -190,6 +201,8 @@ export const waitingMachineDocs = {
     storeError: { description: 'Keeps the server message of a failed call to show it.', input: 'the actor error', output: 'error' },
     pickGateway: { description: 'Remembers the gateway picked in the gateway-change view.', output: 'pendingGateway' },
     clearPendingGateway: { description: 'Forgets the gateway of a link that could not be made.', output: 'pendingGateway' },
+    expireNow: { description: 'The provider closed the link before our deadline: the deadline becomes now, so the link shows expired and a new one may be asked for.', output: 'lastDate, remainingMs, progress' },
+    storeLatePayment: { description: 'Keeps that a payment came after the order closed (the server refused a new link for it).', output: 'latePayment' },
     storeNewLink: {
       description: 'Keeps the new link and its gateway, sets the deadline one day ahead; the new link is Open.',
       input: 'link, pendingGateway',
@@ -208,6 +221,8 @@ export const waitingMachineDocs = {
     orderFraud: { description: 'The polled status is Fraud or the order is flagged as fraud.' },
     orderCancelled: { description: 'The polled status is Cancelled.' },
     hasLatePayment: { description: 'A payment arrived after the link expired or the order closed: the operator refunds or applies it.' },
+    paymentExpiredEarly: { description: 'The status answer says the link is Expired while our countdown still runs (the provider expired it first).' },
+    paidAfterClose: { description: 'A new link was refused with paid_after_close: a payment came after the order closed.' },
     paymentDeclined: { description: 'The latest payment was declined by the provider.' },
     paymentConfirming: { description: 'The provider saw the money and awaits its confirmation.' },
     mayChangeGateway: { description: 'Another gateway is configured and no payment is being confirmed.' },
@@ -249,6 +264,8 @@ export const waitingMachine = setup({
     storeStatus: assign((_, params: { status: OrderStatus }) => ({ status: params.status, statusTone: statusTone(params.status) })),
     storeProgress: assign((_, params: OrderStatusResult) => ({ payment: params.payment, latePayment: params.latePayment, receipt: params.receipt })),
     pickSameGateway: assign(({ context }) => ({ pendingGateway: context.selectedGateway })),
+    expireNow: assign(({ context }) => ({ lastDate: context.now, ...countdownAt(context.now, context.now, context.duration) })),
+    storeLatePayment: assign({ latePayment: true }),
     clearPendingGateway: assign({ pendingGateway: null }),
     resetBackoff: assign({ pollDelayMs: ORDER_POLL_INTERVAL_MS }),
     backOff: assign(({ context }) => ({ pollDelayMs: backedOffDelay(context.pollDelayMs) })),
@@ -383,6 +400,12 @@ export const waitingMachine = setup({
                     description: 'The order was cancelled elsewhere.',
                   },
                   {
+                    guard: { type: 'paymentExpiredEarly', params: ({ event }) => ({ payment: event.output.payment }) },
+                    target: 'scheduled',
+                    actions: [{ type: 'storeStatus', params: ({ event }) => ({ status: event.output.status }) }, { type: 'storeProgress', params: ({ event }) => event.output }, 'resetBackoff', 'expireNow'],
+                    description: 'The provider expired the link before our deadline (Coinbase checkout.payment.expired): the deadline is now, so the page offers a new link.',
+                  },
+                  {
                     target: 'scheduled',
                     actions: [{ type: 'storeStatus', params: ({ event }) => ({ status: event.output.status }) }, { type: 'storeProgress', params: ({ event }) => event.output }, 'resetBackoff'],
                     description: 'Still pending: poll again at the normal interval (the payment region follows the payment state).',
@@ -483,6 +506,12 @@ export const waitingMachine = setup({
                 },
                 onError: [
                   {
+                    guard: { type: 'paidAfterClose', params: ({ event }) => ({ error: event.error }) },
+                    target: '#waitingLatePayment',
+                    actions: 'storeLatePayment',
+                    description: 'No new link: a payment came after the order closed (409 paid_after_close); the shopper is told what happens next, never asked to pay again.',
+                  },
+                  {
                     guard: 'renewingSameGateway',
                     target: 'info',
                     actions: [{ type: 'storeError', params: ({ event }) => ({ error: event.error }) }, 'clearPendingGateway'],
@@ -537,7 +566,7 @@ export const waitingMachine = setup({
     },
     latePayment: {
       id: 'waitingLatePayment',
-      description: 'A payment arrived after the link expired or the order closed: it is a payment exception; the shopper is told to contact support with the invoice number.',
+      description: 'A payment arrived after the link expired or the order closed: it is a payment exception; the shopper is told the shop activates the order or refunds the payment, and to contact support with the invoice number. No new link is offered.',
       type: 'final',
     },
   },

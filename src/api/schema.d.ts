@@ -613,7 +613,7 @@ export interface paths {
         };
         /**
          * Resume an unpaid order on its waiting page
-         * @description What the waiting page needs to resume an order of the session in a browser that has nothing saved (for example after following a recovery reminder's link): its invoice, gateway, payment link and deadline. When the order is unpaid and its last link has expired, a fresh link on the same gateway is made.
+         * @description What the waiting page needs to resume an order of the session in a browser that has nothing saved (for example after following a recovery reminder's link): its invoice, gateway, payment link and deadline. When the order is unpaid and its last link has expired, a fresh link on the same gateway is made, unless a payment already came after the link expired or the order closed: then the answer is the closed order (200, `latePayment` true, `link` and `deadline` null), never a link to pay again.
          */
         get: operations["resumeOrder"];
         put?: never;
@@ -1120,7 +1120,7 @@ export interface components {
             paymentmethod: string | null;
             /**
              * Format: uri
-             * @description A payment link that still works (a fresh one on the same gateway when the last had expired); null when the order cannot be paid.
+             * @description A payment link that still works (a fresh one on the same gateway when the last had expired); null when the order cannot be paid, or a payment of it came after it closed (`latePayment`).
              */
             link: string | null;
             /**
@@ -1128,6 +1128,8 @@ export interface components {
              * @description When `link` expires.
              */
             deadline: string | null;
+            /** @description A payment arrived after the link expired or the order was cancelled and is recorded as a payment exception: the order is closed to new payments (no `link`), the operator activates it or refunds the payment, and the waiting page says so. */
+            latePayment: boolean;
         };
         InvoiceStatusResponse: {
             invoiceid: components["schemas"]["Id"];
@@ -1361,7 +1363,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A conflict with the current state (`price_changed` with the server's amount and currency, `idempotency_key_reused`, `order_not_pending`, `invoice_paid`, `invoice_cancelled`, `invoice_refunded`, `payment_confirming` (no new link and no cancel while a payment of the invoice is being confirmed), a service action the service's status does not allow; with BILLING=whmcs `currency_not_offered` for an order in another currency than the one WHMCS bills the client in, `request_in_progress` while the first submission under an Idempotency-Key is still with WHMCS). */
+        /** @description A conflict with the current state (`price_changed` with the server's amount and currency, `idempotency_key_reused`, `order_not_pending`, `invoice_paid`, `invoice_cancelled`, `invoice_refunded`, `payment_confirming` (no new link and no cancel while a payment of the invoice is being confirmed), `paid_after_close` (no new link, as a payment of the invoice arrived after its link expired or its order was cancelled and is recorded as a payment exception for the operator to apply or refund), a service action the service's status does not allow; with BILLING=whmcs `currency_not_offered` for an order in another currency than the one WHMCS bills the client in, `request_in_progress` while the first submission under an Idempotency-Key is still with WHMCS). */
         Conflict: {
             headers: {
                 [name: string]: unknown;
@@ -2584,7 +2586,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The order and a working payment link. */
+            /** @description The order and a working payment link, or the closed order (`latePayment`, no link) when a payment came after it closed. */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -125,7 +125,10 @@ export function resumeOrderRoute({ billing, gateways, clock, recovery, publicUrl
       if (!order) throw notFound('This order does not exist.');
       assertOwnsOrder(session, order);
       let payment = await recovery.latestPayment(order.invoiceId);
-      const payable = order.status === 'Pending' && order.invoiceStatus === 'Unpaid' && !order.fraud;
+      // A payment that came after the link expired or the order closed is the operator's (activate or refund):
+      // the shopper who paid is shown the closed order, never a fresh link to pay again.
+      const { latePayment } = await billing.invoiceProgress(order.invoiceId, clock.now());
+      const payable = order.status === 'Pending' && order.invoiceStatus === 'Unpaid' && !order.fraud && !latePayment;
       const gateway = gateways.find((candidate) => candidate.module === payment?.gateway) ?? null;
       // An expired link is replaced on the same gateway, so the resumed page has one that works.
       const now = clock.now().getTime();
@@ -141,6 +144,7 @@ export function resumeOrderRoute({ billing, gateways, clock, recovery, publicUrl
         paymentmethod: payment?.gateway ?? null,
         link: link?.url ?? null,
         deadline: link?.deadline.toISOString() ?? null,
+        latePayment,
       };
     },
   };

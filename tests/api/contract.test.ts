@@ -270,7 +270,7 @@ describe('every answer of every operation matches openapi.yaml', () => {
     expectError(await shopper.call('getInvoiceStatus', { query: { invoiceid: '999999' } }), 404, 'not_found');
     expect((await shopper.call('resumeOrder', { query: { orderid: String(order.orderid) } })).body).toEqual({
       orderid: order.orderid, invoiceid: order.invoiceid, serviceids: order.serviceids, flow: 'order', status: 'Pending', invoiceStatus: 'Unpaid', fraud: false, amount: 12.99, currency: 'EUR',
-      paymentmethod: 'sandbox', link: order.link, deadline: order.deadline,
+      paymentmethod: 'sandbox', link: order.link, deadline: order.deadline, latePayment: false,
     });
     expectError(await stranger.call('resumeOrder', { query: { orderid: String(order.orderid) } }), 403, 'forbidden');
     expectError(await shopper.call('resumeOrder', { query: { orderid: '999999' } }), 404, 'not_found');

@@ -184,6 +184,45 @@ describe('the payment lifecycle the waiting page reads', () => {
       expect(await statusOf(browser, order)).toMatchObject({ status: 'Cancelled', latePayment: true });
     });
 
+    /** The number of payment links the invoice has. */
+    const linksOf = async (order: OrderResponse) => (await rows(t.db, sql`select id from payments where invoice_id = ${order.invoiceid}`)).length;
+    const newLink = (browser: Browser, order: OrderResponse, call: 'offshore' | 'coinbase', paymentmethod: string) =>
+      browser.call(call, { body: { invoiceid: order.invoiceid, paymentmethod, amount: order.amount, currency: order.currency } });
+
+    it('paid after the link expired: resumeOrder answers the closed order (200, latePayment, no link) and makes no new link; renew and change of gateway answer 409 paid_after_close', async () => {
+      const { browser, order } = await guestWithOrder(t.app);
+      await expire(order.link);
+      expect((await event(order, order.link, 'sandbox', 'payment.succeeded')).status).toBe(200);
+      const links = await linksOf(order);
+      const resumed = await browser.call('resumeOrder', { query: { orderid: String(order.orderid) } });
+      expect(resumed.status, resumed.text).toBe(200);
+      expect(resumed.body).toMatchObject({ orderid: order.orderid, invoiceid: order.invoiceid, status: 'Pending', invoiceStatus: 'Unpaid', paymentmethod: 'sandbox', link: null, deadline: null, latePayment: true });
+      for (const [call, gateway] of [['offshore', 'sandbox'], ['coinbase', 'sandboxcrypto']] as const) {
+        const refused = await newLink(browser, order, call, gateway);
+        expect(refused.status, refused.text).toBe(409);
+        expect(refused.body).toEqual({ error: { code: 'paid_after_close', message: expect.any(String) } });
+      }
+      expect(await linksOf(order)).toBe(links);
+    });
+
+    it('paid after the shopper cancelled: a new link answers 409 paid_after_close (not just invoice_cancelled), resumeOrder says latePayment', async () => {
+      const { browser, order } = await guestWithOrder(t.app);
+      expect((await browser.call('cancelOrder', { body: { orderid: order.orderid } })).status).toBe(200);
+      expect((await event(order, order.link, 'sandbox', 'payment.succeeded')).status).toBe(200);
+      const refused = await newLink(browser, order, 'offshore', 'sandbox');
+      expect(refused.status).toBe(409);
+      expect(refused.body).toEqual({ error: { code: 'paid_after_close', message: expect.any(String) } });
+      expect((await browser.call('resumeOrder', { query: { orderid: String(order.orderid) } })).body).toMatchObject({ status: 'Cancelled', link: null, latePayment: true });
+    });
+
+    it('an expired link without a late payment is still replaced by resumeOrder (latePayment false)', async () => {
+      const { browser, order } = await guestWithOrder(t.app);
+      await expire(order.link);
+      const resumed = await browser.call('resumeOrder', { query: { orderid: String(order.orderid) } });
+      expect(resumed.body).toMatchObject({ latePayment: false, link: expect.stringContaining('/checkout/sandbox/pay/') });
+      expect(paymentIdOf(resumed.body.link)).not.toBe(paymentIdOf(order.link));
+    });
+
     it('a declined event after the link expired moves no money: no late payment', async () => {
       const { browser, order } = await guestWithOrder(t.app);
       await expire(order.link);

@@ -56,8 +56,9 @@ describe('Coinbase Business checkouts', () => {
     const { order, checkout } = await coinbaseOrder();
     expect(order.link).toBe(`${coinbase.apiUrl.replace('/sandbox', '')}/pay/${checkout.id}`);
     expect(checkout.id).toMatch(/^[0-9a-f]{24}$/);
+    // Priced in EUR: Coinbase reads it back in USDC, the price asked for in the fiat fields.
     expect(checkout).toMatchObject({
-      amount: '12.99', currency: 'EUR', status: 'ACTIVE', expiresAt: order.deadline,
+      fiatAmount: '12.99', fiatCurrency: 'EUR', currency: 'USDC', status: 'ACTIVE', expiresAt: order.deadline,
       successRedirectUrl: 'http://localhost:3000/checkout/waiting', failRedirectUrl: 'http://localhost:3000/checkout/waiting',
       metadata: { invoiceId: String(order.invoiceid), orderId: String(order.orderid), paymentId: expect.stringMatching(/^pay_/) },
     });
@@ -148,6 +149,52 @@ describe('Coinbase Business checkouts', () => {
     // Only the webhook_events bookkeeping may grow; nothing about the invoice, order, payment or services moves.
     expect({ ...after, webhook_events: null }).toEqual({ ...before, webhook_events: null });
     expect(await paymentStatus(order.invoiceid)).toBe('Paid');
+  });
+
+  describe('priced in fiat: Coinbase reads the checkout back in USDC with the price in fiatAmount/fiatCurrency', () => {
+    it.each([
+      ['EUR', 12.99, { fiatAmount: '12.99', fiatCurrency: 'EUR' }],
+      ['GBP', 10.99, { fiatAmount: '10.99', fiatCurrency: 'GBP' }],
+    ] as const)('an order in %s is paid against the fiat price: no currency_mismatch exception', async (currency, amount, fiat) => {
+      const browser = await guest(t.app);
+      const order = await placeOrder(browser, { paymentmethod: 'coinbase', currency, amount });
+      const checkout = coinbase.checkoutOfUrl(order.link ?? '');
+      expect(checkout).toMatchObject({ ...fiat, currency: 'USDC' });
+      expect(checkout.amount).not.toBe(fiat.fiatAmount);
+      await coinbase.pay(checkout.id);
+      expect(coinbase.deliveries.at(-1)?.status).toBe(200);
+      expect(await invoiceStatus(order.invoiceid)).toBe('Paid');
+      expect(await rows(t.db, sql`select reason from payment_exceptions where invoice_id = ${order.invoiceid}`)).toEqual([]);
+    });
+  });
+
+  it('checkout.payment.expired before our deadline expires the link: the waiting page is told Expired, and a new link may be made', async () => {
+    const { browser, order, checkout } = await coinbaseOrder();
+    await coinbase.expire(checkout.id);
+    expect(coinbase.deliveries.at(-1)?.status).toBe(200);
+    expect(await paymentStatus(order.invoiceid)).toBe('Open');
+    const status = await browser.call('getOrderStatus', { query: { orderid: String(order.orderid) } });
+    expect(status.body.payment).toEqual({ status: 'Expired', gateway: 'coinbase' });
+    expect(await invoiceStatus(order.invoiceid)).toBe('Unpaid');
+    const renewed = await browser.call('coinbase', { body: { invoiceid: order.invoiceid, paymentmethod: 'coinbase', amount: order.amount, currency: order.currency } });
+    expect(renewed.status, renewed.text).toBe(200);
+    expect(coinbase.checkoutOfUrl(renewed.body.link).id).not.toBe(checkout.id);
+  });
+
+  it('a second success with a new event id for a paid checkout is a payment exception (invoice_paid); the same event id again stays a duplicate', async () => {
+    const { order, checkout } = await coinbaseOrder();
+    const first = await coinbase.pay(checkout.id);
+    expect(await invoiceStatus(order.invoiceid)).toBe('Paid');
+    const again = coinbase.webhook(checkout.id, 'checkout.payment.success');
+    expect(again.eventId).not.toBe(first.eventId);
+    const delivery = await coinbase.send(again);
+    expect(JSON.parse(delivery.text)).toEqual({ received: true, duplicate: false });
+    expect(await rows(t.db, sql`select event_id, reason, amount_cents, currency from payment_exceptions where invoice_id = ${order.invoiceid}`))
+      .toEqual([{ event_id: `coinbase:${again.eventId}`, reason: 'invoice_paid', amount_cents: 1299, currency: 'EUR' }]);
+    const before = await storeSnapshot(t.db);
+    expect(JSON.parse((await coinbase.send(first)).text)).toEqual({ received: true, duplicate: true });
+    expect(JSON.parse((await coinbase.send(again)).text)).toEqual({ received: true, duplicate: true });
+    expect(await storeSnapshot(t.db)).toEqual(before);
   });
 
   it('a failed payment declines the link and leaves the invoice unpaid', async () => {
@@ -288,7 +335,7 @@ describe('the Coinbase fake checks the CDP JWT as documented', () => {
     const app = await createTestApp({ GATEWAYS: 'coinbase', RATE_LIMIT: 'off', COINBASE_API_URL: ecFake.apiUrl, COINBASE_API_KEY_ID: ec.keyId, COINBASE_API_KEY_SECRET: ec.secret, COINBASE_WEBHOOK_SECRET });
     try {
       const order = await placeOrder(await guest(app.app), { paymentmethod: 'coinbase' });
-      expect(ecFake.checkoutOfUrl(order.link ?? '').amount).toBe('12.99');
+      expect(ecFake.checkoutOfUrl(order.link ?? '').fiatAmount).toBe('12.99');
       expect(ecFake.refusals).toEqual([]);
     } finally {
       await app.close();
@@ -346,6 +393,26 @@ describe('hostedlink', () => {
     const before = await storeSnapshot(t.db);
     const replay = await hostedlink.send(hostedlink.deliveries.at(-1)?.callback ?? ({} as never));
     expect(JSON.parse(replay.text)).toEqual({ received: true, duplicate: true });
+    expect(await storeSnapshot(t.db)).toEqual(before);
+  });
+
+  it('a second "paid" callback with a new id for a paid link is a second charge: a payment exception (invoice_paid) to refund; the same id again is a duplicate', async () => {
+    const { order, link } = await hostedOrder();
+    await submit(link, 'pay');
+    expect(await invoiceStatus(order.invoiceid)).toBe('Paid');
+    const first = hostedlink.deliveries.at(-1)?.callback;
+    const second = hostedlink.callbackFor(fieldsOf(link), 'paid');
+    expect(second.id).not.toBe(first?.id);
+    const services = await countRows(t.db, 'services', sql`order_id = ${order.orderid} and status = 'Active'`);
+    const delivery = await hostedlink.send(second);
+    expect(delivery.status).toBe(200);
+    expect(JSON.parse(delivery.text)).toEqual({ received: true, duplicate: false });
+    expect(await rows(t.db, sql`select gateway, event_id, event_type, reason, amount_cents, currency from payment_exceptions where invoice_id = ${order.invoiceid}`))
+      .toEqual([{ gateway: 'hostedlink', event_id: second.id, event_type: 'payment.succeeded', reason: 'invoice_paid', amount_cents: 1299, currency: 'EUR' }]);
+    expect(await countRows(t.db, 'services', sql`order_id = ${order.orderid} and status = 'Active'`)).toBe(services);
+    const before = await storeSnapshot(t.db);
+    expect(JSON.parse((await hostedlink.send(second)).text)).toEqual({ received: true, duplicate: true });
+    expect(JSON.parse((await hostedlink.send(first ?? second)).text)).toEqual({ received: true, duplicate: true });
     expect(await storeSnapshot(t.db)).toEqual(before);
   });
 

@@ -53,6 +53,8 @@ export const discountApplied = (code: string) => `Code ${code} applied.`;
 
 /** The waiting page's notice for a payment that came after the order closed. */
 export const latePayment = (invoiceid: number) => `We received a payment after this order closed; we will refund or apply it — contact support with invoice #${invoiceid}.`;
+/** What the shop does next with a payment that came after the order closed (hardening issue: activation or refund by the operator; no second payment). */
+export const LATE_PAYMENT_NEXT = 'You do not need to pay again: the shop will either activate your order or refund your payment.';
 
 /** The upsell's price box when the service's extra connections have no price in the visitor's currency. */
 export const upsellNotSold = (currency: string) => `Extra connections for this service cannot be bought in ${currency}.`;

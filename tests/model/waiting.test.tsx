@@ -9,7 +9,7 @@ import { COUNTDOWN_TICK_MS, type CreatePaymentLinkOutput, type OrderStatusResult
 import type { PathStep } from '../../scripts/statecharts/graph';
 import { waitingModel, waitingModelInput } from '../../scripts/statecharts/models/waiting.model';
 import { PAYMENT_DEADLINE_MS } from '../../src/domain/constants';
-import { APP_MESSAGES, PAYMENT_LINKS, latePayment } from '../facts/messages';
+import { APP_MESSAGES, LATE_PAYMENT_NEXT, PAYMENT_LINKS, latePayment } from '../facts/messages';
 import { checkoutFact } from '../facts/prices';
 import { apiError } from '../support/fake-api';
 import { contractGateways } from './api';
@@ -120,6 +120,11 @@ async function perform(event: AnyEventObject, page: WaitingPage, before: { now: 
       return;
     }
     case 'xstate.error.actor.createPaymentLink':
+      if ((event.error as { error?: { code?: string } } | undefined)?.error?.code === 'paid_after_close') {
+        // A payment came after the order closed: the server makes no new link (openapi.yaml Conflict).
+        await api.respond(linkCall(told.gateway), apiError(409, 'paid_after_close', 'A payment for this invoice arrived after it closed.'));
+        return;
+      }
       told.error = APP_MESSAGES.invoicePaid;
       await api.respond(linkCall(told.gateway), apiError(409, 'invoice_paid', 'Invoice already paid'));
       return;
@@ -214,8 +219,11 @@ async function see(value: StateValue, context: WaitingContext, page: WaitingPage
   if (value === 'latePayment') {
     await shown(() => screen.getByRole('heading', { level: 1, name: en.waiting.lateTitle }), 'the late-payment page');
     expect(screen.getByRole('alert').textContent).toBe(latePayment(201));
+    // What the shop does next: activation or refund by the operator, never a second payment.
+    expect(screen.getByText(LATE_PAYMENT_NEXT)).toBeTruthy();
     expect(screen.getByRole('link', { name: en.app.backHome })).toBeTruthy();
     expect(screen.queryByRole('link', { name: en.waiting.pay })).toBeNull();
+    for (const name of [en.waiting.payAgain, en.waiting.newLink, en.waiting.changeGateway]) expect(screen.queryByRole('button', { name })).toBeNull();
     seeReceipt(answered);
     return;
   }
@@ -235,8 +243,9 @@ async function see(value: StateValue, context: WaitingContext, page: WaitingPage
   await shown(() => screen.getAllByText(en.waiting.paymentMethod)[0], 'the order');
   const confirming = told === 'Confirming' && !newLink;
   const declined = told === 'Declined' && !newLink;
-  // The deadline is reached on the clock the page reads (the walk's), at the persisted lastDate.
-  const expired = !confirming && !newLink && page.clock.now >= waitingModelInput.lastDate;
+  // The deadline is reached on the clock the page reads (the walk's), at the persisted lastDate, or at the
+  // status answer that said the provider expired the link first (the deadline then moved up to that moment).
+  const expired = !confirming && !newLink && page.clock.now >= Math.min(waitingModelInput.lastDate, context.lastDate);
   seeOrderInfo(context, confirming ? 'Confirming' : declined ? 'Declined' : expired ? 'Expired' : en.status.Pending);
   seeReceipt(answered);
   if (confirming) {

@@ -127,7 +127,7 @@ const defaults: Record<Operation, Answer> = {
   orderStatus: { orderid: 1001, status: 'Pending', invoiceid: 2001, invoiceStatus: 'Unpaid', serviceids: [3001], fraud: false, amount: 15, currency: 'EUR', ...waitingFacts },
   resumeOrder: {
     orderid: 1001, invoiceid: 2001, serviceids: [3001], flow: 'order', status: 'Pending', invoiceStatus: 'Unpaid', fraud: false, amount: 15, currency: 'EUR',
-    paymentmethod: 'sandboxcrypto', link: 'http://localhost/checkout/sandbox/pay/pay_resumed', deadline: new Date(Date.now() + 5 * 3_600_000).toISOString(),
+    paymentmethod: 'sandboxcrypto', link: 'http://localhost/checkout/sandbox/pay/pay_resumed', deadline: new Date(Date.now() + 5 * 3_600_000).toISOString(), latePayment: false,
   } satisfies Schemas['ResumeOrderResponse'],
   invoiceStatus: { invoiceid: 2001, status: 'Unpaid', kind: 'order', orderid: 1001, serviceid: 3001, amount: 15, currency: 'EUR', ...waitingFacts },
   cancelOrder: { orderid: 1001, status: 'Cancelled' },

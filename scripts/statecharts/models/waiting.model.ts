@@ -91,6 +91,8 @@ function events(snapshot: AnyMachineSnapshot): Array<EventObject & Record<string
     statusResult('Pending', { payment: 'Declined' }),
     statusResult('Pending', { payment: 'Confirming' }),
     statusResult('Pending', { payment: 'Expired', latePayment: true }),
+    // The provider expired the link first (Coinbase checkout.payment.expired), no money came.
+    statusResult('Pending', { payment: 'Expired' }),
     statusResult('Active', { payment: 'Paid' }),
     statusResult('Fraud', { fraud: true, payment: null }),
     statusResult('Cancelled'),
@@ -105,6 +107,7 @@ function events(snapshot: AnyMachineSnapshot): Array<EventObject & Record<string
     { type: 'gateway.dismiss' },
     { type: 'xstate.done.actor.createPaymentLink', output: { link: newLinkFor(context.pendingGateway ?? context.selectedGateway) } },
     { type: 'xstate.error.actor.createPaymentLink', error: { error: { code: 'invoice_paid', message: 'Invoice already paid' } } },
+    { type: 'xstate.error.actor.createPaymentLink', error: { error: { code: 'paid_after_close', message: 'A payment arrived after it closed' } } },
     { type: 'xstate.done.actor.cancelOrder', output: { orderid: 101, status: 'Cancelled' } },
     { type: 'xstate.error.actor.cancelOrder', error: { error: { code: 'order_not_pending', message: 'Order is not pending' } } },
   );
@@ -130,7 +133,10 @@ function describeEvent(event: EventObject): string {
     case 'cancel.confirm': return 'confirm the cancel';
     case 'cancel.keep': return 'keep the order';
     case 'xstate.done.actor.createPaymentLink': return 'new payment link arrives';
-    case 'xstate.error.actor.createPaymentLink': return 'new link refused';
+    case 'xstate.error.actor.createPaymentLink': {
+      const refused = event as EventObject & { error?: { error?: { code?: string } } };
+      return refused.error?.error?.code === 'paid_after_close' ? 'new link refused: paid after the order closed' : 'new link refused';
+    }
     case 'xstate.done.actor.cancelOrder': return 'order cancelled';
     case 'xstate.error.actor.cancelOrder': return 'cancel refused';
     default: return event.type;
@@ -144,6 +150,6 @@ export const waitingModel: MachineModel = {
   inputs: waitingModelInputs,
   events,
   describeEvent,
-  expectedPaths: 47,
+  expectedPaths: 48,
   docs: waitingMachineDocs,
 };

@@ -120,6 +120,7 @@ function Waiting({ saved, gateways }: { saved: SavedPayment; gateways: WaitingGa
         <p className="banner warning" role="alert">
           {t('waiting.late', { invoice: context.order.invoiceid ?? '' })}
         </p>
+        <p>{t('waiting.lateNext')}</p>
         <OrderInfo snapshot={snapshot} />
         <WaitingReceipt snapshot={snapshot} />
         {backHome}

@@ -191,8 +191,11 @@ export interface NewUpsellInvoice {
 
 export interface PaymentEvent {
   id: string;
-  /** `payment.confirming`: the provider saw the money but has not confirmed it yet (a crypto transaction awaiting confirmations). */
-  type: 'payment.succeeded' | 'payment.failed' | 'payment.confirming';
+  /**
+   * `payment.confirming`: the provider saw the money but has not confirmed it yet (a crypto transaction awaiting confirmations);
+   * `payment.expired`: the provider closed the link unpaid, maybe before our deadline (Coinbase `checkout.payment.expired`).
+   */
+  type: 'payment.succeeded' | 'payment.failed' | 'payment.confirming' | 'payment.expired';
   paymentId: string;
   invoiceId: number;
   amountCents: number;
@@ -207,11 +210,12 @@ export type PaymentExceptionReason =
 
 /**
  * What a verified event did: `exception` = money the provider reports that could not be applied (recorded
- * for the operator); `already_applied` = a new event id for the payment that paid the invoice (same money);
- * `ignored` = a declined or confirming event that applies to nothing (no money confirmed); `confirming` = the
- * payment is seen and awaits its confirmation.
+ * for the operator, e.g. a second charge under a new event id for a payment already Paid); `already_applied` =
+ * a confirming event for the payment that paid the invoice (out of order); `ignored` = a declined, confirming
+ * or expired event that applies to nothing (no money confirmed); `confirming` = the payment is seen and awaits
+ * its confirmation; `expired` = the provider closed the open link before our deadline (a new link may be made).
  */
-export type SettleOutcome = 'duplicate' | 'paid' | 'declined' | 'confirming' | 'already_applied' | 'ignored' | 'exception';
+export type SettleOutcome = 'duplicate' | 'paid' | 'declined' | 'confirming' | 'expired' | 'already_applied' | 'ignored' | 'exception';
 
 export interface SettleResult {
   outcome: SettleOutcome;

@@ -37,6 +37,11 @@ export function paymentRoutes({ billing, gateways, config, clock, shop }: RouteD
     } else if (session.reach !== 'client' || invoice.clientId !== session.clientId) {
       throw forbidden();
     }
+    // A payment that came after the link expired or the order closed is the operator's to apply or refund: a
+    // new link (renew or change of gateway) would ask a shopper who has paid to pay again.
+    if ((await billing.invoiceProgress(invoice.id, clock.now())).latePayment) {
+      throw conflict('paid_after_close', 'A payment for this invoice arrived after it closed; it will be applied or refunded, so no new link is made.');
+    }
     const closed = closedInvoiceReason(invoice.status);
     if (closed) throw conflict(closed, CLOSED_INVOICE_MESSAGES[closed](invoice.kind));
     // Money already on its way: a second link could only take it twice.

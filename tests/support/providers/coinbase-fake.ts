@@ -5,9 +5,14 @@
  *   header kid = key id and a nonce, claims iss "cdp", sub = key id, nbf/exp at most 120 s apart and
  *   `uris` naming this very request ("METHOD host/path"); anything else is refused 401 in the CDP error shape;
  * - POST {base}/api/v1/checkouts checks the body's shape and X-Idempotency-Key (same key and body → same
- *   checkout, same key and another body → 422), GET {base}/api/v1/checkouts/{id} reads one;
+ *   checkout, same key and another body → 422), GET {base}/api/v1/checkouts/{id} reads one; both answer the
+ *   whole checkout (api-reference/business-api/rest-api/checkouts/create-checkout);
+ * - a checkout priced in fiat (USD, EUR, SGD, GBP) reads back with `amount`/`currency` in USDC and the price
+ *   asked for in `fiatAmount`/`fiatCurrency`; one priced in USDC has no fiat fields;
  * - a hosted page per checkout where a shopper clicks Pay or Fail, then returns to the redirect URL;
- * - webhooks signed with X-Hook0-Signature, which a test may resend, hold back, reorder or sign differently.
+ * - webhooks: the checkout itself plus `eventType` as the body (no event id in it), the event id and type in
+ *   the `X-Event-Id` and `X-Event-Type` headers, signed with X-Hook0-Signature `t=…,v0=…,h=…,v1=…`
+ *   (webhooks/verify-signatures); a test may resend, hold back, reorder or sign them differently.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -21,8 +26,12 @@ export type CheckoutStatus = 'ACTIVE' | 'PROCESSING' | 'COMPLETED' | 'EXPIRED' |
 export interface FakeCheckout {
   id: string;
   url: string;
+  /** USDC, what the shopper pays on chain. */
   amount: string;
   currency: string;
+  /** The price asked for, when it was in fiat. */
+  fiatAmount?: string;
+  fiatCurrency?: string;
   network: string;
   address: string;
   status: CheckoutStatus;
@@ -75,6 +84,15 @@ export interface CoinbaseFakeOptions {
 }
 
 const CURRENCIES = new Set(['USDC', 'USD', 'EUR', 'SGD', 'GBP']);
+/** USDC per unit of a fiat currency: made-up, fixed rates (what matters is that the USDC amount differs from the price). */
+export const FAKE_USDC_RATES: Record<string, number> = { USD: 1, EUR: 1.08, GBP: 1.27, SGD: 0.74 };
+
+/** A price in USDC at the fake's rate, as a decimal string with two decimals. */
+export function fakeUsdc(amount: string, currency: string): string {
+  const [whole = '0', fraction = ''] = amount.split('.');
+  const cents = Math.round((Number(whole) * 100 + Number(fraction.padEnd(2, '0'))) * (FAKE_USDC_RATES[currency] ?? 1));
+  return `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
+}
 const BODY_FIELDS = new Set(['amount', 'currency', 'network', 'description', 'expiresAt', 'successRedirectUrl', 'failRedirectUrl', 'metadata']);
 
 export class CoinbaseFake {
@@ -248,7 +266,7 @@ export class CoinbaseFake {
     const id = randomBytes(12).toString('hex');
     const now = new Date().toISOString();
     const checkout: FakeCheckout = {
-      id, url: `${this.base}/pay/${id}`, amount: body.amount as string, currency: body.currency as string, network: (body.network as string) ?? 'base',
+      id, url: `${this.base}/pay/${id}`, ...priceOf(body.amount as string, body.currency as string), network: (body.network as string) ?? 'base',
       address: `0x${randomBytes(20).toString('hex')}`, status: 'ACTIVE', description: (body.description as string) ?? '', expiresAt: body.expiresAt as string,
       successRedirectUrl: body.successRedirectUrl as string, failRedirectUrl: body.failRedirectUrl as string,
       metadata: (body.metadata as Record<string, string>) ?? {}, createdAt: now, updatedAt: now,
@@ -276,8 +294,9 @@ export class CoinbaseFake {
     if (checkout.status !== 'ACTIVE') {
       return sendHtml(response, 410, 'Closed', `<h1>This checkout is ${escape(checkout.status.toLowerCase())}</h1><p><a href="${escape(checkout.failRedirectUrl)}">Back to the merchant</a></p>`);
     }
-    sendHtml(response, 200, `Pay ${checkout.amount} ${checkout.currency}`, `<h1>Coinbase Business (fake)</h1><p>${escape(checkout.description)}</p>
-<p>Amount due: <strong>${escape(checkout.amount)} ${escape(checkout.currency)}</strong>, paid in USDC on ${escape(checkout.network)}</p>
+    const price = checkout.fiatAmount ? `${checkout.fiatAmount} ${checkout.fiatCurrency}` : `${checkout.amount} ${checkout.currency}`;
+    sendHtml(response, 200, `Pay ${price}`, `<h1>Coinbase Business (fake)</h1><p>${escape(checkout.description)}</p>
+<p>Amount due: <strong>${escape(price)}</strong>, paid as ${escape(checkout.amount)} USDC on ${escape(checkout.network)}</p>
 <form method="post"><button name="decision" value="pay">Pay</button> <button name="decision" value="fail">Fail</button></form>`);
   }
 }
@@ -298,6 +317,11 @@ function bodyProblem(body: Record<string, unknown>): string | null {
   const metadata = body.metadata;
   if (metadata !== undefined && (typeof metadata !== 'object' || metadata === null || Object.values(metadata).some((value) => typeof value !== 'string'))) return 'metadata values must be strings';
   return null;
+}
+
+/** What a checkout reads back for the price asked: USDC as is; a fiat price in USDC with the price in the fiat fields. */
+function priceOf(amount: string, currency: string): Pick<FakeCheckout, 'amount' | 'currency' | 'fiatAmount' | 'fiatCurrency'> {
+  return currency === 'USDC' ? { amount, currency } : { amount: fakeUsdc(amount, currency), currency: 'USDC', fiatAmount: amount, fiatCurrency: currency };
 }
 
 function canonicalJson(value: unknown): string {

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray } from 'drizzle-orm';
 import type { Database } from '../../db/connect';
 import { invoices, orders, paymentExceptions, payments, products, services, webhookEvents } from '../../db/schema';
 import { closedInvoiceReason } from '../port';
@@ -83,15 +83,20 @@ export async function recordPaymentEvent(tx: Transaction, gateway: string, event
     return decided('exception', reason);
   };
   if (!payment) return exception('unknown_payment');
-  const sameMoney = payment.amountCents === event.amountCents && payment.currency === event.currency;
-  // The payment that paid this invoice, reported again under a new event id: the same money, already applied.
-  if (payment.status === 'Paid' && sameMoney && event.type === 'payment.succeeded') return decided('already_applied');
+  // A success under a new event id for a payment already Paid is a second charge (the same event again is a
+  // duplicate, above): it falls through to the closed invoice below and is an invoice_paid exception, to be refunded.
   // A confirming event arriving after the success (out of order) changes nothing.
   if (payment.status === 'Paid' && event.type === 'payment.confirming') return decided('already_applied');
   const closed = closedInvoiceReason(payment.invoiceStatus);
   if (closed) return exception(closed);
   // Money seen before the deadline (Confirming) is on time even when its confirmation comes after it.
   if (payment.status !== 'Confirming' && payment.expiresAt.getTime() < event.createdAt.getTime()) return exception('link_expired');
+  if (event.type === 'payment.expired') {
+    // The provider closed the link before our deadline: it is Expired from then on, so a new link may be made.
+    await tx.update(payments).set({ expiresAt: event.createdAt })
+      .where(and(eq(payments.id, payment.id), eq(payments.status, 'Open'), gt(payments.expiresAt, event.createdAt)));
+    return decided('expired');
+  }
   if (payment.currency !== event.currency) return exception('currency_mismatch');
   if (payment.amountCents !== event.amountCents) return exception('amount_mismatch');
   if (event.type === 'payment.failed') {

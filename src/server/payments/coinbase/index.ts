@@ -13,22 +13,40 @@ export const COINBASE_CURRENCIES = ['USD', 'EUR', 'SGD', 'GBP', 'USDC'] as const
 /** A provider that does not answer within this is unavailable for now (the shopper may retry). */
 const PROVIDER_TIMEOUT_MS = 10_000;
 
-/** A checkout as the Checkouts API returns it (only what the checkout uses). */
+/**
+ * A checkout as the Checkouts API returns it (only what the checkout uses). A checkout priced in fiat reads
+ * back with `amount`/`currency` in USDC and the price asked for in `fiatAmount`/`fiatCurrency`
+ * (docs.cdp.coinbase.com/api-reference/business-api/rest-api/checkouts/create-checkout).
+ */
 export interface CoinbaseCheckout {
   id: string;
   url: string;
   amount: string;
   currency: string;
+  fiatAmount?: string;
+  fiatCurrency?: string;
   status: string;
   metadata?: Record<string, string>;
   updatedAt?: string;
 }
 
+/**
+ * The price a checkout was made for, in integer cents: its fiat fields when it has them (a fiat price
+ * settled in USDC), else its amount and currency (a USDC price, or an answer without fiat fields).
+ */
+export function checkoutPrice(checkout: Partial<CoinbaseCheckout>): { amountCents: number; currency: string } | null {
+  // The amount is always a decimal string, whatever it is priced in.
+  if (decimalToCents(checkout.amount) === null || typeof checkout.currency !== 'string') return null;
+  if (checkout.fiatAmount === undefined && checkout.fiatCurrency === undefined) return { amountCents: decimalToCents(checkout.amount) as number, currency: checkout.currency };
+  const fiatCents = decimalToCents(checkout.fiatAmount);
+  return fiatCents === null || typeof checkout.fiatCurrency !== 'string' ? null : { amountCents: fiatCents, currency: checkout.fiatCurrency };
+}
+
 const WEBHOOK_TYPES: Record<string, GatewayEvent['type'] | null> = {
   'checkout.payment.success': 'payment.succeeded',
   'checkout.payment.failed': 'payment.failed',
-  // Our own deadline decides what an expired link means; a payment after it is a payment exception.
-  'checkout.payment.expired': null,
+  // Coinbase closed the checkout unpaid (maybe before our deadline): the link is expired, a new one may be made.
+  'checkout.payment.expired': 'payment.expired',
   'checkout.refund.success': null,
   'checkout.refund.failed': null,
 };
@@ -83,8 +101,8 @@ export function coinbaseGateway(settings: ProvidersConfig['coinbase']): PaymentG
     const type = WEBHOOK_TYPES[body.eventType];
     // Expiry, refunds and event types Coinbase may add later apply nothing: acknowledged, so they are not retried.
     if (!type) return { ok: true, events: [] };
-    const amountCents = decimalToCents(body.amount);
-    if (amountCents === null || typeof body.currency !== 'string') return { ok: false, reason: 'bad_request', message: 'The checkout event has no amount as a decimal string, or no currency.' };
+    const price = checkoutPrice(body);
+    if (!price) return { ok: false, reason: 'bad_request', message: 'The checkout event has no amount as a decimal string, or no currency.' };
     const eventId = headers['x-event-id'];
     const updatedAt = body.updatedAt ? new Date(body.updatedAt) : null;
     return {
@@ -93,7 +111,7 @@ export function coinbaseGateway(settings: ProvidersConfig['coinbase']): PaymentG
         // The CDP event id is a header; a checkout's status change is unique when it is missing.
         id: typeof eventId === 'string' && eventId ? `coinbase:${eventId}` : `coinbase:${body.id}:${body.eventType}`,
         type, paymentId: body.metadata?.paymentId ?? '', invoiceId: metadataInvoice(body.metadata?.invoiceId),
-        amountCents, currency: body.currency as Currency,
+        amountCents: price.amountCents, currency: price.currency as Currency,
         createdAt: updatedAt && !Number.isNaN(updatedAt.getTime()) ? updatedAt : new Date(now * 1000),
         providerRef: body.id,
       }],
@@ -128,10 +146,10 @@ export function coinbaseGateway(settings: ProvidersConfig['coinbase']): PaymentG
       if (!/^[0-9a-f]{24}$/.test(event.providerRef)) return { status: 'skip', reason: 'not a checkout id' };
       const checkout = await call('GET', endpoint(`/api/v1/checkouts/${event.providerRef}`));
       if (checkout.metadata?.paymentId !== event.paymentId) return { status: 'skip', reason: 'the checkout names another payment' };
-      const amountCents = decimalToCents(checkout.amount);
-      if (amountCents === null) return { status: 'skip', reason: 'the checkout has no amount as a decimal string' };
-      // What Coinbase says now is what is applied: its amount and currency are compared with the invoice's.
-      const now = { ...event, amountCents, currency: checkout.currency as Currency };
+      const price = checkoutPrice(checkout);
+      if (!price) return { status: 'skip', reason: 'the checkout has no amount as a decimal string' };
+      // What Coinbase says now is what is applied: its price (the fiat one when priced in fiat) is compared with the invoice's.
+      const now = { ...event, amountCents: price.amountCents, currency: price.currency as Currency };
       if (checkout.status === 'COMPLETED') return { status: 'settle', event: now };
       if (checkout.status === 'PROCESSING') return { status: 'confirming', event: { ...now, id: `${event.id}:confirming`, type: 'payment.confirming' } };
       return { status: 'skip', reason: `the checkout is ${checkout.status}, not COMPLETED` };
