@@ -65,12 +65,12 @@ async function guestCookies(base: string, count: number): Promise<string[]> {
 }
 
 /** One order on `pool`, timed from `scheduledAt` (performance.now()), never thrown: a failure is status 0. */
-async function sendOrder(pool: Pool, cookie: string, scheduledAt: number): Promise<Outcome & { retryAfter: boolean }> {
+async function sendOrder(pool: Pool, cookie: string, scheduledAt: number): Promise<Outcome & { retryAfter: boolean; error?: string }> {
   try {
     const answer = await pool.request({
       path: ORDER_PATH, method: 'POST', body: ORDER_BODY,
       headers: { 'content-type': 'application/json', cookie, 'idempotency-key': randomUUID() },
-      signal: AbortSignal.timeout(Math.max(1, OVERLOAD_CLIENT_TIMEOUT_MS - (performance.now() - scheduledAt))),
+      signal: AbortSignal.timeout(Math.max(1, Math.round(OVERLOAD_CLIENT_TIMEOUT_MS - (performance.now() - scheduledAt)))),
     });
     const text = await answer.body.text();
     const ms = performance.now() - scheduledAt;
@@ -83,8 +83,8 @@ async function sendOrder(pool: Pool, cookie: string, scheduledAt: number): Promi
       }
     }
     return { status: answer.statusCode, code, ms, retryAfter: answer.headers['retry-after'] !== undefined };
-  } catch {
-    return { status: 0, code: null, ms: performance.now() - scheduledAt, retryAfter: false };
+  } catch (error) {
+    return { status: 0, code: null, ms: performance.now() - scheduledAt, retryAfter: false, error: (error as Error).message };
   }
 }
 
@@ -148,7 +148,7 @@ async function measureStore(server: ServerHandle, store: string, how: string, op
     const unloadedMs: number[] = [];
     for (let index = 0; index < 300; index += 1) {
       const outcome = await sendOrder(pool, cookies[index % GUESTS] as string, performance.now());
-      if (outcome.status < 200 || outcome.status >= 300) throw new Error(`an unloaded order answered ${outcome.status} ${outcome.code ?? ''}`);
+      if (outcome.status < 200 || outcome.status >= 300) throw new Error(`an unloaded order answered ${outcome.status} ${outcome.code ?? outcome.error ?? ''}`);
       unloadedMs.push(outcome.ms);
     }
     const unloaded = { count: unloadedMs.length, p50: percentile(unloadedMs, 50), p99: percentile(unloadedMs, 99) };
