@@ -278,12 +278,12 @@ if (overload) {
       continue;
     }
     const limit = ACCEPTED_P99_FACTOR * result.unloaded.p99;
-    rows.push({ section: OVERLOAD, measure: `${result.store}: unloaded order p99 / order knee`, value: `${ms(result.unloaded.p99)} / ${result.knee} orders/s`, budget: '', within: null, how: `${result.how}; unloaded p50 ${ms(result.unloaded.p50)} over ${result.unloaded.count} orders one at a time` });
+    rows.push({ section: OVERLOAD, measure: `${result.store}: unloaded order p99 / order knee`, value: `${ms(result.unloaded.p99)} / ${result.measuredKnee} orders/s`, budget: '', within: null, how: `${result.how}; unloaded p50 ${ms(result.unloaded.p50)} over ${result.unloaded.count} orders one at a time${result.unloaded.shed ? ` (${result.unloaded.shed} shed on the way and sent again)` : ''}${result.knee === result.measuredKnee ? '' : `; the levels offer multiples of ${result.knee} orders/s (BENCH_OVERLOAD_KNEE), not of the knee measured`}` });
     for (const level of result.levels) {
       const verdict = overloadVerdict(level, result.unloaded.p99);
       const probes = level.probes.map((each) => `${each.path.split('/').at(-1)} ${each.ok}/${each.sent} 200, p99 ${ms(each.p99)}`).join('; ');
       const value = `offered ${level.offered} · accepted ${level.accepted} (p50 ${ms(level.acceptedP50)}, p99 ${ms(level.acceptedP99)}) · shed ${level.shed} (p99 ${Number.isNaN(level.refusedP99) ? '—' : ms(level.refusedP99)})${level.unanswered ? ` · unanswered ${level.unanswered}` : ''}${level.other ? ` · other ${level.other}` : ''}`;
-      const how = `${level.rate} orders/s offered for ${settings.overloadSeconds} s; probes: ${probes}${level.retryAfterMissing ? `; ${level.retryAfterMissing} 503 without Retry-After` : ''}`;
+      const how = `${level.rate} orders/s offered for ${settings.overloadSeconds} s; the client itself sent late by up to ${ms(level.clientLagP99)} (p99, counted in the latencies); probes: ${probes}${level.retryAfterMissing ? `; ${level.retryAfterMissing} 503 without Retry-After` : ''}`;
       levelRows.push([result.store, `${level.level}×`, String(level.rate), String(level.offered), String(level.accepted), String(level.shed), String(level.unanswered + level.other), ms(level.acceptedP50), ms(level.acceptedP99), Number.isNaN(level.refusedP99) ? '—' : ms(level.refusedP99)]);
       if (level.level !== 4) {
         rows.push({ section: OVERLOAD, measure: `${result.store}: ${level.level}× the knee`, value, budget: '', within: null, how });

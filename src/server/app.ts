@@ -39,7 +39,7 @@ import { createSessionStore } from './session';
 import { createRecovery, recoveryOptOutPages, RESUME_LINK_TTL_MS, resumeOrderRoute } from './recovery';
 import { TRANSPORT_ERROR_CODES, transportOptions } from './transport';
 import { createRateCounters, createSignInThrottle, rateLimitStore, tooManyAttempts } from './throttle';
-import { createStoreGate, storeGateSettings, type Release, type StoreGate } from './store-gate';
+import { createLoopLag, createStoreGate, storeGateSettings, type Release, type StoreGate } from './store-gate';
 
 export interface AppOptions extends Partial<Ports> {
   config: ServerConfig;
@@ -285,13 +285,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const gateSettings = config.loadShedding.enabled ? storeGateSettings(config.loadShedding, store) : null;
   let admission: StoreAdmission | undefined;
   if (gateSettings) {
-    const gate = createStoreGate(gateSettings);
+    const loopLag = createLoopLag();
+    app.addHook('onClose', async () => loopLag.stop());
+    const gate = createStoreGate({ ...gateSettings, lagMs: loopLag.lagMs });
     let warnedAt = -Infinity;
     admission = storeAdmission(gate, (request) => {
       if (performance.now() - warnedAt < GATE_WARNING_INTERVAL_MS) return;
       warnedAt = performance.now();
       const { inFlight, waiting, holdMs, refused } = gate.stats();
-      request.log.warn({ inFlight, waiting, holdMs: Math.round(holdMs), refused, ...gateSettings }, 'overloaded: the store gate refuses requests (503 overloaded)');
+      request.log.warn({ inFlight, waiting, holdMs: Math.round(holdMs), lagMs: Math.round(loopLag.lagMs()), refused, ...gateSettings }, 'overloaded: the store gate refuses requests (503 overloaded)');
     });
     app.log.info(gateSettings, 'store gate');
   }

@@ -63,6 +63,15 @@ describe('store gate', () => {
     expect(entered.filter((each) => each === null)).toHaveLength(40 - waiting);
   });
 
+  it('counts the event loop\'s lag as waiting: a loop behind by more than maxWaitMs refuses even with places free', () => {
+    let lag = 25;
+    const gate = createStoreGate({ concurrency: 4, maxWaitMs: 20, now, lagMs: () => lag });
+    expect(gate.enter()).toBeNull();
+    lag = 5;
+    expect(typeof gate.enter()).toBe('function');
+    expect(gate.stats()).toMatchObject({ inFlight: 1, refused: 1 });
+  });
+
   it('refuses a request still waiting after maxWaitMs, and that request never takes a place', async () => {
     const gate = createStoreGate({ concurrency: 1, maxWaitMs: 20, now });
     const holder = gate.enter() as Release;
@@ -86,7 +95,7 @@ describe('store gate', () => {
   });
 
   it('takes the engine\'s defaults unless told, and is off at concurrency 0', () => {
-    expect(storeGateSettings({ storeConcurrency: null, storeWaitMs: null }, { engine: 'pglite', connections: 1 })).toEqual({ concurrency: 4, maxWaitMs: 20 });
+    expect(storeGateSettings({ storeConcurrency: null, storeWaitMs: null }, { engine: 'pglite', connections: 1 })).toEqual({ concurrency: 1, maxWaitMs: 20 });
     expect(storeGateSettings({ storeConcurrency: null, storeWaitMs: null }, { engine: 'postgres', connections: 10 })).toEqual({ concurrency: 10, maxWaitMs: 20 });
     expect(storeGateSettings({ storeConcurrency: 3, storeWaitMs: 40 }, { engine: 'postgres', connections: 10 })).toEqual({ concurrency: 3, maxWaitMs: 40 });
     expect(storeGateSettings({ storeConcurrency: 0, storeWaitMs: null }, { engine: 'pglite', connections: 1 })).toBeNull();
