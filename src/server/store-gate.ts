@@ -135,9 +135,11 @@ export function createStoreGate({ concurrency, maxWaitMs, now = () => performanc
 const LAG_SAMPLE_MS = 10;
 
 /**
- * The event loop's lag: how much later than asked a timer every 10 ms last ran, or, if it is overdue now, by how
- * much (a long turn of the loop is seen while it lasts, not only once it is over). Timers run first in each turn
- * of the loop, before the sockets are read, so the requests read in a turn have waited about this long unread.
+ * The event loop's lag: how much later than due a timer every 10 ms last ran, or how overdue it is now if more.
+ * Timers run first in each turn of the loop, then the sockets are read: the requests read in a turn came during
+ * the turn before and waited about as long as the timer was late; and a turn that goes on reading and serving
+ * requests (PGlite runs its queries inside it) makes the timer overdue, so it is seen while it lasts. (A request
+ * read within 10 ms of a long turn is judged by that turn even if it came after it: the price of a cheap clock.)
  */
 export function createLoopLag(now: () => number = () => performance.now()): { lagMs(): number; stop(): void } {
   let lag = 0;
