@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createStoreGate, storeGateSettings, type Release, type Ticket } from './store-gate';
+import { createLoopLag, createStoreGate, storeGateSettings, type Release, type Ticket } from './store-gate';
 
 const isTicket = (entered: Release | Ticket | null): entered is Ticket => entered !== null && typeof entered === 'object';
 
@@ -99,5 +99,37 @@ describe('store gate', () => {
     expect(storeGateSettings({ storeConcurrency: null, storeWaitMs: null }, { engine: 'postgres', connections: 10 })).toEqual({ concurrency: 10, maxWaitMs: 20 });
     expect(storeGateSettings({ storeConcurrency: 3, storeWaitMs: 40 }, { engine: 'postgres', connections: 10 })).toEqual({ concurrency: 3, maxWaitMs: 40 });
     expect(storeGateSettings({ storeConcurrency: 0, storeWaitMs: null }, { engine: 'pglite', connections: 1 })).toBeNull();
+  });
+});
+
+describe('loop lag', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('counts a turn while it lasts, and a late loop once it has been late twice in a row, not after one long turn', () => {
+    vi.useFakeTimers();
+    let clock = 0;
+    const loop = createLoopLag(() => clock);
+    // Each timer run below is the 10 ms timer firing with the clock where it is then.
+    const fire = (at: number) => {
+      clock = at;
+      vi.advanceTimersByTime(10);
+    };
+    try {
+      fire(10);
+      expect(loop.lagMs()).toBe(0);
+      // A turn going on 40 ms past the last tick: the timer is 30 ms overdue now.
+      clock = 50;
+      expect(loop.lagMs()).toBe(30);
+      // The turn over, the timer ran 30 ms late: one long turn alone is then forgotten...
+      fire(50);
+      expect(loop.lagMs()).toBe(0);
+      // ...but late again on the next tick, the loop is behind.
+      fire(85);
+      expect(loop.lagMs()).toBe(25);
+      fire(95);
+      expect(loop.lagMs()).toBe(0);
+    } finally {
+      loop.stop();
+    }
   });
 });

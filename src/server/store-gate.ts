@@ -135,22 +135,25 @@ export function createStoreGate({ concurrency, maxWaitMs, now = () => performanc
 const LAG_SAMPLE_MS = 10;
 
 /**
- * The event loop's lag: how much later than due a timer every 10 ms last ran, or how overdue it is now if more.
- * Timers run first in each turn of the loop, then the sockets are read: the requests read in a turn came during
- * the turn before and waited about as long as the timer was late; and a turn that goes on reading and serving
- * requests (PGlite runs its queries inside it) makes the timer overdue, so it is seen while it lasts. (A request
- * read within 10 ms of a long turn is judged by that turn even if it came after it: the price of a cheap clock.)
+ * The event loop's lag, from a timer due every 10 ms. Timers run first in each turn of the loop, then the sockets
+ * are read. A turn that goes on reading and serving requests (PGlite runs its queries inside it) makes the timer
+ * overdue, and the requests read late in it have waited about that long: how overdue it is now counts at once.
+ * The requests read in a turn also waited through the turn before; that counts once the loop has been late two
+ * ticks in a row (a flood), not after one long turn alone (a page rendered, a collection), so a request that comes
+ * just after a single busy moment is not refused for it.
  */
 export function createLoopLag(now: () => number = () => performance.now()): { lagMs(): number; stop(): void } {
   let lag = 0;
+  let before = 0;
   let last = now();
   const timer = setInterval(() => {
     const at = now();
+    before = lag;
     lag = Math.max(0, at - last - LAG_SAMPLE_MS);
     last = at;
   }, LAG_SAMPLE_MS);
   timer.unref();
-  return { lagMs: () => Math.max(lag, now() - last - LAG_SAMPLE_MS), stop: () => clearInterval(timer) };
+  return { lagMs: () => Math.max(now() - last - LAG_SAMPLE_MS, Math.min(lag, before)), stop: () => clearInterval(timer) };
 }
 
 /**
