@@ -338,8 +338,8 @@ export function registerOperations(app: FastifyInstance, operations: SpecOperati
     const limit = rateLimits[operation.operationId];
     const handler = handlers[operation.operationId] as RouteHandlerMethod;
     const gated = admission && !MEMORY_OPERATIONS.has(operation.operationId) ? admission : null;
-    // The gate first: the rate limit's own hook (added after these) counts in the store.
-    const onRequest = [...(gated ? [gated.onRequest] : []), ...(PRIVATE_OPERATIONS.has(operation.operationId) ? [noStore] : [])];
+    // No-store first (a refusal is not cached either), then the gate: the rate limit's own hook, added after these, counts in the store.
+    const onRequest = [...(PRIVATE_OPERATIONS.has(operation.operationId) ? [noStore] : []), ...(gated ? [gated.onRequest] : [])];
     const route = (scope: FastifyInstance) => scope.route({
       method: operation.method,
       url: operation.url,
