@@ -6,6 +6,9 @@
  *                      the knee ramps getProducts to its limit on both stores and the ceiling, minutes more)
  *   --out=FILE         where to write the Markdown (BENCHMARKS.md at the repository's root by default)
  * It exits 1 when a measure could not be taken; a missed budget is reported, not an error.
+ * overload: BENCH_OVERLOAD_KNEE=<embedded>,<postgres> offers multiples of these orders/s instead of the knees it
+ * measures, and LOAD_SHEDDING_STORE_CONCURRENCY=0 (passed on to the servers) turns the store gate off, so a run
+ * without the gate at the same rates can be set beside one with it.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
