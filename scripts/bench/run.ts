@@ -2,10 +2,13 @@
  * `npm run bench`: builds what it needs, takes every measure of DESIGN.md section 9 side by side with the
  * floor of the stack, prints a table and writes BENCHMARKS.md. Options:
  *   --quick            fewer runs and shorter loads, to try it (the figures are then rough)
- *   --only=a,b         some of: bundle, start, load, knee, whmcs, lighthouse, tests (all but knee by default;
+ *   --only=a,b         some of: bundle, start, load, overload, knee, whmcs, lighthouse, tests (all but knee by default;
  *                      the knee ramps getProducts to its limit on both stores and the ceiling, minutes more)
  *   --out=FILE         where to write the Markdown (BENCHMARKS.md at the repository's root by default)
  * It exits 1 when a measure could not be taken; a missed budget is reported, not an error.
+ * overload: BENCH_OVERLOAD_KNEE=<embedded>,<postgres> offers multiples of these orders/s instead of the knees it
+ * measures, and LOAD_SHEDDING_STORE_CONCURRENCY=0 (passed on to the servers) turns the store gate off, so a run
+ * without the gate at the same rates can be set beside one with it.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
@@ -17,6 +20,8 @@ import { CHROME_FLAGS, lighthouseVersion, measurePages, type LighthouseSummary, 
 import { KNEE_CONNECTIONS_PER_STREAM, KNEE_PATH, KNEE_STREAM_RATE, measureKnees, type KneeServer } from './knee';
 import { describeKnee, KNEE_RULE, kneeRatio } from './lib/knee';
 import { measureLoad, streamsFor, type LoadFigures, type LoadResult, type OrderFigures, type ReadLoad } from './load';
+import { ACCEPTED_P99_FACTOR, overloadVerdict, REFUSED_P99_LIMIT_MS } from './lib/overload';
+import { measureOverload, OVERLOAD_CLIENT_TIMEOUT_MS, type OverloadResult } from './overload';
 import { budgetSummary, budgetText, type BudgetId } from './lib/budgets';
 import { describeMachine } from './lib/machine';
 import { killServers, request, ROOT, startServer, TSX_ENTRY, type ServerHandle } from './lib/proc';
@@ -27,7 +32,7 @@ import { measureStart, type StartResult } from './start';
 import { measureSuites, type SuiteTiming } from './suites';
 import { measureWhmcs, type WhmcsFigures } from './whmcs';
 
-const MEASURES = ['bundle', 'start', 'load', 'knee', 'whmcs', 'lighthouse', 'tests'] as const;
+const MEASURES = ['bundle', 'start', 'load', 'overload', 'knee', 'whmcs', 'lighthouse', 'tests'] as const;
 type Measure = (typeof MEASURES)[number];
 /** The default run: the ceiling is measured beside getProducts in `load`; the knee's long ramp is asked for by name. */
 const DEFAULT_MEASURES: readonly Measure[] = MEASURES.filter((name) => name !== 'knee');
@@ -36,7 +41,7 @@ const { values: flags } = parseArgs({
   options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', default: false } },
 });
 if (flags.help) {
-  console.log('npm run bench [-- --quick] [-- --only=bundle,start,load,knee,whmcs,lighthouse,tests] [-- --out=FILE]  (default: all but knee)');
+  console.log('npm run bench [-- --quick] [-- --only=bundle,start,load,overload,knee,whmcs,lighthouse,tests] [-- --out=FILE]  (default: all but knee)');
   process.exit(0);
 }
 const only = new Set((flags.only ?? DEFAULT_MEASURES.join(',')).split(',').map((name) => name.trim()).filter(Boolean));
@@ -44,9 +49,9 @@ for (const name of only) if (!(MEASURES as readonly string[]).includes(name)) th
 const wants = (measure: Measure) => only.has(measure);
 const quick = flags.quick ?? false;
 const settings = quick
-  ? { lighthouseRuns: 1, loadSeconds: 3, whmcsSeconds: 3, rates: [100, 500], orders: 200, orderConnections: 10, startRuns: 1, wholeSuite: false, kneeSeconds: 3, kneeRates: [1000, 2000, 4000, 8000, 12000, 16000, 24000] }
+  ? { lighthouseRuns: 1, overloadSeconds: 3, loadSeconds: 3, whmcsSeconds: 3, rates: [100, 500], orders: 200, orderConnections: 10, startRuns: 1, wholeSuite: false, kneeSeconds: 3, kneeRates: [1000, 2000, 4000, 8000, 12000, 16000, 24000] }
   : {
-    lighthouseRuns: 5, loadSeconds: 15, whmcsSeconds: 10, rates: [100, 500], orders: 2000, orderConnections: 10, startRuns: 7, wholeSuite: true,
+    lighthouseRuns: 5, overloadSeconds: 5, loadSeconds: 15, whmcsSeconds: 10, rates: [100, 500], orders: 2000, orderConnections: 10, startRuns: 7, wholeSuite: true,
     kneeSeconds: 5, kneeRates: [250, 500, 750, 1000, 1500, 2000, 3000, 4000, 6000, 8000, 10000, 12000, 14000, 16000, 20000, 24000, 32000],
   };
 const outFile = resolve(ROOT, flags.out ?? 'BENCHMARKS.md');
@@ -106,7 +111,7 @@ if (wants('bundle') || wants('lighthouse')) {
 
 // The server as `npm start` runs it (an esbuild bundle), for every measure that starts one.
 let server = { entry: TSX_ENTRY, label: `node ${TSX_ENTRY.join(' ')}` };
-if (wants('start') || wants('load') || wants('knee') || wants('whmcs') || wants('lighthouse')) {
+if (wants('start') || wants('load') || wants('overload') || wants('knee') || wants('whmcs') || wants('lighthouse')) {
   const bundled = await step('bundle the server (package.json build:server)', () => buildServerBundle(join(workDir, 'build-server.log')));
   if (bundled) server = bundled;
 }
@@ -259,6 +264,50 @@ if (knees) {
   }
 }
 
+// 3d. Overload: orders offered open-loop at 1×, 2× and 4× the order knee on both stores.
+let overload: OverloadResult[] | null = null;
+let overloadTable: string | null = null;
+if (wants('overload')) {
+  overload = await step(`overload (orders at 1×, 2×, 4× the order knee, ${settings.overloadSeconds} s each, on both stores)`, () =>
+    measureOverload({ entry: server.entry, workDir: dataRoot, levelSeconds: settings.overloadSeconds, log }));
+}
+const OVERLOAD = '3d. Overload (orders at 1×, 2×, 4× the order knee)';
+if (overload) {
+  note(OVERLOAD, `Each store gets a server started fresh (\`${server.label}\`, RATE_LIMIT=off, default load-shedding settings). After a warm-up (100 orders), the unloaded p99 is that of 300 orders sent one at a time; the order knee is the orders/s 10 connections sending as fast as answered get served in 3 s. Each level then offers POST /checkout/api/order (pid 1, sandbox, 12.99 EUR, its own Idempotency-Key, 20 guests' sessions in turn) open-loop at that multiple of the knee for ${settings.overloadSeconds} s: every request is sent at its scheduled time on up to 512 connections (undici), whatever became of the earlier ones, and timed from that time. Accepted: 2xx; shed: 503 \`overloaded\`; unanswered: no answer within ${OVERLOAD_CLIENT_TIMEOUT_MS / 1000} s or a connection error. Meanwhile GET getProducts and health are probed every 100 ms. Between levels the server is given time to drain (until one order is answered within 5 × the unloaded p99).`);
+  const levelRows: string[][] = [];
+  for (const result of overload) {
+    if ('unavailable' in result) {
+      rows.push({ section: OVERLOAD, measure: `${result.store}: overload`, value: 'not measured', budget: '', within: null, how: result.unavailable });
+      continue;
+    }
+    const limit = ACCEPTED_P99_FACTOR * result.unloaded.p99;
+    rows.push({ section: OVERLOAD, measure: `${result.store}: unloaded order p99 / order knee`, value: `${ms(result.unloaded.p99)} / ${result.measuredKnee} orders/s`, budget: '', within: null, how: `${result.how}; unloaded p50 ${ms(result.unloaded.p50)} over ${result.unloaded.count} orders one at a time${result.unloaded.shed ? ` (${result.unloaded.shed} shed on the way and sent again)` : ''}${result.knee === result.measuredKnee ? '' : `; the levels offer multiples of ${result.knee} orders/s (BENCH_OVERLOAD_KNEE), not of the knee measured`}` });
+    for (const level of result.levels) {
+      const verdict = overloadVerdict(level, result.unloaded.p99);
+      const probes = level.probes.map((each) => `${each.path.split('/').at(-1)} ${each.ok}/${each.sent} 200, p99 ${ms(each.p99)}`).join('; ');
+      const value = `offered ${level.offered} · accepted ${level.accepted} (p50 ${ms(level.acceptedP50)}, p99 ${ms(level.acceptedP99)}) · shed ${level.shed} (p99 ${Number.isNaN(level.refusedP99) ? '—' : ms(level.refusedP99)})${level.unanswered ? ` · unanswered ${level.unanswered}` : ''}${level.other ? ` · other ${level.other}` : ''}`;
+      const how = `${level.rate} orders/s offered for ${settings.overloadSeconds} s; the client itself sent late by up to ${ms(level.clientLagP99)} (p99, counted in the latencies); probes: ${probes}${level.retryAfterMissing ? `; ${level.retryAfterMissing} 503 without Retry-After` : ''}`;
+      levelRows.push([result.store, `${level.level}×`, String(level.rate), String(level.offered), String(level.accepted), String(level.shed), String(level.unanswered + level.other), ms(level.acceptedP50), ms(level.acceptedP99), Number.isNaN(level.refusedP99) ? '—' : ms(level.refusedP99)]);
+      if (level.level !== 4) {
+        rows.push({ section: OVERLOAD, measure: `${result.store}: ${level.level}× the knee`, value, budget: '', within: null, how });
+        continue;
+      }
+      rows.push({ section: OVERLOAD, measure: `${result.store}: 4× the knee`, value, budget: '', within: null, how });
+      rows.push({
+        section: OVERLOAD, measure: `${result.store}: 4× refused p99`, value: level.shed ? ms(level.refusedP99) : `none refused, ${level.unanswered} unanswered`,
+        ...budget('overloadRefusedP99', verdict.refused, `≤ ${REFUSED_P99_LIMIT_MS} ms`), how: `${level.shed} answered 503 overloaded; p99 of their latency from the scheduled send; every one must carry Retry-After, and none may go unanswered`,
+      });
+      rows.push({
+        section: OVERLOAD, measure: `${result.store}: 4× accepted p99`, value: `${ms(level.acceptedP99)} (${ratio(level.acceptedP99 / result.unloaded.p99)} unloaded)`,
+        ...budget('overloadAcceptedP99', verdict.accepted, `≤ ${ms(limit)} (10 × ${ms(result.unloaded.p99)})`), how: `${level.accepted} accepted; p50 ${ms(level.acceptedP50)}; ${level.unanswered} unanswered`,
+      });
+      const served = level.probes.every((each) => each.sent > 0 && each.ok === each.sent);
+      rows.push({ section: OVERLOAD, measure: `${result.store}: 4× getProducts and health`, value: probes, ...budget('overloadCachedReads', served), how: 'GET probes every 100 ms during the level, each waiting for its answer' });
+    }
+  }
+  overloadTable = markdownTable(['store', 'level', 'orders/s offered', 'offered', 'accepted', 'shed (503)', 'unanswered or other', 'accepted p50', 'accepted p99', 'refused p99'], levelRows);
+}
+
 // 3c. BILLING=whmcs against the fake WHMCS: calls per purchase step, getProducts from the cache.
 const WHMCS_RATE = 200;
 let whmcs: WhmcsFigures | null = null;
@@ -400,10 +449,11 @@ for (const suite of suites) {
 }
 
 // The report.
-const sectionOrder = [BUNDLE, LIGHTHOUSE, API, KNEE, WHMCS, START, TESTS];
+const sectionOrder = [BUNDLE, LIGHTHOUSE, API, KNEE, WHMCS, OVERLOAD, START, TESTS];
 rows.sort((a, b) => sectionOrder.indexOf(a.section) - sectionOrder.indexOf(b.section));
 
 const details: string[] = [];
+if (overloadTable) details.push(`### Overload by store and level\n\n${overloadTable}`);
 if (app) {
   details.push(`### Chunks of the checkout\n\n${markdownTable(['file', 'from', 'raw', 'gzip', 'brotli (.br)', 'first screen'], app.chunks.map((chunk) => [chunk.file, chunk.name, kB(chunk.raw), kB(chunk.gzip), chunk.brotli === null ? '' : kB(chunk.brotli), chunk.firstScreen ? 'yes' : '']))}${app.notes.length ? `\n\n${app.notes.join('\n\n')}` : ''}`);
 }

@@ -41,6 +41,7 @@ import { createSessionStore } from './session';
 import { createRecovery, recoveryOptOutPages, RESUME_LINK_TTL_MS, resumeOrderRoute } from './recovery';
 import { TRANSPORT_ERROR_CODES, transportOptions } from './transport';
 import { createRateCounters, createSignInThrottle, rateLimitStore, tooManyAttempts } from './throttle';
+import { createLoopLag, createStoreGate, storeGateSettings, type Release, type StoreGate } from './store-gate';
 
 export interface AppOptions extends Partial<Ports> {
   config: ServerConfig;
@@ -89,6 +90,76 @@ const ERROR_CODES: Record<number, string> = { ...TRANSPORT_ERROR_CODES, 401: 'un
 /** Seconds a shed caller is told to wait (the pressure is sampled every second). */
 const OVERLOADED_RETRY_AFTER_S = 2;
 const OVERLOADED = new HttpError(503, 'overloaded', `The server is overloaded. Please try again in ${OVERLOADED_RETRY_AFTER_S} s.`);
+
+/**
+ * Operations answered from memory (the catalogue cache, the merchant, the visitor's own headers) and the health
+ * check: they never wait at the store gate, so they keep answering while the store is saturated.
+ */
+const MEMORY_OPERATIONS = new Set(['getProducts', 'getProduct', 'getResellersProducts', 'getProductCustomFields', 'getGateway', 'getCurrency', 'getMerchant', 'health']);
+
+/** A request let through the store gate: its place, and whether its handler is running (then the handler's end gives it back). */
+interface Admission {
+  release: Release;
+  running: boolean;
+}
+const admissions = new WeakMap<FastifyRequest, Admission>();
+
+/** Where the store gate sits in a route: an onRequest hook that admits or refuses, and the handler wrapped to give the place back. */
+export interface StoreAdmission {
+  onRequest(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  wrap(handler: RouteHandlerMethod): RouteHandlerMethod;
+}
+
+/**
+ * The store gate on a route. Admission is the route's first onRequest hook, before the rate limits (counted in the
+ * store), the body and the handler: a refused request has read or written nothing. The place is given back when
+ * the handler ends, or when the answer is sent or the connection closes for a request that never reached it.
+ */
+export function storeAdmission(gate: StoreGate, refused: (request: FastifyRequest) => void = () => {}): StoreAdmission {
+  const admit = (request: FastifyRequest, reply: FastifyReply, release: Release) => {
+    const admission: Admission = { release, running: false };
+    admissions.set(request, admission);
+    reply.raw.once('close', () => {
+      if (!admission.running) release();
+    });
+  };
+  const refuse = (request: FastifyRequest, reply: FastifyReply) => {
+    refused(request);
+    reply.header('retry-after', String(OVERLOADED_RETRY_AFTER_S));
+    throw OVERLOADED;
+  };
+  return {
+    async onRequest(request, reply) {
+      const entered = gate.enter();
+      if (entered === null) return refuse(request, reply);
+      if (typeof entered === 'function') return admit(request, reply, entered);
+      // Waiting for its turn: a caller that goes away leaves the line.
+      const leave = () => entered.cancel();
+      reply.raw.once('close', leave);
+      const release = await entered.admitted;
+      reply.raw.off('close', leave);
+      if (!release) return refuse(request, reply);
+      admit(request, reply, release);
+    },
+    wrap(handler) {
+      return async function gated(this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
+        const admission = admissions.get(request);
+        if (admission) admission.running = true;
+        try {
+          return await (handler as (this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) => unknown).call(this, request, reply);
+        } finally {
+          if (admission) {
+            admission.running = false;
+            admission.release();
+          }
+        }
+      } as RouteHandlerMethod;
+    },
+  };
+}
+
+/** At most one warning per this many ms that the store gate refuses requests. */
+const GATE_WARNING_INTERVAL_MS = 10_000;
 
 /** Past the thresholds a request is answered 503 at once instead of queueing; health always answers. */
 function loadSheddingOptions(limits: ServerConfig['loadShedding']) {
@@ -221,7 +292,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     sessionRoutes(deps), merchantRoutes(deps), catalogueRoutes(deps), orderRoutes(deps), paymentRoutes(deps), serviceRoutes(deps), systemRoutes(deps), signInRoutes(config),
     resumeOrderRoute({ billing, gateways, clock, recovery, publicUrl: config.publicUrl }),
   ) as Record<string, RouteHandlerMethod>;
-  registerOperations(app, contractOperations(), handlers, config.rateLimit ? RATE_LIMITS : {});
+  const gateSettings = config.loadShedding.enabled ? storeGateSettings(config.loadShedding, store) : null;
+  let admission: StoreAdmission | undefined;
+  if (gateSettings) {
+    const loopLag = createLoopLag();
+    app.addHook('onClose', async () => loopLag.stop());
+    const gate = createStoreGate({ ...gateSettings, lagMs: loopLag.lagMs });
+    let warnedAt = -Infinity;
+    admission = storeAdmission(gate, (request) => {
+      if (performance.now() - warnedAt < GATE_WARNING_INTERVAL_MS) return;
+      warnedAt = performance.now();
+      const { inFlight, waiting, holdMs, refused } = gate.stats();
+      request.log.warn({ inFlight, waiting, holdMs: Math.round(holdMs), lagMs: Math.round(loopLag.lagMs()), refused, ...gateSettings }, 'overloaded: the store gate refuses requests (503 overloaded)');
+    });
+    app.log.info(gateSettings, 'store gate');
+  }
+  registerOperations(app, contractOperations(), handlers, config.rateLimit ? RATE_LIMITS : {}, admission);
 
   await app.register(async (scope) => sandboxPages(scope, { gateways, findPayment: (id) => billing.payment(id), demo: config.mode === 'demo', merchant }));
   if (config.mode === 'demo') await app.register(async (scope) => demoMerchantPages(scope));
@@ -257,7 +343,7 @@ async function noStore(_request: FastifyRequest, reply: FastifyReply): Promise<v
 }
 
 /** Registers every operation of the contract with its handler; a missing or extra handler stops the start. */
-export function registerOperations(app: FastifyInstance, operations: SpecOperation[], handlers: Record<string, RouteHandlerMethod>, rateLimits = RATE_LIMITS): void {
+export function registerOperations(app: FastifyInstance, operations: SpecOperation[], handlers: Record<string, RouteHandlerMethod>, rateLimits = RATE_LIMITS, admission?: StoreAdmission): void {
   const unserved = operations.filter((operation) => !handlers[operation.operationId]).map((operation) => operation.operationId);
   const unknown = Object.keys(handlers).filter((id) => !operations.some((operation) => operation.operationId === id));
   if (unserved.length || unknown.length) {
@@ -265,13 +351,17 @@ export function registerOperations(app: FastifyInstance, operations: SpecOperati
   }
   for (const operation of operations) {
     const limit = rateLimits[operation.operationId];
+    const handler = handlers[operation.operationId] as RouteHandlerMethod;
+    const gated = admission && !MEMORY_OPERATIONS.has(operation.operationId) ? admission : null;
+    // No-store first (a refusal is not cached either), then the gate: the rate limit's own hook, added after these, counts in the store.
+    const onRequest = [...(PRIVATE_OPERATIONS.has(operation.operationId) ? [noStore] : []), ...(gated ? [gated.onRequest] : [])];
     const route = (scope: FastifyInstance) => scope.route({
       method: operation.method,
       url: operation.url,
       schema: operation.schema,
-      handler: handlers[operation.operationId] as RouteHandlerMethod,
+      handler: gated ? gated.wrap(handler) : handler,
       config: limit ? { rateLimit: limit } : {},
-      ...(PRIVATE_OPERATIONS.has(operation.operationId) ? { onRequest: noStore } : {}),
+      ...(onRequest.length ? { onRequest } : {}),
     });
     // An HTML form's body is parsed only for the operations that take one, so no other call accepts a cross-site form post.
     if (operation.form) void app.register(async (scope) => {

@@ -58,8 +58,15 @@ export interface ServerConfig {
   logLevel: string;
   /** How long catalogue reads (products, options, currency rates) are served from memory. */
   catalogueTtlMs: number;
-  /** Past these, requests are answered 503 overloaded at once instead of queueing; 0 turns a check off. */
-  loadShedding: { enabled: boolean; maxEventLoopDelayMs: number; maxHeapUsedBytes: number; maxEventLoopUtilization: number };
+  /**
+   * Past these, requests are answered 503 overloaded at once instead of queueing; 0 turns a check off. The store
+   * gate (src/server/store-gate.ts): at most `storeConcurrency` requests use the store at once, the next wait at
+   * most `storeWaitMs` for their turn; null takes the engine's default (STORE_GATE_DEFAULTS).
+   */
+  loadShedding: {
+    enabled: boolean; maxEventLoopDelayMs: number; maxHeapUsedBytes: number; maxEventLoopUtilization: number;
+    storeConcurrency: number | null; storeWaitMs: number | null;
+  };
   mail: MailConfig;
   /** Variables of the real payment providers (read whatever GATEWAYS says; required only for the configured ones). */
   providers: ProvidersConfig;
@@ -187,6 +194,12 @@ export function parseTrustProxy(value: string | undefined): TrustedProxies {
 const positiveInteger = (env: NodeJS.ProcessEnv, name: string, fallback: number) => {
   const value = Number(env[name] ?? fallback);
   if (!Number.isInteger(value) || value <= 0) throw new ConfigError(`${name} must be a positive whole number, got ${env[name]}.`);
+  return value;
+};
+
+const nonNegativeInteger = (env: NodeJS.ProcessEnv, name: string) => {
+  const value = Number(env[name]);
+  if (!Number.isInteger(value) || value < 0) throw new ConfigError(`${name} must be a whole number (0 turns it off), got ${env[name]}.`);
   return value;
 };
 
@@ -333,6 +346,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       // Near V8's heap limit the process spends its time collecting garbage, then dies out of memory.
       maxHeapUsedBytes: nonNegativeNumber(env, 'LOAD_SHEDDING_MAX_HEAP_MB', Math.floor(getHeapStatistics().heap_size_limit * 0.9 / 2 ** 20)) * 2 ** 20,
       maxEventLoopUtilization: nonNegativeNumber(env, 'LOAD_SHEDDING_MAX_EVENT_LOOP_UTILIZATION', 0, 1),
+      // 0 turns the store gate off; unset, the engine's default.
+      storeConcurrency: env.LOAD_SHEDDING_STORE_CONCURRENCY === undefined || env.LOAD_SHEDDING_STORE_CONCURRENCY === '' ? null : nonNegativeInteger(env, 'LOAD_SHEDDING_STORE_CONCURRENCY'),
+      storeWaitMs: env.LOAD_SHEDDING_STORE_WAIT_MS === undefined || env.LOAD_SHEDDING_STORE_WAIT_MS === '' ? null : positiveInteger(env, 'LOAD_SHEDDING_STORE_WAIT_MS', 1),
     },
     mail: readMailConfig(env),
     providers: readProvidersConfig(env, mode),

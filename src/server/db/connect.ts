@@ -19,6 +19,8 @@ export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 export interface Store {
   db: Database;
   engine: 'pglite' | 'postgres';
+  /** Queries the store runs at once: PGlite one, PostgreSQL its pool's connections (the store gate's default scales with it). */
+  connections: number;
   /** Runs `work` while no other instance on this store runs its own (start-up writes such as the demo seed). */
   exclusive<T>(work: () => Promise<T>): Promise<T>;
   /** Runs a trivial query; rejects when the store does not answer within timeoutMs. */
@@ -27,6 +29,9 @@ export interface Store {
 }
 
 const migrationsFolder = MIGRATIONS_FOLDER;
+
+/** Connections of the PostgreSQL pool. */
+export const POSTGRES_POOL_SIZE = 10;
 
 /** Every instance migrating one PostgreSQL database takes this advisory lock first, so they migrate one by one. */
 const MIGRATION_LOCK_KEY = 7_265_812_011;
@@ -134,7 +139,7 @@ async function openPostgres(databaseUrl: string, waitMs: number, warn: (message:
     import('pg'), import('drizzle-orm/node-postgres'), import('drizzle-orm/node-postgres/migrator'),
   ]);
   // A lost connection fails the request waiting for it (answered 503) instead of hanging it.
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10, connectionTimeoutMillis: 5_000, keepAlive: true });
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: POSTGRES_POOL_SIZE, connectionTimeoutMillis: 5_000, keepAlive: true });
   // An idle connection dropped by a restarting PostgreSQL is reported here; unhandled, it would end the process.
   let lastPoolError = 0;
   const onConnectionLost = (error: Error) => {
@@ -156,6 +161,7 @@ async function openPostgres(databaseUrl: string, waitMs: number, warn: (message:
   return {
     db: db as unknown as Database,
     engine: 'postgres',
+    connections: POSTGRES_POOL_SIZE,
     exclusive: async (work) => withAdvisoryLock(await pool.connect(), STARTUP_LOCK_KEY, work),
     ping: async (timeoutMs = 2_000) => {
       await withTimeout(pool.query('SELECT 1'), timeoutMs);
@@ -219,6 +225,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     return {
       db: db as unknown as Database,
       engine: 'pglite',
+      connections: 1,
       // One process per PGlite store (the data directory is locked): nothing to serialise with.
       exclusive: (work) => work(),
       ping: async (timeoutMs = 2_000) => {
