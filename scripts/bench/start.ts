@@ -1,6 +1,8 @@
 /**
- * Measure 4 (start): spawn → first 200 of the health check, on a new data directory and on an existing
- * one; and a CPU profile of one start on an existing directory, summarised by package.
+ * Measure 4 (start), as an operator sees it: exec of the server's node process → the first 200 of the health
+ * check and, in separate starts, of a server-rendered page (GET /checkout/, whose first request loads the SSR
+ * bundle unless the server preloaded it), on an existing data directory after a clean stop (SIGTERM) and after
+ * kill -9; the health check on a new data directory; and a CPU profile of one start, summarised by package.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { SourceMap, type SourceMapPayload } from 'node:module';
@@ -21,9 +23,26 @@ export interface StartSeries {
   median: { spawnToHealthMs: number; readyLogMs: number; hwmKiB: number; rssKiB: number };
 }
 
+/** A series' figure as the report shows it: the median, then the fastest and slowest run. */
+export function startFigure(values: readonly number[]): string {
+  if (values.length === 0) return 'n/a';
+  return `${Math.round(median(values))} ms (${Math.round(Math.min(...values))}–${Math.round(Math.max(...values))})`;
+}
+
+/** The first answers of starts on an existing data directory, each start preceded by the same kind of stop. */
+export interface StopSeries {
+  /** exec → first 200 of GET /checkout/api/health. */
+  health: StartSeries;
+  /** exec → first 200 of GET /checkout/ (a server-rendered page), in starts of their own. */
+  page: StartSeries;
+}
+
 export interface StartResult {
   fresh: StartSeries;
-  existing: StartSeries;
+  /** Each start after a clean stop (SIGTERM: the store closed). */
+  afterClean: StopSeries;
+  /** Each start after kill -9 of the previous one (the store not closed, its lock left behind). */
+  afterKill: StopSeries;
   /** The same existing directory started through tsx from the sources, when the measured entry is a bundle. */
   existingTsx: StartSeries | null;
   /** The main thread's profile, and the module loader's thread (tsx's hooks) when node wrote one. */
@@ -51,14 +70,15 @@ const series = (runs: { spawnToHealthMs: number; readyLogMs: number | null; hwmK
   };
 };
 
-/** Starts the server once on `dataDir`, times it and stops it. */
-async function startOnce(entry: string[], dataDir: string, logFile: string, distDir: string | undefined, nodeArgs: string[] = []) {
-  const server = await startServer({ entry, dataDir, logFile, distDir, nodeArgs });
+/** Starts the server once on `dataDir`, times it to the first 200 of `firstPath` and ends it: SIGTERM (clean) or kill -9. */
+async function startOnce(entry: string[], dataDir: string, logFile: string, distDir: string | undefined, nodeArgs: string[] = [], firstPath?: string, end: 'clean' | 'kill' = 'clean') {
+  const server = await startServer({ entry, dataDir, logFile, distDir, nodeArgs, firstPath });
   try {
     const memory = memoryOf(server.pid);
     return { spawnToHealthMs: server.spawnToHealthMs, readyLogMs: server.readyLogMs, hwmKiB: memory.hwmKiB, rssKiB: memory.rssKiB };
   } finally {
-    await server.stop();
+    if (end === 'kill') await server.kill();
+    else await server.stop();
   }
 }
 
@@ -172,13 +192,25 @@ export async function measureStart(options: {
     fresh.push(await startOnce(options.entry, join(options.workDir, `start-new-${run}`), logFile, options.distDir));
     options.log(`  new data directory, run ${run + 1}: ${Math.round(fresh[run]?.spawnToHealthMs ?? 0)} ms`);
   }
-  // The first run's directory now exists, migrated and seeded: every later start reopens it.
+  // The first run's directory now exists, migrated and seeded (and cleanly stopped): every later start reopens it.
   const existingDir = join(options.workDir, 'start-new-0');
-  const existing = [];
-  for (let run = 0; run < options.runs; run += 1) {
-    existing.push(await startOnce(options.entry, existingDir, logFile, options.distDir));
-    options.log(`  existing data directory, run ${run + 1}: ${Math.round(existing[run]?.spawnToHealthMs ?? 0)} ms`);
-  }
+  /** Runs × (health, page) starts, each ended as `end`, so each measured start follows a stop of that kind. */
+  const afterStops = async (end: 'clean' | 'kill', label: string): Promise<StopSeries> => {
+    const health = [];
+    const page = [];
+    for (let run = 0; run < options.runs; run += 1) {
+      health.push(await startOnce(options.entry, existingDir, logFile, options.distDir, [], '/checkout/api/health', end));
+      page.push(await startOnce(options.entry, existingDir, logFile, options.distDir, [], '/checkout/', end));
+      options.log(`  existing data directory ${label}, run ${run + 1}: health ${Math.round(health[run]?.spawnToHealthMs ?? 0)} ms, page ${Math.round(page[run]?.spawnToHealthMs ?? 0)} ms`);
+    }
+    return { health: series(health), page: series(page) };
+  };
+  const afterClean = await afterStops('clean', 'after a clean stop');
+  // The last start above stopped cleanly: one start ended by kill -9 first, so the first measured one follows a kill too.
+  await startOnce(options.entry, existingDir, logFile, options.distDir, [], '/checkout/api/health', 'kill');
+  const afterKill = await afterStops('kill', 'after kill -9');
+  // And a clean stop again, so the tsx comparison and the profile below start after a clean stop.
+  await startOnce(options.entry, existingDir, logFile, options.distDir);
   const viaTsx = [];
   if (options.entry.join(' ') !== TSX_ENTRY.join(' ')) {
     for (let run = 0; run < options.runs; run += 1) {
@@ -190,7 +222,8 @@ export async function measureStart(options: {
   if (options.profile) {
     const dir = options.profileDir;
     mkdirSync(dir, { recursive: true });
-    await startOnce(options.entry, existingDir, logFile, options.distDir, ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=200']);
+    // To the first page: the profile holds the start and the first server render.
+    await startOnce(options.entry, existingDir, logFile, options.distDir, ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=200'], '/checkout/');
     // Node names them CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile: thread 0 is the main one.
     for (const file of readdirSync(dir).filter((name) => name.endsWith('.cpuprofile')).sort()) {
       const thread = /\.\d+\.(\d+)\.\d+\.cpuprofile$/.exec(file)?.[1] === '0' ? 'main thread' : 'another thread (module loader hooks)';
@@ -199,5 +232,5 @@ export async function measureStart(options: {
       profiles.push(summariseProfile(bundle ? resolveBundleFrames(profile, bundle) : profile, join(dir, file), thread));
     }
   }
-  return { fresh: series(fresh), existing: series(existing), existingTsx: viaTsx.length ? series(viaTsx) : null, profiles };
+  return { fresh: series(fresh), afterClean, afterKill, existingTsx: viaTsx.length ? series(viaTsx) : null, profiles };
 }

@@ -15,10 +15,11 @@ describe('bench budgets', () => {
     expect(budgetText('catalogueP99')).toBe('≤ 5 ms');
     expect(budgetText('ordersRate')).toBe('≥ 300 orders/s');
     expect(budgetText('ordersP99')).toBe('≤ 50 ms');
-    expect(budgetText('startExisting')).toBe('≤ 1 s');
+    expect(budgetText('startClean')).toBe('≤ 1 s');
+    expect(budgetText('startAfterKill')).toBe('≤ 1.5 s');
     expect(budgetText('startNew')).toBe('≤ 2 s');
     expect(budgetText('startNewMemory')).toBe('≤ 400 MiB');
-    expect(BUDGETS).toHaveLength(15);
+    expect(BUDGETS).toHaveLength(16);
   });
 
   it('gives each budget its figure and verdict in the budgets\' order, and says which were not measured', () => {
@@ -28,7 +29,7 @@ describe('bench budgets', () => {
       row({ measure: 'first screen ratio', value: '1.12×', budget: '≤ 1.10×', within: false, budgetId: 'firstScreenRatio' }),
     ];
     const lines = budgetSummary(rows);
-    expect(lines).toHaveLength(15);
+    expect(lines).toHaveLength(16);
     expect(lines[0]).toEqual(['first-screen JS, ours / floor app (same run)', '1.12×', '≤ 1.10×', '**no**']);
     expect(lines[1]).toEqual(['index: Lighthouse performance', 'not measured', '1.00', '—']);
     expect(lines[3]).toEqual(['index: LCP', '0.75 s', '≤ 0.8 s', 'yes']);
@@ -40,7 +41,7 @@ describe('bench budgets', () => {
       row({ measure: 'getPromotion at 500 req/s', value: 'p99 6.00 ms', budget: 'p99 ≤ 5 ms', within: false, budgetId: 'catalogueP99' }),
     ];
     const lines = budgetSummary(rows);
-    expect(lines).toHaveLength(16);
+    expect(lines).toHaveLength(17);
     expect(lines.slice(8, 10)).toEqual([
       ['getProducts at 500 req/s', 'p99 4.00 ms', 'p99 ≤ 5 ms', 'yes'],
       ['getPromotion at 500 req/s', 'p99 6.00 ms', 'p99 ≤ 5 ms', '**no**'],
