@@ -1,5 +1,9 @@
 import { ConfigError, readConfig } from './config';
 import { openStore } from './db/connect';
+import { watchProcessFaults } from './process-faults';
+
+// First: an unhandled rejection is logged and counted (the server keeps serving); an uncaught exception ends it (code 1).
+const faults = watchProcessFaults();
 
 // Everything the server writes (data directory, generated keys) is readable by its own user only.
 process.umask(0o077);
@@ -61,6 +65,7 @@ const app = await buildApp({ config, store, catalogue, logger: prettyLog ? { str
   await store.close();
   return refuse(error);
 });
+faults.useLog(app.log);
 await app.listen({ port: config.port, host: config.host });
 app.log.info(`TV Checkout (${config.mode}) on ${config.publicUrl}/checkout/ (${store.engine}${store.engine === 'pglite' ? ` in ${config.dataDir}` : ''}), ready in ${Math.round(performance.now() - startedAt)} ms`);
 
