@@ -158,7 +158,7 @@ if (wants('start')) {
 }
 const START = '4. Server start and memory';
 if (start) {
-  note(START, `Start, as an operator sees it: from exec of \`${server.label}\` (the node process itself, no npm or npx wrapper) to the first 200 of GET /checkout/api/health, or in starts of their own of GET /checkout/ (a server-rendered page: its first request needs the SSR bundle), polled every 5 ms on fresh connections; on an existing data directory after a clean stop and after kill -9. Memory: VmRSS and VmHWM of that node process from /proc/<pid>/status.`);
+  note(START, `Start, as an operator sees it: from exec of \`${server.label}\` (the node process itself, no npm or npx wrapper) to the first 200 of GET /checkout/api/health, or in starts of their own of GET /checkout/ (a server-rendered page: its first request needs the SSR bundle), polled every 5 ms on fresh connections; on an existing data directory after a clean stop and after kill -9. The machine's 1-minute load average was ${start.loadAverage.before.toFixed(1)} as these starts began and ${start.loadAverage.after.toFixed(1)} as they ended (on ${os.availableParallelism()} CPUs): wall-clock figures grow with others' work, the CPU time beside them barely. Memory: VmRSS and VmHWM of that node process from /proc/<pid>/status.`);
   const how = (series: StartResult['fresh'], what: string) =>
     `median of ${series.spawnToHealthMs.length} (${series.spawnToHealthMs.map((value) => Math.round(value)).join(', ')} ms) on ${what}; the server's own "ready in" log (main.ts's first line, after its imports, to listening) says ${Math.round(series.median.readyLogMs)} ms; VmHWM then ${mib(series.median.hwmKiB)}`;
   rows.push({ section: START, measure: 'start, new data directory', value: ms(start.fresh.median.spawnToHealthMs), ...budget('startNew', start.fresh.median.spawnToHealthMs <= 2000), how: how(start.fresh, 'an empty temporary DATA_DIR (no data directory before the start: the server copies the store template build:server made, src/server/db/store-template.ts, then seeds)') });
@@ -174,7 +174,7 @@ if (start) {
     for (const [kind, path, figures] of [['health', '/checkout/api/health', series.health], ['page', '/checkout/ (server-rendered)', series.page]] as const) {
       rows.push({
         section: START, measure: `start ${after}, existing data directory: ${kind}`, value: startFigure(figures.spawnToHealthMs), ...budget(id, figures.median.spawnToHealthMs <= limitMs),
-        how: `exec → first 200 of GET ${path}; median (min–max) of ${figures.spawnToHealthMs.length} starts of their own (${figures.spawnToHealthMs.map((value) => Math.round(value)).join(', ')} ms); ${before}; the server's own "ready in" log says ${Math.round(figures.median.readyLogMs)} ms`,
+        how: `exec → first 200 of GET ${path}; median (min–max) of ${figures.spawnToHealthMs.length} starts of their own (${figures.spawnToHealthMs.map((value) => Math.round(value)).join(', ')} ms); ${before}; CPU time (user + system) of the process by then ${startFigure(figures.cpuMs)}; the server's own "ready in" log says ${Math.round(figures.median.readyLogMs)} ms`,
       });
     }
   }

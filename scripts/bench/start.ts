@@ -6,6 +6,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { SourceMap, type SourceMapPayload } from 'node:module';
+import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { memoryOf, ROOT, startServer, TSX_ENTRY } from './lib/proc';
@@ -16,11 +17,13 @@ export interface StartSeries {
   spawnToHealthMs: number[];
   /** The server's own "ready in N ms" (main.ts's first line to listening), per run. */
   readyLogMs: number[];
+  /** CPU time (user + system) of the process at its first answer, per run, in ms: the figure a busy machine moves least. */
+  cpuMs: number[];
   /** VmHWM right after the first answer, per run, in KiB. */
   hwmKiB: number[];
   /** VmRSS right after the first answer, per run, in KiB. */
   rssKiB: number[];
-  median: { spawnToHealthMs: number; readyLogMs: number; hwmKiB: number; rssKiB: number };
+  median: { spawnToHealthMs: number; readyLogMs: number; cpuMs: number; hwmKiB: number; rssKiB: number };
 }
 
 /** A series' figure as the report shows it: the median, then the fastest and slowest run. */
@@ -47,6 +50,8 @@ export interface StartResult {
   existingTsx: StartSeries | null;
   /** The main thread's profile, and the module loader's thread (tsx's hooks) when node wrote one. */
   profiles: ProfileSummary[];
+  /** The machine's 1-minute load average as the measure began and ended (others' work moves wall-clock figures). */
+  loadAverage: { before: number; after: number };
 }
 
 export interface ProfileSummary {
@@ -59,14 +64,15 @@ export interface ProfileSummary {
   topFunctions: { name: string; where: string; selfMs: number }[];
 }
 
-const series = (runs: { spawnToHealthMs: number; readyLogMs: number | null; hwmKiB: number; rssKiB: number }[]): StartSeries => {
+const series = (runs: { spawnToHealthMs: number; cpuMs: number; readyLogMs: number | null; hwmKiB: number; rssKiB: number }[]): StartSeries => {
   const spawnToHealthMs = runs.map((run) => run.spawnToHealthMs);
+  const cpuMs = runs.map((run) => run.cpuMs);
   const readyLogMs = runs.map((run) => run.readyLogMs ?? Number.NaN);
   const hwmKiB = runs.map((run) => run.hwmKiB);
   const rssKiB = runs.map((run) => run.rssKiB);
   return {
-    spawnToHealthMs, readyLogMs, hwmKiB, rssKiB,
-    median: { spawnToHealthMs: median(spawnToHealthMs), readyLogMs: median(readyLogMs), hwmKiB: median(hwmKiB), rssKiB: median(rssKiB) },
+    spawnToHealthMs, readyLogMs, cpuMs, hwmKiB, rssKiB,
+    median: { spawnToHealthMs: median(spawnToHealthMs), readyLogMs: median(readyLogMs), cpuMs: median(cpuMs), hwmKiB: median(hwmKiB), rssKiB: median(rssKiB) },
   };
 };
 
@@ -75,7 +81,7 @@ async function startOnce(entry: string[], dataDir: string, logFile: string, dist
   const server = await startServer({ entry, dataDir, logFile, distDir, nodeArgs, firstPath });
   try {
     const memory = memoryOf(server.pid);
-    return { spawnToHealthMs: server.spawnToHealthMs, readyLogMs: server.readyLogMs, hwmKiB: memory.hwmKiB, rssKiB: memory.rssKiB };
+    return { spawnToHealthMs: server.spawnToHealthMs, cpuMs: server.cpuMs, readyLogMs: server.readyLogMs, hwmKiB: memory.hwmKiB, rssKiB: memory.rssKiB };
   } finally {
     if (end === 'kill') await server.kill();
     else await server.stop();
@@ -187,6 +193,7 @@ export async function measureStart(options: {
   entry: string[]; workDir: string; profileDir: string; runs: number; distDir?: string; profile: boolean; log: (line: string) => void;
 }): Promise<StartResult> {
   const logFile = join(options.workDir, 'start-server.log');
+  const loadBefore = loadavg()[0] ?? Number.NaN;
   const fresh = [];
   for (let run = 0; run < options.runs; run += 1) {
     fresh.push(await startOnce(options.entry, join(options.workDir, `start-new-${run}`), logFile, options.distDir));
@@ -232,5 +239,5 @@ export async function measureStart(options: {
       profiles.push(summariseProfile(bundle ? resolveBundleFrames(profile, bundle) : profile, join(dir, file), thread));
     }
   }
-  return { fresh: series(fresh), afterClean, afterKill, existingTsx: viaTsx.length ? series(viaTsx) : null, profiles };
+  return { fresh: series(fresh), afterClean, afterKill, existingTsx: viaTsx.length ? series(viaTsx) : null, profiles, loadAverage: { before: loadBefore, after: loadavg()[0] ?? Number.NaN } };
 }

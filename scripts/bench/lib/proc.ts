@@ -49,6 +49,15 @@ export function memoryOf(pid: number): { rssKiB: number; hwmKiB: number } {
   return { rssKiB: field('VmRSS'), hwmKiB: field('VmHWM') };
 }
 
+/**
+ * CPU time (user + system, all threads) a process has used so far, in ms, from /proc/<pid>/stat (clock ticks of
+ * 10 ms, Linux's USER_HZ): unlike wall time, barely moved by other work on a shared machine.
+ */
+export function cpuMsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /** Samples VmRSS of a process every `everyMs` until stopped; keeps the highest value seen. */
 export function sampleMemory(pid: number, everyMs = 100): { stop(): { maxRssKiB: number; samples: number } } {
   let maxRssKiB = 0;
@@ -79,6 +88,8 @@ export interface ServerHandle {
   child: ChildProcess;
   /** From spawn to the first 200 of the polled path (GET /checkout/api/health unless `firstPath` names another), in ms. */
   spawnToHealthMs: number;
+  /** CPU time the process had used at that first answer (cpuMsOf). */
+  cpuMs: number;
   /** What the server logged as "ready in N ms" (from its own start of main.ts to listening). */
   readyLogMs: number | null;
   logFile: string;
@@ -145,12 +156,14 @@ export async function startServer(options: ServerOptions): Promise<ServerHandle>
 
   const deadline = startedAt + (options.timeoutMs ?? 120_000);
   let spawnToHealthMs = Number.NaN;
+  let cpuMs = Number.NaN;
   while (performance.now() < deadline) {
     if (exitCode !== undefined) throw new Error(`the server exited with ${exitCode} before answering:\n${tail(options.logFile)}`);
     try {
       const answer = await request(`${base}${options.firstPath ?? '/checkout/api/health'}`, { timeoutMs: 5_000 });
       if (answer.status === 200) {
         spawnToHealthMs = performance.now() - startedAt;
+        cpuMs = cpuMsOf(child.pid as number);
         break;
       }
     } catch {
@@ -181,7 +194,7 @@ export async function startServer(options: ServerOptions): Promise<ServerHandle>
     if (match) readyLogMs = Number(match[1]);
     else await sleep(25);
   }
-  return { pid: child.pid as number, base, child, spawnToHealthMs, readyLogMs, logFile: options.logFile, stop, kill };
+  return { pid: child.pid as number, base, child, spawnToHealthMs, cpuMs, readyLogMs, logFile: options.logFile, stop, kill };
 }
 
 export interface CommandResult {
