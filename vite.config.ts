@@ -232,6 +232,10 @@ export default defineConfig(({ isSsrBuild }) => ({
   ...(isSsrBuild ? { ssr: { noExternal: true } } : {}),
   plugins: [react(), stripMachineDescriptions(), plainDynamicImports(), prerenderPages(), startingShellInDev(), precompress(), serverRenderBuild(), inspect.plugin],
   define: {
+    // The render bundle carries React as CommonJS, which picks its development or production build by
+    // process.env.NODE_ENV when it runs (unset in the demo: the development one, and both to parse). The
+    // browser gets the production build: so does the server's render, and the other is left out.
+    ...(isSsrBuild ? { 'process.env.NODE_ENV': JSON.stringify('production') } : {}),
     'import.meta.env.VITE_INSPECT': JSON.stringify(inspect.mode),
     'import.meta.env.VITE_STUDIO_LIVE_URL': JSON.stringify(inspect.liveUrl),
   },

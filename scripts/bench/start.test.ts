@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { frameOwner, resolveBundleFrames, summariseProfile } from './start';
+import { frameOwner, resolveBundleFrames, startFigure, summariseProfile } from './start';
 
 describe('start profile summary', () => {
   it('names where a frame comes from', () => {
@@ -68,5 +68,12 @@ describe('start profile summary', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('start figure', () => {
+  it('shows the median with the fastest and slowest run', () => {
+    expect(startFigure([912.4, 870, 1204.6, 880.2, 899])).toBe('899 ms (870–1205)');
+    expect(startFigure([])).toBe('n/a');
   });
 });

@@ -1,9 +1,12 @@
 /**
- * Measure 4 (start): spawn → first 200 of the health check, on a new data directory and on an existing
- * one; and a CPU profile of one start on an existing directory, summarised by package.
+ * Measure 4 (start), as an operator sees it: exec of the server's node process → the first 200 of the health
+ * check and, in separate starts, of a server-rendered page (GET /checkout/, whose first request loads the SSR
+ * bundle unless the server preloaded it), on an existing data directory after a clean stop (SIGTERM) and after
+ * kill -9; the health check on a new data directory; and a CPU profile of one start, summarised by package.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { SourceMap, type SourceMapPayload } from 'node:module';
+import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { memoryOf, ROOT, startServer, TSX_ENTRY } from './lib/proc';
@@ -14,20 +17,41 @@ export interface StartSeries {
   spawnToHealthMs: number[];
   /** The server's own "ready in N ms" (main.ts's first line to listening), per run. */
   readyLogMs: number[];
+  /** CPU time (user + system) of the process at its first answer, per run, in ms: the figure a busy machine moves least. */
+  cpuMs: number[];
   /** VmHWM right after the first answer, per run, in KiB. */
   hwmKiB: number[];
   /** VmRSS right after the first answer, per run, in KiB. */
   rssKiB: number[];
-  median: { spawnToHealthMs: number; readyLogMs: number; hwmKiB: number; rssKiB: number };
+  median: { spawnToHealthMs: number; readyLogMs: number; cpuMs: number; hwmKiB: number; rssKiB: number };
+}
+
+/** A series' figure as the report shows it: the median, then the fastest and slowest run. */
+export function startFigure(values: readonly number[]): string {
+  if (values.length === 0) return 'n/a';
+  return `${Math.round(median(values))} ms (${Math.round(Math.min(...values))}–${Math.round(Math.max(...values))})`;
+}
+
+/** The first answers of starts on an existing data directory, each start preceded by the same kind of stop. */
+export interface StopSeries {
+  /** exec → first 200 of GET /checkout/api/health. */
+  health: StartSeries;
+  /** exec → first 200 of GET /checkout/ (a server-rendered page), in starts of their own. */
+  page: StartSeries;
 }
 
 export interface StartResult {
   fresh: StartSeries;
-  existing: StartSeries;
+  /** Each start after a clean stop (SIGTERM: the store closed). */
+  afterClean: StopSeries;
+  /** Each start after kill -9 of the previous one (the store not closed, its lock left behind). */
+  afterKill: StopSeries;
   /** The same existing directory started through tsx from the sources, when the measured entry is a bundle. */
   existingTsx: StartSeries | null;
   /** The main thread's profile, and the module loader's thread (tsx's hooks) when node wrote one. */
   profiles: ProfileSummary[];
+  /** The machine's 1-minute load average as the measure began and ended (others' work moves wall-clock figures). */
+  loadAverage: { before: number; after: number };
 }
 
 export interface ProfileSummary {
@@ -40,25 +64,27 @@ export interface ProfileSummary {
   topFunctions: { name: string; where: string; selfMs: number }[];
 }
 
-const series = (runs: { spawnToHealthMs: number; readyLogMs: number | null; hwmKiB: number; rssKiB: number }[]): StartSeries => {
+const series = (runs: { spawnToHealthMs: number; cpuMs: number; readyLogMs: number | null; hwmKiB: number; rssKiB: number }[]): StartSeries => {
   const spawnToHealthMs = runs.map((run) => run.spawnToHealthMs);
+  const cpuMs = runs.map((run) => run.cpuMs);
   const readyLogMs = runs.map((run) => run.readyLogMs ?? Number.NaN);
   const hwmKiB = runs.map((run) => run.hwmKiB);
   const rssKiB = runs.map((run) => run.rssKiB);
   return {
-    spawnToHealthMs, readyLogMs, hwmKiB, rssKiB,
-    median: { spawnToHealthMs: median(spawnToHealthMs), readyLogMs: median(readyLogMs), hwmKiB: median(hwmKiB), rssKiB: median(rssKiB) },
+    spawnToHealthMs, readyLogMs, cpuMs, hwmKiB, rssKiB,
+    median: { spawnToHealthMs: median(spawnToHealthMs), readyLogMs: median(readyLogMs), cpuMs: median(cpuMs), hwmKiB: median(hwmKiB), rssKiB: median(rssKiB) },
   };
 };
 
-/** Starts the server once on `dataDir`, times it and stops it. */
-async function startOnce(entry: string[], dataDir: string, logFile: string, distDir: string | undefined, nodeArgs: string[] = []) {
-  const server = await startServer({ entry, dataDir, logFile, distDir, nodeArgs });
+/** Starts the server once on `dataDir`, times it to the first 200 of `firstPath` and ends it: SIGTERM (clean) or kill -9. */
+async function startOnce(entry: string[], dataDir: string, logFile: string, distDir: string | undefined, nodeArgs: string[] = [], firstPath?: string, end: 'clean' | 'kill' = 'clean') {
+  const server = await startServer({ entry, dataDir, logFile, distDir, nodeArgs, firstPath });
   try {
     const memory = memoryOf(server.pid);
-    return { spawnToHealthMs: server.spawnToHealthMs, readyLogMs: server.readyLogMs, hwmKiB: memory.hwmKiB, rssKiB: memory.rssKiB };
+    return { spawnToHealthMs: server.spawnToHealthMs, cpuMs: server.cpuMs, readyLogMs: server.readyLogMs, hwmKiB: memory.hwmKiB, rssKiB: memory.rssKiB };
   } finally {
-    await server.stop();
+    if (end === 'kill') await server.kill();
+    else await server.stop();
   }
 }
 
@@ -167,18 +193,31 @@ export async function measureStart(options: {
   entry: string[]; workDir: string; profileDir: string; runs: number; distDir?: string; profile: boolean; log: (line: string) => void;
 }): Promise<StartResult> {
   const logFile = join(options.workDir, 'start-server.log');
+  const loadBefore = loadavg()[0] ?? Number.NaN;
   const fresh = [];
   for (let run = 0; run < options.runs; run += 1) {
     fresh.push(await startOnce(options.entry, join(options.workDir, `start-new-${run}`), logFile, options.distDir));
     options.log(`  new data directory, run ${run + 1}: ${Math.round(fresh[run]?.spawnToHealthMs ?? 0)} ms`);
   }
-  // The first run's directory now exists, migrated and seeded: every later start reopens it.
+  // The first run's directory now exists, migrated and seeded (and cleanly stopped): every later start reopens it.
   const existingDir = join(options.workDir, 'start-new-0');
-  const existing = [];
-  for (let run = 0; run < options.runs; run += 1) {
-    existing.push(await startOnce(options.entry, existingDir, logFile, options.distDir));
-    options.log(`  existing data directory, run ${run + 1}: ${Math.round(existing[run]?.spawnToHealthMs ?? 0)} ms`);
-  }
+  /** Runs × (health, page) starts, each ended as `end`, so each measured start follows a stop of that kind. */
+  const afterStops = async (end: 'clean' | 'kill', label: string): Promise<StopSeries> => {
+    const health = [];
+    const page = [];
+    for (let run = 0; run < options.runs; run += 1) {
+      health.push(await startOnce(options.entry, existingDir, logFile, options.distDir, [], '/checkout/api/health', end));
+      page.push(await startOnce(options.entry, existingDir, logFile, options.distDir, [], '/checkout/', end));
+      options.log(`  existing data directory ${label}, run ${run + 1}: health ${Math.round(health[run]?.spawnToHealthMs ?? 0)} ms, page ${Math.round(page[run]?.spawnToHealthMs ?? 0)} ms`);
+    }
+    return { health: series(health), page: series(page) };
+  };
+  const afterClean = await afterStops('clean', 'after a clean stop');
+  // The last start above stopped cleanly: one start ended by kill -9 first, so the first measured one follows a kill too.
+  await startOnce(options.entry, existingDir, logFile, options.distDir, [], '/checkout/api/health', 'kill');
+  const afterKill = await afterStops('kill', 'after kill -9');
+  // And a clean stop again, so the tsx comparison and the profile below start after a clean stop.
+  await startOnce(options.entry, existingDir, logFile, options.distDir);
   const viaTsx = [];
   if (options.entry.join(' ') !== TSX_ENTRY.join(' ')) {
     for (let run = 0; run < options.runs; run += 1) {
@@ -190,7 +229,8 @@ export async function measureStart(options: {
   if (options.profile) {
     const dir = options.profileDir;
     mkdirSync(dir, { recursive: true });
-    await startOnce(options.entry, existingDir, logFile, options.distDir, ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=200']);
+    // To the first page: the profile holds the start and the first server render.
+    await startOnce(options.entry, existingDir, logFile, options.distDir, ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=200'], '/checkout/');
     // Node names them CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile: thread 0 is the main one.
     for (const file of readdirSync(dir).filter((name) => name.endsWith('.cpuprofile')).sort()) {
       const thread = /\.\d+\.(\d+)\.\d+\.cpuprofile$/.exec(file)?.[1] === '0' ? 'main thread' : 'another thread (module loader hooks)';
@@ -199,5 +239,5 @@ export async function measureStart(options: {
       profiles.push(summariseProfile(bundle ? resolveBundleFrames(profile, bundle) : profile, join(dir, file), thread));
     }
   }
-  return { fresh: series(fresh), existing: series(existing), existingTsx: viaTsx.length ? series(viaTsx) : null, profiles };
+  return { fresh: series(fresh), afterClean, afterKill, existingTsx: viaTsx.length ? series(viaTsx) : null, profiles, loadAverage: { before: loadBefore, after: loadavg()[0] ?? Number.NaN } };
 }

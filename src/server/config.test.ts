@@ -49,6 +49,12 @@ describe('modes and keys', () => {
     expect(() => readConfig({ REQUEST_TIMEOUT_MS: '0' })).toThrow('REQUEST_TIMEOUT_MS must be a positive whole number, got 0.');
   });
 
+  it('SHUTDOWN_DEADLINE_MS: 10 s for requests in flight to finish on SIGTERM unless set; a positive whole number', () => {
+    expect(readConfig({}).shutdownDeadlineMs).toBe(10_000);
+    expect(readConfig({ SHUTDOWN_DEADLINE_MS: '2500' }).shutdownDeadlineMs).toBe(2_500);
+    expect(() => readConfig({ SHUTDOWN_DEADLINE_MS: 'soon' })).toThrow('SHUTDOWN_DEADLINE_MS must be a positive whole number, got soon.');
+  });
+
   it('RESELLER_PANEL_URL: the demo panel by default in the demo, none in production, and only an http(s) address', () => {
     expect(readConfig({}).resellerPanelUrl).toBe('https://panel.tvcheckout.test/');
     expect(readConfig({ NODE_ENV: 'production' }).resellerPanelUrl).toBeNull();

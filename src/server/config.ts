@@ -54,6 +54,8 @@ export interface ServerConfig {
   requestTimeoutMs: number;
   /** An idle keep-alive connection is closed after this time (longer than a proxy's usual 60 s idle timeout). */
   keepAliveTimeoutMs: number;
+  /** On SIGTERM or SIGINT, how long requests in flight may take to finish before their connections are closed. */
+  shutdownDeadlineMs: number;
   distDir: string;
   logLevel: string;
   /** How long catalogue reads (products, options, currency rates) are served from memory. */
@@ -337,6 +339,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     resellerPanelUrl: readResellerPanelUrl(env, mode),
     requestTimeoutMs: positiveInteger(env, 'REQUEST_TIMEOUT_MS', 30_000),
     keepAliveTimeoutMs: positiveInteger(env, 'KEEP_ALIVE_TIMEOUT_MS', 72_000),
+    shutdownDeadlineMs: positiveInteger(env, 'SHUTDOWN_DEADLINE_MS', 10_000),
     distDir: env.DIST_DIR ? resolve(env.DIST_DIR) : join(projectRoot, 'dist'),
     logLevel: env.LOG_LEVEL ?? 'info',
     catalogueTtlMs: Number(env.CATALOGUE_CACHE_MS ?? 30_000),

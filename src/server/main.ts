@@ -1,5 +1,9 @@
 import { ConfigError, readConfig } from './config';
 import { openStore } from './db/connect';
+import { watchProcessFaults } from './process-faults';
+
+// First: an unhandled rejection is logged and counted (the server keeps serving); an uncaught exception ends it (code 1).
+const faults = watchProcessFaults();
 
 // Everything the server writes (data directory, generated keys) is readable by its own user only.
 process.umask(0o077);
@@ -13,7 +17,7 @@ function refuse(error: unknown): never {
 
 const startedAt = performance.now();
 /** The rest of the server, evaluated (imported) while the store opens: PGlite waits for its files meanwhile. */
-const loadServer = () => Promise.all([import('./app'), import('./catalogue/load'), import('./production'), import('./merchant'), import('./log'), import('./ports')]);
+const loadServer = () => Promise.all([import('./app'), import('./catalogue/load'), import('./production'), import('./merchant'), import('./log'), import('./ports'), import('./shutdown')]);
 const config = (() => {
   try {
     return readConfig();
@@ -45,7 +49,7 @@ const opening = openStore(config.databaseUrl
   : { engine: 'pglite', dataDir: config.dataDir, warn });
 opening.catch(() => {});
 const server = checkedFirst ?? await loadServer();
-const [{ buildApp }, { catalogueForStart }, , , { terminalLogStream }, { portsFromEnvironment }] = server;
+const [{ buildApp }, { catalogueForStart }, , , { terminalLogStream }, { portsFromEnvironment }, { stopOnSignals }] = server;
 // The demo's own catalogue is read while the store opens (a fault in it is the build's, not the operator's).
 const catalogue = namedCatalogue ?? (() => {
   try {
@@ -61,13 +65,13 @@ const app = await buildApp({ config, store, catalogue, logger: prettyLog ? { str
   await store.close();
   return refuse(error);
 });
-await app.listen({ port: config.port, host: config.host });
+faults.useLog(app.log);
+// SIGTERM and SIGINT drain and stop cleanly from here on (before it, the default: the process ends at once).
+stopOnSignals({ app, closeStore: () => store.close(), deadlineMs: config.shutdownDeadlineMs });
+await app.listen({ port: config.port, host: config.host }).catch(async (error: unknown) => {
+  // A port in use, say: the store is closed (its lock released) before the fault ends the process.
+  await app.close();
+  await store.close();
+  throw error;
+});
 app.log.info(`TV Checkout (${config.mode}) on ${config.publicUrl}/checkout/ (${store.engine}${store.engine === 'pglite' ? ` in ${config.dataDir}` : ''}), ready in ${Math.round(performance.now() - startedAt)} ms`);
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, async () => {
-    await app.close();
-    await store.close();
-    process.exit(0);
-  });
-}

@@ -109,6 +109,8 @@ export interface ServerRenderer {
   page(request: FastifyRequest, path: string): Promise<ServerPage | null>;
   /** The cached pages' shared markup (tests check nothing personal is in it). */
   readonly cache: LruCache<CachedPage>;
+  /** Loads the render bundle now (the server calls it once listening), so the first page does not wait for it; a fault waits for that page. */
+  preload(): Promise<void>;
 }
 
 /** The request's headers of these names (those sent once, as text). */
@@ -151,7 +153,7 @@ export function createServerRenderer(app: FastifyInstance, distDir: string, { ba
   const assetsFile = join(distDir, 'pages', 'assets.json');
   const available = existsSync(bundle) && existsSync(templateFile) && existsSync(assetsFile);
   const cache = new LruCache<CachedPage>(PAGE_CACHE_ENTRIES);
-  // Read on the first page request, not at start: the start stays short.
+  // Read once the server listens (preload) or on the first page request, whichever comes first; not before listening: the start stays short.
   let loaded: Promise<{ entry: EntryServer; template: string; assets: PageAssets }> | null = null;
   const load = () =>
     (loaded ??= import(pathToFileURL(bundle).href).then((entry: EntryServer) => ({
@@ -231,7 +233,13 @@ export function createServerRenderer(app: FastifyInstance, distDir: string, { ba
     return { status: result.status, before, after, requestBlock: entry.dataBlock(entry.REQUEST_DATA_ID, { answers: perRequest, renderedAt: now }), cached: false };
   }
 
-  return { page, cache };
+  const preload = async () => {
+    if (!available) return;
+    // A fault here is the first page's to report (it awaits the same promise), with its request.
+    await load().then(() => undefined, () => { loaded = null; });
+  };
+
+  return { page, cache, preload };
 }
 
 /** The browser's languages, most preferred first (Accept-Language, by quality). */

@@ -25,11 +25,11 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/** Starts the server with the test keys and `env` on top; DATABASE_URL is empty unless given. */
-export async function spawnServer(env: Record<string, string>): Promise<ServerProcess> {
+/** Starts the server with the test keys and `env` on top; DATABASE_URL is empty unless given; `nodeArgs` go to node first (e.g. an --import preload). */
+export async function spawnServer(env: Record<string, string>, nodeArgs: string[] = []): Promise<ServerProcess> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/server/main.ts'], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH,

@@ -15,12 +15,13 @@ describe('bench budgets', () => {
     expect(budgetText('catalogueP99')).toBe('≤ 5 ms');
     expect(budgetText('ordersRate')).toBe('≥ 300 orders/s');
     expect(budgetText('ordersP99')).toBe('≤ 50 ms');
-    expect(budgetText('startExisting')).toBe('≤ 1 s');
+    expect(budgetText('startClean')).toBe('≤ 1 s');
+    expect(budgetText('startAfterKill')).toBe('≤ 1.5 s');
     expect(budgetText('startNew')).toBe('≤ 2 s');
     expect(budgetText('startNewMemory')).toBe('≤ 400 MiB');
     expect(budgetText('overloadRefusedP99')).toBe('≤ 50 ms');
     expect(budgetText('overloadAcceptedP99')).toBe('≤ 10 × unloaded p99');
-    expect(BUDGETS).toHaveLength(18);
+    expect(BUDGETS).toHaveLength(19);
   });
 
   it('gives each budget its figure and verdict in the budgets\' order, and says which were not measured', () => {
@@ -30,7 +31,7 @@ describe('bench budgets', () => {
       row({ measure: 'first screen ratio', value: '1.12×', budget: '≤ 1.10×', within: false, budgetId: 'firstScreenRatio' }),
     ];
     const lines = budgetSummary(rows);
-    expect(lines).toHaveLength(18);
+    expect(lines).toHaveLength(19);
     expect(lines[0]).toEqual(['first-screen JS, ours / floor app (same run)', '1.12×', '≤ 1.10×', '**no**']);
     expect(lines[1]).toEqual(['index: Lighthouse performance', 'not measured', '1.00', '—']);
     expect(lines[3]).toEqual(['index: LCP', '0.75 s', '≤ 0.8 s', 'yes']);

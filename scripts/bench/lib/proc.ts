@@ -49,6 +49,15 @@ export function memoryOf(pid: number): { rssKiB: number; hwmKiB: number } {
   return { rssKiB: field('VmRSS'), hwmKiB: field('VmHWM') };
 }
 
+/**
+ * CPU time (user + system, all threads) a process has used so far, in ms, from /proc/<pid>/stat (clock ticks of
+ * 10 ms, Linux's USER_HZ): unlike wall time, barely moved by other work on a shared machine.
+ */
+export function cpuMsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /** Samples VmRSS of a process every `everyMs` until stopped; keeps the highest value seen. */
 export function sampleMemory(pid: number, everyMs = 100): { stop(): { maxRssKiB: number; samples: number } } {
   let maxRssKiB = 0;
@@ -77,13 +86,17 @@ export interface ServerHandle {
   pid: number;
   base: string;
   child: ChildProcess;
-  /** From spawn to the first 200 of GET /checkout/api/health, in ms. */
+  /** From spawn to the first 200 of the polled path (GET /checkout/api/health unless `firstPath` names another), in ms. */
   spawnToHealthMs: number;
+  /** CPU time the process had used at that first answer (cpuMsOf). */
+  cpuMs: number;
   /** What the server logged as "ready in N ms" (from its own start of main.ts to listening). */
   readyLogMs: number | null;
   logFile: string;
   /** Sends SIGTERM (the server closes its store), waits for the exit; SIGKILL after 20 s. */
   stop(): Promise<number | null>;
+  /** Sends SIGKILL (kill -9: the store is not closed, the lock stays behind) and waits for the exit. */
+  kill(): Promise<number | null>;
 }
 
 /** How node starts the server: through tsx from the sources (the default), or a built bundle. */
@@ -98,6 +111,8 @@ export interface ServerOptions {
   env?: Record<string, string>;
   /** Extra flags for node, e.g. --cpu-prof. */
   nodeArgs?: string[];
+  /** The path polled until it answers 200 (GET /checkout/api/health by default; /checkout/ for a server-rendered page). */
+  firstPath?: string;
   timeoutMs?: number;
 }
 
@@ -109,8 +124,8 @@ export function tail(file: string, lines = 15): string {
 
 /**
  * Starts the server as a plain node process (`node build/…/main.mjs`, or `node --import tsx src/server/main.ts`),
- * so the process spawned is the one that serves, and times spawn → first 200 of the health check (polled
- * every 5 ms on fresh connections).
+ * so the process spawned is the one that serves, and times spawn → first 200 of the health check, or of
+ * `firstPath` (polled every 5 ms on fresh connections).
  */
 export async function startServer(options: ServerOptions): Promise<ServerHandle> {
   const port = await freePort();
@@ -141,12 +156,14 @@ export async function startServer(options: ServerOptions): Promise<ServerHandle>
 
   const deadline = startedAt + (options.timeoutMs ?? 120_000);
   let spawnToHealthMs = Number.NaN;
+  let cpuMs = Number.NaN;
   while (performance.now() < deadline) {
     if (exitCode !== undefined) throw new Error(`the server exited with ${exitCode} before answering:\n${tail(options.logFile)}`);
     try {
-      const answer = await request(`${base}/checkout/api/health`, { timeoutMs: 5_000 });
+      const answer = await request(`${base}${options.firstPath ?? '/checkout/api/health'}`, { timeoutMs: 5_000 });
       if (answer.status === 200) {
         spawnToHealthMs = performance.now() - startedAt;
+        cpuMs = cpuMsOf(child.pid as number);
         break;
       }
     } catch {
@@ -162,6 +179,11 @@ export async function startServer(options: ServerOptions): Promise<ServerHandle>
     clearTimeout(timer);
     return code;
   };
+  const kill = async () => {
+    if (exitCode !== undefined) return exitCode;
+    child.kill('SIGKILL');
+    return exited;
+  };
   if (Number.isNaN(spawnToHealthMs)) {
     await stop();
     throw new Error(`the server did not answer its health check in time:\n${tail(options.logFile)}`);
@@ -172,7 +194,7 @@ export async function startServer(options: ServerOptions): Promise<ServerHandle>
     if (match) readyLogMs = Number(match[1]);
     else await sleep(25);
   }
-  return { pid: child.pid as number, base, child, spawnToHealthMs, readyLogMs, logFile: options.logFile, stop };
+  return { pid: child.pid as number, base, child, spawnToHealthMs, cpuMs, readyLogMs, logFile: options.logFile, stop, kill };
 }
 
 export interface CommandResult {

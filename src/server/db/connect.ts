@@ -67,6 +67,8 @@ export type StoreOptions =
     warn?: (message: string) => void;
     /** Where the built templates are (a new data directory starts as a copy of the current one); null: always initdb. */
     templates?: string | null;
+    /** How often the store writes a checkpoint (PGLITE_CHECKPOINT_MS by default). */
+    checkpointMs?: number;
   }
   /** An in-memory PGlite, optionally started from a dump (tests copy one migrated, seeded template). */
   | { engine: 'memory'; from?: Blob };
@@ -201,6 +203,13 @@ function preloadPglite(): { pgliteWasmModule: Promise<WebAssembly.Module>; fsBun
  */
 const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=64MB'];
 
+/**
+ * PGlite is PostgreSQL in single-user mode: no checkpointer process, so no checkpoint every
+ * checkpoint_timeout, only at close and when max_wal_size (1 GB) of WAL has piled up. After a kill -9 the
+ * next start would replay everything written since. The store checkpoints itself this often instead.
+ */
+export const PGLITE_CHECKPOINT_MS = 5 * 60_000;
+
 /** Opens the store and brings its schema up to date with the migrations. */
 export async function openStore(options: StoreOptions): Promise<Store> {
   if (options.engine === 'postgres') {
@@ -222,6 +231,9 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     const db = drizzlePglite(client, { schema });
     if (!await hasEveryMigration(client)) await migratePglite(db, { migrationsFolder });
     if (dataDir) secureDataDir(dataDir);
+    // Queued behind any transaction in progress (PGlite runs one statement at a time); never holds the process open.
+    const checkpoints = dataDir ? setInterval(() => void client.exec('CHECKPOINT').catch(() => {}), embedded?.checkpointMs ?? PGLITE_CHECKPOINT_MS) : null;
+    checkpoints?.unref();
     return {
       db: db as unknown as Database,
       engine: 'pglite',
@@ -232,6 +244,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
         await withTimeout(db.execute(sql`SELECT 1`), timeoutMs);
       },
       close: async () => {
+        if (checkpoints) clearInterval(checkpoints);
         try {
           await client.close();
           if (dataDir) secureDataDir(dataDir);

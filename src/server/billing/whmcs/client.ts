@@ -1,4 +1,3 @@
-import { Agent, request } from 'undici';
 import { HttpError } from '../../http-error';
 
 /** WHMCS answered and said no (an error result, a warning, a refused credential or IP): 502, its message logged, not shown. */
@@ -73,8 +72,12 @@ export function createWhmcsClient(options: WhmcsClientOptions): WhmcsClient {
   const threshold = options.breakerThreshold ?? 5;
   const openMs = options.breakerOpenMs ?? 5_000;
   const now = options.now ?? Date.now;
-  // Certificates are verified (undici's default); the original turned the checks off.
-  const agent = new Agent({ keepAliveTimeout: 30_000, connections: 32, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connect: { timeout: Math.min(timeoutMs, 10_000) } });
+  // Certificates are verified (undici's default); the original turned the checks off. undici is loaded here,
+  // with BILLING=whmcs only, so other starts do not evaluate it (~1 MB of the server bundle).
+  const http = import('undici').then(({ Agent, request }) => ({
+    request,
+    agent: new Agent({ keepAliveTimeout: 30_000, connections: 32, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connect: { timeout: Math.min(timeoutMs, 10_000) } }),
+  }));
   const counts: Record<string, number> = {};
 
   // The breaker: after `threshold` unavailable answers in a row, calls fail at once until `openMs` has passed; then one probe goes through.
@@ -103,6 +106,7 @@ export function createWhmcsClient(options: WhmcsClientOptions): WhmcsClient {
     let status: number;
     let text: string;
     try {
+      const { request, agent } = await http;
       const answer = await request(options.url, {
         method: 'POST', dispatcher: agent, body,
         headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
@@ -163,7 +167,7 @@ export function createWhmcsClient(options: WhmcsClientOptions): WhmcsClient {
       }
     },
     write: (action, params = {}) => once(action, params),
-    close: () => agent.close(),
+    close: async () => (await http).agent.close(),
   };
 }
 

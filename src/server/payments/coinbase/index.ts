@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { request } from 'undici';
 import type { Currency } from '../../../domain/currency';
 import type { ProvidersConfig } from '../../config';
 import { centsToDecimal, decimalToCents } from '../decimal';
@@ -69,6 +68,8 @@ export function coinbaseGateway(settings: ProvidersConfig['coinbase']): PaymentG
   const call = async (method: 'GET' | 'POST', url: URL, body?: unknown, headers: Record<string, string> = {}): Promise<CoinbaseCheckout> => {
     let answer;
     try {
+      // undici is evaluated at the first call, not at every start (~1 MB of the server bundle).
+      const { request } = await import('undici');
       answer = await request(url, {
         method,
         headers: { authorization: `Bearer ${await cdpBearer(signing, method, url)}`, accept: 'application/json', ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
