@@ -43,7 +43,7 @@ describe('bench budgets', () => {
       row({ measure: 'getPromotion at 500 req/s', value: 'p99 6.00 ms', budget: 'p99 ≤ 5 ms', within: false, budgetId: 'catalogueP99' }),
     ];
     const lines = budgetSummary(rows);
-    expect(lines).toHaveLength(19);
+    expect(lines).toHaveLength(20);
     expect(lines.slice(8, 10)).toEqual([
       ['getProducts at 500 req/s', 'p99 4.00 ms', 'p99 ≤ 5 ms', 'yes'],
       ['getPromotion at 500 req/s', 'p99 6.00 ms', 'p99 ≤ 5 ms', '**no**'],
