@@ -63,11 +63,26 @@ describe('store gate', () => {
     expect(entered.filter((each) => each === null)).toHaveLength(40 - waiting);
   });
 
-  it('counts the event loop\'s lag as waiting: a loop behind by more than maxWaitMs refuses even with places free', () => {
+  it("counts the event loop's lag as waiting for a request that would queue, never for one that finds the store free", () => {
     let lag = 25;
-    const gate = createStoreGate({ concurrency: 4, maxWaitMs: 20, now, lagMs: () => lag });
+    const gate = createStoreGate({ concurrency: 1, maxWaitMs: 20, now, lagMs: () => lag });
+    // The store is free: the lag is a wait already over, and refusing would help no one.
+    const holder = gate.enter();
+    expect(typeof holder).toBe('function');
+    // The next would queue behind a loop 25 ms late: its turn would come past 20 ms.
     expect(gate.enter()).toBeNull();
     lag = 5;
+    const queued = gate.enter();
+    expect(queued).not.toBeNull();
+    expect(typeof queued).not.toBe('function');
+    expect(gate.stats()).toMatchObject({ inFlight: 1, waiting: 1, refused: 1 });
+  });
+
+  it('refuses even with the store free while the loop has stayed more than five times the wait behind (a flood read late)', () => {
+    let sustained = 101;
+    const gate = createStoreGate({ concurrency: 1, maxWaitMs: 20, now, lagMs: () => sustained, sustainedLagMs: () => sustained });
+    expect(gate.enter()).toBeNull();
+    sustained = 100;
     expect(typeof gate.enter()).toBe('function');
     expect(gate.stats()).toMatchObject({ inFlight: 1, refused: 1 });
   });

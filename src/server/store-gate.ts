@@ -29,7 +29,12 @@ export interface StoreGateOptions {
   now?: () => number;
   /** How late the event loop is now, in ms (createLoopLag); none by default. */
   lagMs?: () => number;
+  /** How late it has been for two ticks in a row (a flood, not one long turn), in ms; none by default. */
+  sustainedLagMs?: () => number;
 }
+
+/** A free store still refuses while the loop has stayed this many times the wait behind: PGlite serves each request within the loop, so a flood shows as lag, not as a line. */
+export const FREE_STORE_LAG_FACTOR = 5;
 
 export interface StoreGateStats {
   inFlight: number;
@@ -54,7 +59,7 @@ interface Waiter {
   timer: NodeJS.Timeout;
 }
 
-export function createStoreGate({ concurrency, maxWaitMs, now = () => performance.now(), lagMs = () => 0 }: StoreGateOptions): StoreGate {
+export function createStoreGate({ concurrency, maxWaitMs, now = () => performance.now(), lagMs = () => 0, sustainedLagMs = () => 0 }: StoreGateOptions): StoreGate {
   if (!(concurrency >= 1) || !(maxWaitMs > 0)) throw new Error(`createStoreGate: concurrency ${concurrency} and maxWaitMs ${maxWaitMs} must be positive`);
   let inFlight = 0;
   // A Set keeps insertion order (first in, first out) and drops a cancelled waiter in O(1).
@@ -89,8 +94,13 @@ export function createStoreGate({ concurrency, maxWaitMs, now = () => performanc
 
   return {
     enter() {
+      // A free store admits at once unless the loop has stayed far behind (a flood read late); one long turn (a page rendered, a busy machine) refuses no one.
+      if (inFlight < concurrency && queue.size === 0) {
+        if (sustainedLagMs() <= FREE_STORE_LAG_FACTOR * maxWaitMs) return place();
+        refused += 1;
+        return null;
+      }
       const lag = lagMs();
-      if (lag <= maxWaitMs && inFlight < concurrency && queue.size === 0) return place();
       // Places free up at about concurrency / holdMs per ms: the wait of the (n + 1)th in line, after the loop's.
       if (lag + ((queue.size + 1) * holdMs) / concurrency > maxWaitMs) {
         refused += 1;
@@ -142,7 +152,7 @@ const LAG_SAMPLE_MS = 10;
  * ticks in a row (a flood), not after one long turn alone (a page rendered, a collection), so a request that comes
  * just after a single busy moment is not refused for it.
  */
-export function createLoopLag(now: () => number = () => performance.now()): { lagMs(): number; stop(): void } {
+export function createLoopLag(now: () => number = () => performance.now()): { lagMs(): number; sustainedLagMs(): number; stop(): void } {
   let lag = 0;
   let before = 0;
   let last = now();
@@ -153,7 +163,11 @@ export function createLoopLag(now: () => number = () => performance.now()): { la
     last = at;
   }, LAG_SAMPLE_MS);
   timer.unref();
-  return { lagMs: () => Math.max(now() - last - LAG_SAMPLE_MS, Math.min(lag, before)), stop: () => clearInterval(timer) };
+  return {
+    lagMs: () => Math.max(now() - last - LAG_SAMPLE_MS, Math.min(lag, before)),
+    sustainedLagMs: () => Math.min(lag, before),
+    stop: () => clearInterval(timer),
+  };
 }
 
 /**
