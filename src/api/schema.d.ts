@@ -375,7 +375,7 @@ export interface paths {
         put?: never;
         /**
          * Update a service's notes
-         * @description Replaces the notes of a service of the session's client.
+         * @description Replaces the notes of a service of the session's client. Needs a signed-in client (a password or a mailed sign-in link); a guest session (an e-mail alone) or a sign-up whose address is not proved yet is answered 401 and nothing changes. The notes are plain text (see the schema).
          */
         post: operations["updateClientProduct"];
         delete?: never;
@@ -395,7 +395,7 @@ export interface paths {
         put?: never;
         /**
          * Terminate a service
-         * @description Terminates a service of the session's client on the provisioning module.
+         * @description Terminates a service of the session's client on the provisioning module. Needs a signed-in client (a password or a mailed sign-in link); a guest session (an e-mail alone) or a sign-up whose address is not proved yet is answered 401 and nothing changes.
          */
         post: operations["moduleTerminate"];
         delete?: never;
@@ -415,7 +415,7 @@ export interface paths {
         put?: never;
         /**
          * Provision a service
-         * @description Creates the account of a service of the session's client on the provisioning module.
+         * @description Creates the account of a service of the session's client on the provisioning module. Needs a signed-in client (a password or a mailed sign-in link); a guest session (an e-mail alone) or a sign-up whose address is not proved yet is answered 401 and nothing changes.
          */
         post: operations["moduleCreate"];
         delete?: never;
@@ -435,7 +435,7 @@ export interface paths {
         put?: never;
         /**
          * Restart a service
-         * @description Restarts a service of the session's client on the provisioning module.
+         * @description Restarts a service of the session's client on the provisioning module. Needs a signed-in client (a password or a mailed sign-in link); a guest session (an e-mail alone) or a sign-up whose address is not proved yet is answered 401 and nothing changes.
          */
         post: operations["restartService"];
         delete?: never;
@@ -1241,6 +1241,7 @@ export interface components {
         };
         UpdateClientProductRequest: {
             serviceid: components["schemas"]["Id"];
+            /** @description Plain text for the billing system's notes, at most 1000 characters, on one line. Control characters (line breaks included) and `<` or `>` are refused with 400 `bad_request`; the text is stored as sent, never as markup. */
             notes: string;
         };
         UpdateClientProductResponse: {

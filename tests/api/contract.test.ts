@@ -12,7 +12,7 @@ import { KNOWN_CONTRACT_GAPS, operations, validatedResponses } from './contract'
 import { API_DOCS_PATH } from '../../src/server/api-docs';
 import {
   BASIC_ORDER, Browser, createTestApp, DEMO_ACCOUNTS, deliverWebhook, freshEmail, guest, guestWithOrder, loggedIn, newAccount,
-  payOnSandbox, paymentEvent, paymentIdOf, placeOrder, postSignInToken, unprovisionService, webhookSecret, type Answer, type TestApp,
+  payOnSandbox, paymentEvent, paymentIdOf, placeOrder, postSignInToken, signInByLink, unprovisionService, webhookSecret, type Answer, type TestApp,
 } from './helper';
 
 /** The routes Fastify serves, read from printRoutes' tree (each node adds its segment to its parent's). */
@@ -365,8 +365,12 @@ describe('every answer of every operation matches openapi.yaml', () => {
   });
 
   it('provisioning: moduleTerminate, moduleCreate, restartService of a terminated service', async () => {
-    const { browser: shopper, order } = await guestWithOrder(t.app);
+    const { browser: guestShopper, order } = await guestWithOrder(t.app);
     const serviceid = order.serviceids[0] as number;
+    // Provisioning needs a signed-in client: the guest session is 401, signed in by a mailed link it may.
+    expectError(await guestShopper.call('moduleCreate', { body: { serviceid } }), 401, 'unauthenticated');
+    const session = await t.app.sessions.find(guestShopper.cookies.get('tvc_session') ?? '');
+    const shopper = await signInByLink(t.app, guestShopper, session?.clientId ?? 0);
     expectError(await shopper.call('moduleCreate', { body: { serviceid } }), 409, 'not_paid');
     await payOnSandbox(t.app, order.link);
     expectError(await shopper.call('moduleCreate', { body: { serviceid } }), 409, 'already_provisioned');
