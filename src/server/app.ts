@@ -34,6 +34,7 @@ import { refuseDemoAccounts, refuseUnsafeConfig } from './production';
 import { demoMerchantPages, logoOrigin, merchantRoutes, merchantView, refuseIncompleteMerchant } from './merchant';
 import { portsFromEnvironment, type Ports } from './ports';
 import { trustFunction } from './proxy';
+import { CROSS_SITE_EXEMPT, refuseCrossSite, type ShopSite } from './cross-site';
 import { systemClock, type Clock } from './clock';
 import { loadSecrets } from './secrets';
 import { ACTIVATION_LINK_TTL_MS, createSignInLinks, SIGN_IN_LINK_TTL_MS, signInRoutes } from './sign-in';
@@ -221,7 +222,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     sessionRoutes(deps), merchantRoutes(deps), catalogueRoutes(deps), orderRoutes(deps), paymentRoutes(deps), serviceRoutes(deps), systemRoutes(deps), signInRoutes(config),
     resumeOrderRoute({ billing, gateways, clock, recovery, publicUrl: config.publicUrl }),
   ) as Record<string, RouteHandlerMethod>;
-  registerOperations(app, contractOperations(), handlers, config.rateLimit ? RATE_LIMITS : {});
+  registerOperations(app, contractOperations(), handlers, config.rateLimit ? RATE_LIMITS : {}, { publicUrl: config.publicUrl, trustProxy: config.trustProxy });
 
   await app.register(async (scope) => sandboxPages(scope, { gateways, findPayment: (id) => billing.payment(id), demo: config.mode === 'demo', merchant }));
   if (config.mode === 'demo') await app.register(async (scope) => demoMerchantPages(scope));
@@ -256,22 +257,30 @@ async function noStore(_request: FastifyRequest, reply: FastifyReply): Promise<v
   reply.header('cache-control', 'no-store');
 }
 
-/** Registers every operation of the contract with its handler; a missing or extra handler stops the start. */
-export function registerOperations(app: FastifyInstance, operations: SpecOperation[], handlers: Record<string, RouteHandlerMethod>, rateLimits = RATE_LIMITS): void {
+/**
+ * Registers every operation of the contract with its handler; a missing or extra handler stops the start. With
+ * the shop's site, every POST (but the exempt ones) refuses a cross-site request with 403 before anything runs.
+ */
+export function registerOperations(app: FastifyInstance, operations: SpecOperation[], handlers: Record<string, RouteHandlerMethod>, rateLimits = RATE_LIMITS, site: ShopSite | null = null): void {
   const unserved = operations.filter((operation) => !handlers[operation.operationId]).map((operation) => operation.operationId);
   const unknown = Object.keys(handlers).filter((id) => !operations.some((operation) => operation.operationId === id));
   if (unserved.length || unknown.length) {
     throw new Error(`Handlers and openapi.yaml differ. Not served: ${unserved.join(', ') || 'none'}. Not in the spec: ${unknown.join(', ') || 'none'}.`);
   }
+  const crossSiteGuard = site ? refuseCrossSite(site) : null;
   for (const operation of operations) {
     const limit = rateLimits[operation.operationId];
+    const onRequest = [
+      ...(crossSiteGuard && operation.method === 'POST' && !CROSS_SITE_EXEMPT.has(operation.operationId) ? [crossSiteGuard] : []),
+      ...(PRIVATE_OPERATIONS.has(operation.operationId) ? [noStore] : []),
+    ];
     const route = (scope: FastifyInstance) => scope.route({
       method: operation.method,
       url: operation.url,
       schema: operation.schema,
       handler: handlers[operation.operationId] as RouteHandlerMethod,
       config: limit ? { rateLimit: limit } : {},
-      ...(PRIVATE_OPERATIONS.has(operation.operationId) ? { onRequest: noStore } : {}),
+      ...(onRequest.length ? { onRequest } : {}),
     });
     // An HTML form's body is parsed only for the operations that take one, so no other call accepts a cross-site form post.
     if (operation.form) void app.register(async (scope) => {

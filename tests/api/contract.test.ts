@@ -467,6 +467,14 @@ describe('every answer of every operation matches openapi.yaml', () => {
     }
   });
 
+  it('every POST a page posts answers a cross-site Origin with 403 cross_site (tests/api/cross-site.test.ts: nothing written, the exemptions)', async () => {
+    for (const op of operations.filter((candidate) => candidate.method === 'POST' && !['paymentWebhook', 'useSignInLink'].includes(candidate.operationId))) {
+      const answer = await demo.request({ method: 'POST', url: op.path, json: {}, headers: { origin: 'https://evil.example' } });
+      expect(answer.status, `${op.operationId}: ${answer.text}`).toBe(403);
+      expect(answer.body).toEqual({ error: { code: 'cross_site', message: expect.any(String) } });
+    }
+  });
+
   // 429: tests/api/rate-limits.test.ts; 408 and 431 come from Node before routing, over a real socket:
   // tests/api/limits.test.ts; 503 (store down, load shed): the store and overload tests; 502 (WHMCS refused): tests/api/whmcs.test.ts.
   const validatedElsewhere = new Set(['408', '429', '431', '502', '503']);
