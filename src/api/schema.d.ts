@@ -355,7 +355,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a pending order
-         * @description Cancels a Pending order of the session's client and its unpaid invoice.
+         * @description Cancels a Pending order of the session's client and its unpaid invoice. An order flagged as fraud (status Fraud) is in the operator's fraud queue and is not the shopper's to cancel (409 `order_under_review`, it stays Fraud); any other status is 409 `order_not_pending`.
          */
         post: operations["cancelOrder"];
         delete?: never;
@@ -1377,7 +1377,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A conflict with the current state (`price_changed` with the server's amount and currency, `idempotency_key_reused`, `order_not_pending`, `invoice_paid`, `invoice_cancelled`, `invoice_refunded`, `payment_confirming` (no new link and no cancel while a payment of the invoice is being confirmed), a service action the service's status does not allow; with BILLING=whmcs `currency_not_offered` for an order in another currency than the one WHMCS bills the client in, `request_in_progress` while the first submission under an Idempotency-Key is still with WHMCS). */
+        /** @description A conflict with the current state (`price_changed` with the server's amount and currency, `idempotency_key_reused`, `order_not_pending`, `order_under_review` (cancelOrder of an order flagged as fraud, which stays in the operator's fraud queue), `invoice_paid`, `invoice_cancelled`, `invoice_refunded`, `payment_confirming` (no new link and no cancel while a payment of the invoice is being confirmed), a service action the service's status does not allow; with BILLING=whmcs `currency_not_offered` for an order in another currency than the one WHMCS bills the client in, `request_in_progress` while the first submission under an Idempotency-Key is still with WHMCS). */
         Conflict: {
             headers: {
                 [name: string]: unknown;

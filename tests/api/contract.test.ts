@@ -280,7 +280,10 @@ describe('every answer of every operation matches openapi.yaml', () => {
     expect((await shopper.call('fraudOrder', { body: { orderid: order.orderid } })).body).toEqual({ orderid: order.orderid, status: 'Fraud' });
     expectError(await stranger.call('cancelOrder', { body: { orderid: order.orderid } }), 403, 'forbidden');
     expectError(await shopper.call('cancelOrder', { body: { orderid: 999999 } }), 404, 'not_found');
-    expect((await shopper.call('cancelOrder', { body: { orderid: order.orderid } })).body).toEqual({ orderid: order.orderid, status: 'Cancelled' });
+    // The flagged order is the operator's (hardening item 3): the shopper cannot cancel it out of the fraud queue.
+    expectError(await shopper.call('cancelOrder', { body: { orderid: order.orderid } }), 409, 'order_under_review');
+    const unflagged = await placeOrder(shopper);
+    expect((await shopper.call('cancelOrder', { body: { orderid: unflagged.orderid } })).body).toEqual({ orderid: unflagged.orderid, status: 'Cancelled' });
     expectError(await demo.call('cancelOrder', { body: { orderid: demoOrderId } }), 409, 'order_not_pending');
     // Declared by neither fraudOrder nor the contract yet (KNOWN_CONTRACT_GAPS).
     expectError(await demo.call('fraudOrder', { body: { orderid: demoOrderId } }), 409, 'order_not_pending');
