@@ -1341,7 +1341,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The order, invoice or service belongs to another client (`forbidden`). */
+        /** @description The order, invoice or service belongs to another client (`forbidden`). For a guest session (an e-mail alone, or a sign-up whose address is not proved yet) it also means an order that is not one of the newest 20 placed in that session, or its invoice or service; signing in (password or mailed link) reaches every order of the client again. */
         Forbidden: {
             headers: {
                 [name: string]: unknown;
@@ -1359,7 +1359,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The order, invoice or service belongs to another client (`forbidden`), or the request came from a page of another site (`cross_site`, see the CrossSite response); nothing changed. */
+        /** @description The order, invoice or service belongs to another client, or for a guest session is not among the newest 20 orders placed in it (`forbidden`, see the Forbidden response), or the request came from a page of another site (`cross_site`, see the CrossSite response); nothing changed. */
         ForbiddenOrCrossSite: {
             headers: {
                 [name: string]: unknown;
