@@ -293,7 +293,7 @@ export interface paths {
         };
         /**
          * Look up a promotion code
-         * @description Returns the promotion even when expired or not started yet (the client checks dates and products). A Fixed Amount comes with its amount in each currency, converted by the server exactly as an order is priced. Rate limited.
+         * @description Returns the promotion even when expired or not started yet (the client checks dates and products). A Fixed Amount comes with its amount in each currency, converted by the server exactly as an order is priced. Rate limited. A code the billing does not know is refused with 422 `promotion_not_found` (a refusal, like an order's unusable code, not a missing resource).
          */
         get: operations["getPromotion"];
         put?: never;
@@ -1368,7 +1368,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Unknown product, order, invoice, service, gateway or promotion (`not_found`, `promotion_not_found`). */
+        /** @description Unknown product, order, invoice, service or gateway (`not_found`). */
         NotFound: {
             headers: {
                 [name: string]: unknown;
@@ -1386,7 +1386,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A business refusal, such as a promotion that cannot be used (`promotion_invalid`). */
+        /** @description A business refusal, such as a promotion that cannot be used (`promotion_invalid`) or a code the billing does not know (`promotion_not_found`, getPromotion). */
         Unprocessable: {
             headers: {
                 [name: string]: unknown;
@@ -2089,8 +2089,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            422: components["responses"]["Unprocessable"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             502: components["responses"]["BillingError"];

@@ -221,7 +221,9 @@ describe('every answer of every operation matches openapi.yaml', () => {
       result: 'success', totalresults: 1,
       promotions: { promotion: [{ code: 'WELCOME10', type: 'Percentage', value: 10, appliesto: '1,2,3', startdate: '0000-00-00', expirationdate: '0000-00-00', maxuses: 0, uses: 0, amounts: null }] },
     });
-    expectError(await browser.call('getPromotion', { query: { code: 'NOSUCHCODE' } }), 404, 'promotion_not_found');
+    // An unknown code is a refusal (422, like an order's unusable code), not a missing resource: no 404 in the browser's console.
+    expectError(await browser.call('getPromotion', { query: { code: 'NOSUCHCODE' } }), 422, 'promotion_not_found');
+    expect((await browser.call('getPromotion', { query: { code: 'NOSUCHCODE' } })).body.error?.message).toBe('Promotion code not found.');
     expect((await browser.call('getGateway')).body).toEqual({
       paymentmethods: {
         paymentmethod: [
