@@ -293,7 +293,7 @@ export interface paths {
         };
         /**
          * Look up a promotion code
-         * @description Returns the promotion even when expired or not started yet (the client checks dates and products). A Fixed Amount comes with its amount in each currency, converted by the server exactly as an order is priced. Rate limited.
+         * @description Returns the promotion even when expired or not started yet (the client checks dates and products). A Fixed Amount comes with its amount in each currency, converted by the server exactly as an order is priced. Rate limited. A code the billing does not know is refused with 422 `promotion_not_found` (a refusal, like an order's unusable code, not a missing resource).
          */
         get: operations["getPromotion"];
         put?: never;
@@ -355,7 +355,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a pending order
-         * @description Cancels a Pending order of the session's client and its unpaid invoice.
+         * @description Cancels a Pending order of the session's client and its unpaid invoice. An order flagged as fraud (status Fraud) is in the operator's fraud queue and is not the shopper's to cancel (409 `order_under_review`, it stays Fraud); any other status is 409 `order_not_pending`.
          */
         post: operations["cancelOrder"];
         delete?: never;
@@ -375,7 +375,7 @@ export interface paths {
         put?: never;
         /**
          * Update a service's notes
-         * @description Replaces the notes of a service of the session's client.
+         * @description Replaces the notes of a service of the session's client. Needs a signed-in client (a password or a mailed sign-in link); a guest session (an e-mail alone) or a sign-up whose address is not proved yet is answered 401 and nothing changes. The notes are plain text (see the schema).
          */
         post: operations["updateClientProduct"];
         delete?: never;
@@ -395,7 +395,7 @@ export interface paths {
         put?: never;
         /**
          * Terminate a service
-         * @description Terminates a service of the session's client on the provisioning module.
+         * @description Terminates a service of the session's client on the provisioning module. Needs a signed-in client (a password or a mailed sign-in link); a guest session (an e-mail alone) or a sign-up whose address is not proved yet is answered 401 and nothing changes.
          */
         post: operations["moduleTerminate"];
         delete?: never;
@@ -415,7 +415,7 @@ export interface paths {
         put?: never;
         /**
          * Provision a service
-         * @description Creates the account of a service of the session's client on the provisioning module.
+         * @description Creates the account of a service of the session's client on the provisioning module. Needs a signed-in client (a password or a mailed sign-in link); a guest session (an e-mail alone) or a sign-up whose address is not proved yet is answered 401 and nothing changes.
          */
         post: operations["moduleCreate"];
         delete?: never;
@@ -435,7 +435,7 @@ export interface paths {
         put?: never;
         /**
          * Restart a service
-         * @description Restarts a service of the session's client on the provisioning module.
+         * @description Restarts a service of the session's client on the provisioning module. Needs a signed-in client (a password or a mailed sign-in link); a guest session (an e-mail alone) or a sign-up whose address is not proved yet is answered 401 and nothing changes.
          */
         post: operations["restartService"];
         delete?: never;
@@ -1246,6 +1246,7 @@ export interface components {
         };
         UpdateClientProductRequest: {
             serviceid: components["schemas"]["Id"];
+            /** @description Plain text for the billing system's notes, at most 1000 characters, on one line. Control characters (line breaks included) and `<` or `>` are refused with 400 `bad_request`; the text is stored as sent, never as markup. */
             notes: string;
         };
         UpdateClientProductResponse: {
@@ -1345,7 +1346,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The order, invoice or service belongs to another client (`forbidden`). */
+        /** @description The order, invoice or service belongs to another client (`forbidden`). For a guest session (an e-mail alone, or a sign-up whose address is not proved yet) it also means an order that is not one of the newest 20 placed in that session, or its invoice or service; signing in (password or mailed link) reaches every order of the client again. */
         Forbidden: {
             headers: {
                 [name: string]: unknown;
@@ -1354,7 +1355,25 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Unknown product, order, invoice, service, gateway or promotion (`not_found`, `promotion_not_found`). */
+        /** @description The request came from a page of another site (`cross_site`) and nothing changed. Every state-changing call (every POST but the payment webhooks) refuses an `Origin` other than the shop's public origin (`PUBLIC_URL`, or behind a trusted proxy the forwarded host) and `Sec-Fetch-Site` `cross-site`; a request carrying neither header (a server, curl) is not refused. */
+        CrossSite: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The order, invoice or service belongs to another client, or for a guest session is not among the newest 20 orders placed in it (`forbidden`, see the Forbidden response), or the request came from a page of another site (`cross_site`, see the CrossSite response); nothing changed. */
+        ForbiddenOrCrossSite: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Unknown product, order, invoice, service or gateway (`not_found`). */
         NotFound: {
             headers: {
                 [name: string]: unknown;
@@ -1363,7 +1382,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A conflict with the current state (`price_changed` with the server's amount and currency, `idempotency_key_reused`, `order_not_pending`, `invoice_paid`, `invoice_cancelled`, `invoice_refunded`, `payment_confirming` (no new link and no cancel while a payment of the invoice is being confirmed), `paid_after_close` (no new link, as a payment of the invoice arrived after its link expired or its order was cancelled and is recorded as a payment exception for the operator to apply or refund), a service action the service's status does not allow; with BILLING=whmcs `currency_not_offered` for an order in another currency than the one WHMCS bills the client in, `request_in_progress` while the first submission under an Idempotency-Key is still with WHMCS). */
+        /** @description A conflict with the current state (`price_changed` with the server's amount and currency, `idempotency_key_reused`, `order_not_pending`, `order_under_review` (cancelOrder of an order flagged as fraud, which stays in the operator's fraud queue), `invoice_paid`, `invoice_cancelled`, `invoice_refunded`, `payment_confirming` (no new link and no cancel while a payment of the invoice is being confirmed), `paid_after_close` (no new link, as a payment of the invoice arrived after its link expired or its order was cancelled and is recorded as a payment exception for the operator to apply or refund), a service action the service's status does not allow; with BILLING=whmcs `currency_not_offered` for an order in another currency than the one WHMCS bills the client in, `request_in_progress` while the first submission under an Idempotency-Key is still with WHMCS). */
         Conflict: {
             headers: {
                 [name: string]: unknown;
@@ -1372,7 +1391,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A business refusal, such as a promotion that cannot be used (`promotion_invalid`). */
+        /** @description A business refusal, such as a promotion that cannot be used (`promotion_invalid`) or a code the billing does not know (`promotion_not_found`, getPromotion). */
         Unprocessable: {
             headers: {
                 [name: string]: unknown;
@@ -1564,6 +1583,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CrossSite"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -1597,6 +1617,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["CrossSite"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -1639,6 +1660,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CrossSite"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -1671,6 +1693,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["CrossSite"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -1741,6 +1764,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CrossSite"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
@@ -2070,8 +2094,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            422: components["responses"]["Unprocessable"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             502: components["responses"]["BillingError"];
@@ -2126,7 +2150,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrCrossSite"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
@@ -2161,7 +2185,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrCrossSite"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
@@ -2196,7 +2220,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrCrossSite"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
@@ -2230,7 +2254,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrCrossSite"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
@@ -2265,7 +2289,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrCrossSite"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
@@ -2300,7 +2324,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrCrossSite"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
@@ -2335,7 +2359,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrCrossSite"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
@@ -2401,7 +2425,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrCrossSite"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
@@ -2437,7 +2461,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrCrossSite"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
@@ -2473,7 +2497,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrCrossSite"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
@@ -2751,6 +2775,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["CrossSite"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -2781,6 +2806,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["CrossSite"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];

@@ -34,6 +34,7 @@ import { refuseDemoAccounts, refuseUnsafeConfig } from './production';
 import { demoMerchantPages, logoOrigin, merchantRoutes, merchantView, refuseIncompleteMerchant } from './merchant';
 import { portsFromEnvironment, type Ports } from './ports';
 import { trustFunction } from './proxy';
+import { CROSS_SITE_EXEMPT, refuseCrossSite, type ShopSite } from './cross-site';
 import { systemClock, type Clock } from './clock';
 import { loadSecrets } from './secrets';
 import { ACTIVATION_LINK_TTL_MS, createSignInLinks, SIGN_IN_LINK_TTL_MS, signInRoutes } from './sign-in';
@@ -307,7 +308,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     });
     app.log.info(gateSettings, 'store gate');
   }
-  registerOperations(app, contractOperations(), handlers, config.rateLimit ? RATE_LIMITS : {}, admission);
+  registerOperations(app, contractOperations(), handlers, config.rateLimit ? RATE_LIMITS : {}, { admission, site: { publicUrl: config.publicUrl, trustProxy: config.trustProxy } });
 
   await app.register(async (scope) => sandboxPages(scope, { gateways, findPayment: (id) => billing.payment(id), demo: config.mode === 'demo', merchant }));
   if (config.mode === 'demo') await app.register(async (scope) => demoMerchantPages(scope));
@@ -342,19 +343,28 @@ async function noStore(_request: FastifyRequest, reply: FastifyReply): Promise<v
   reply.header('cache-control', 'no-store');
 }
 
-/** Registers every operation of the contract with its handler; a missing or extra handler stops the start. */
-export function registerOperations(app: FastifyInstance, operations: SpecOperation[], handlers: Record<string, RouteHandlerMethod>, rateLimits = RATE_LIMITS, admission?: StoreAdmission): void {
+/**
+ * Registers every operation of the contract with its handler; a missing or extra handler stops the start. With
+ * the shop's site, every POST (but the exempt ones) refuses a cross-site request with 403 before anything runs;
+ * with an admission, store-backed operations pass the store gate.
+ */
+export function registerOperations(app: FastifyInstance, operations: SpecOperation[], handlers: Record<string, RouteHandlerMethod>, rateLimits = RATE_LIMITS, { admission, site = null }: { admission?: StoreAdmission | undefined; site?: ShopSite | null } = {}): void {
   const unserved = operations.filter((operation) => !handlers[operation.operationId]).map((operation) => operation.operationId);
   const unknown = Object.keys(handlers).filter((id) => !operations.some((operation) => operation.operationId === id));
   if (unserved.length || unknown.length) {
     throw new Error(`Handlers and openapi.yaml differ. Not served: ${unserved.join(', ') || 'none'}. Not in the spec: ${unknown.join(', ') || 'none'}.`);
   }
+  const crossSiteGuard = site ? refuseCrossSite(site) : null;
   for (const operation of operations) {
     const limit = rateLimits[operation.operationId];
     const handler = handlers[operation.operationId] as RouteHandlerMethod;
     const gated = admission && !MEMORY_OPERATIONS.has(operation.operationId) ? admission : null;
-    // No-store first (a refusal is not cached either), then the gate: the rate limit's own hook, added after these, counts in the store.
-    const onRequest = [...(PRIVATE_OPERATIONS.has(operation.operationId) ? [noStore] : []), ...(gated ? [gated.onRequest] : [])];
+    // A cross-site post is refused first; no-store next (a refusal is not cached either), then the gate: the rate limit's own hook, added after these, counts in the store.
+    const onRequest = [
+      ...(crossSiteGuard && operation.method === 'POST' && !CROSS_SITE_EXEMPT.has(operation.operationId) ? [crossSiteGuard] : []),
+      ...(PRIVATE_OPERATIONS.has(operation.operationId) ? [noStore] : []),
+      ...(gated ? [gated.onRequest] : []),
+    ];
     const route = (scope: FastifyInstance) => scope.route({
       method: operation.method,
       url: operation.url,

@@ -3,6 +3,7 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from './db/connect';
+import type { Executor } from './mail/outbox';
 import { clients, sessions } from './db/schema';
 import { forbidden, unauthenticated } from './http-error';
 
@@ -60,11 +61,12 @@ export function guestHandle(session: Pick<Session, 'id'>): string {
 /** Sessions kept in the store, so any instance reads them and a sign-out ends them everywhere. */
 export interface SessionStore {
   find(token: string): Promise<Session | null>;
-  create(input: { clientId: number; kind: SessionOrigin; orders?: number[] }): Promise<{ token: string; session: Session }>;
-  rememberOrder(session: Session, orderId: number): Promise<Session>;
-  revoke(id: string): Promise<void>;
+  /** Writes a new session; `on` a transaction makes it part of a larger change (a sign-in link used with it). */
+  create(input: { clientId: number; kind: SessionOrigin; orders?: number[] }, on?: Executor): Promise<{ token: string; session: Session }>;
+  rememberOrder(session: Session, orderId: number, on?: Executor): Promise<Session>;
+  revoke(id: string, on?: Executor): Promise<void>;
   /** Ends every session of a client (a changed password, an operator's action). */
-  revokeClient(clientId: number): Promise<void>;
+  revokeClient(clientId: number, on?: Executor): Promise<void>;
 }
 
 export function createSessionStore(db: Database, secret: string, now: () => number = Date.now): SessionStore {
@@ -75,10 +77,11 @@ export function createSessionStore(db: Database, secret: string, now: () => numb
   const sessionById = db.select({ session: sessions, email: clients.email }).from(sessions)
     .innerJoin(clients, eq(clients.id, sessions.clientId)).where(eq(sessions.idHash, sql.placeholder('id'))).prepare('session_by_id');
   // Appended in the statement, so two orders placed at once in one session are both remembered (the newest MAX_REMEMBERED_ORDERS).
-  const appendOrder = db.update(sessions)
-    .set({ orders: sql`(array_append(${sessions.orders}, ${sql.placeholder('orderId')}::int))[greatest(cardinality(${sessions.orders}) - ${MAX_REMEMBERED_ORDERS - 2}, 1):]` })
-    .where(and(eq(sessions.idHash, sql.placeholder('id')), sql`not (${sql.placeholder('orderId')}::int = any(${sessions.orders}))`))
-    .returning({ orders: sessions.orders }).prepare('session_append_order');
+  const appendOrderOn = (on: Executor, id: unknown, orderId: unknown) => on.update(sessions)
+    .set({ orders: sql`(array_append(${sessions.orders}, ${orderId}::int))[greatest(cardinality(${sessions.orders}) - ${MAX_REMEMBERED_ORDERS - 2}, 1):]` })
+    .where(and(eq(sessions.idHash, sql`${id}`), sql`not (${orderId}::int = any(${sessions.orders}))`))
+    .returning({ orders: sessions.orders });
+  const appendOrder = appendOrderOn(db, sql.placeholder('id'), sql.placeholder('orderId')).prepare('session_append_order');
 
   return {
     async find(token) {
@@ -97,35 +100,35 @@ export function createSessionStore(db: Database, secret: string, now: () => numb
       return { id, clientId: row.session.clientId, email: row.email, ...asSession(row.session.kind), orders: row.session.orders };
     },
 
-    async create({ clientId, kind, orders = [] }) {
+    async create({ clientId, kind, orders = [] }, on = db) {
       const token = randomBytes(32).toString('base64url');
       const at = now();
       const id = hash(token);
-      await db.insert(sessions).values({
+      await on.insert(sessions).values({
         idHash: id, clientId, kind, orders, createdAt: new Date(at), lastUsedAt: new Date(at),
         idleExpiresAt: new Date(at + SESSION_IDLE_MS), absoluteExpiresAt: new Date(at + SESSION_ABSOLUTE_MS),
       });
       // Expired sessions of anyone go now and then as new ones begin, so the table does not grow without end.
       if (at - prunedAt >= PRUNE_EVERY_MS) {
         prunedAt = at;
-        await db.delete(sessions).where(lt(sessions.absoluteExpiresAt, new Date(at)));
+        await on.delete(sessions).where(lt(sessions.absoluteExpiresAt, new Date(at)));
       }
-      const [client] = await db.select({ email: clients.email }).from(clients).where(eq(clients.id, clientId));
+      const [client] = await on.select({ email: clients.email }).from(clients).where(eq(clients.id, clientId));
       return { token, session: { id, clientId, email: client?.email ?? '', ...asSession(kind), orders } };
     },
 
-    async rememberOrder(session, orderId) {
+    async rememberOrder(session, orderId, on = db) {
       if (session.orders.includes(orderId)) return session;
-      const [row] = await appendOrder.execute({ id: session.id, orderId });
+      const [row] = on === db ? await appendOrder.execute({ id: session.id, orderId }) : await appendOrderOn(on, session.id, orderId);
       return { ...session, orders: row?.orders ?? [...session.orders, orderId].slice(-MAX_REMEMBERED_ORDERS) };
     },
 
-    async revoke(id) {
-      await db.delete(sessions).where(eq(sessions.idHash, id));
+    async revoke(id, on = db) {
+      await on.delete(sessions).where(eq(sessions.idHash, id));
     },
 
-    async revokeClient(clientId) {
-      await db.delete(sessions).where(eq(sessions.clientId, clientId));
+    async revokeClient(clientId, on = db) {
+      await on.delete(sessions).where(eq(sessions.clientId, clientId));
     },
   };
 }
@@ -159,9 +162,21 @@ const cookieOptions = (request: FastifyRequest) => ({
  * and sets its cookie, HttpOnly and SameSite=Lax, Secure over HTTPS.
  */
 export async function startSession(request: FastifyRequest, reply: FastifyReply, input: { clientId: number; kind: SessionOrigin; orders?: number[] }): Promise<Session> {
-  const current = await readSession(request);
-  if (current) await request.server.sessions.revoke(current.id);
-  const { token, session } = await request.server.sessions.create(input);
+  const begun = await beginSession(request, await readSession(request), input);
+  return setSessionCookie(request, reply, begun);
+}
+
+/**
+ * Writes a new session in place of `current` (the browser's, read before): with `on` a transaction, in it, so the
+ * session stands or falls with the change it belongs to. The cookie is set afterwards (setSessionCookie).
+ */
+export async function beginSession(request: FastifyRequest, current: Session | null, input: { clientId: number; kind: SessionOrigin; orders?: number[] }, on?: Executor): Promise<{ token: string; session: Session }> {
+  if (current) await request.server.sessions.revoke(current.id, on);
+  return request.server.sessions.create(input, on);
+}
+
+/** Sets the cookie of a session written by beginSession (HttpOnly, SameSite=Lax, Secure over HTTPS). */
+export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, { token, session }: { token: string; session: Session }): Session {
   reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions(request), maxAge: SESSION_ABSOLUTE_MS / 1000 });
   request.sessionRead = Promise.resolve(session);
   return session;

@@ -11,7 +11,8 @@ import type { Database } from './db/connect';
 import { clients, signInTokens } from './db/schema';
 import { enqueueMail, type SignInLinkReason } from './mail/outbox';
 import { shopperLocale } from './mail/locale';
-import { readSession, rememberOrder, startSession } from './session';
+import { beginSession, readSession, setSessionCookie, type Session } from './session';
+import type { Executor } from './mail/outbox';
 import type { RateCounters } from './throttle';
 import { visitorOf } from './visitor';
 import type { ServerConfig } from './config';
@@ -59,6 +60,14 @@ export function safeRedirect(value: unknown): string {
  */
 export type SignInLinkPurpose = 'sign-in' | 'confirm-sign-up';
 
+/** What a used link is bound to. */
+export interface UsedSignInLink {
+  clientId: number;
+  redirectPath: string;
+  orderId: number | null;
+  passwordDropped: boolean;
+}
+
 export interface SignInLinks {
   /**
    * Makes a one-time link for a client landing on `redirectPath` (already checked); the store keeps only its
@@ -67,8 +76,11 @@ export interface SignInLinks {
   create(clientId: number, redirectPath: string, ttlMs: number, orderId?: number, purpose?: SignInLinkPurpose): Promise<string>;
   /** Whether a token is one this server issued, unused and unexpired (a look, nothing used up). */
   usable(token: string): Promise<boolean>;
-  /** Uses a token once: the client, landing page and order it is bound to, or why it cannot be used. */
-  use(token: string): Promise<{ clientId: number; redirectPath: string; orderId: number | null; passwordDropped: boolean } | 'malformed' | 'unusable'>;
+  /**
+   * Uses a token once: the client, landing page and order it is bound to, or why it cannot be used. `within` runs in
+   * the same transaction (the session the link begins): if it fails, nothing is used up and the link still works.
+   */
+  use(token: string, within?: (used: UsedSignInLink, tx: Executor) => Promise<void>): Promise<UsedSignInLink | 'malformed' | 'unusable'>;
   /**
    * Counts a request for the address and finds its client, the same work for any address; a known address
    * under its cap gets the mail queued (before the caller answers, so an accepted request is in the store).
@@ -102,7 +114,7 @@ export function createSignInLinks(db: Database, secret: string, publicUrl: strin
       return row !== undefined;
     },
 
-    async use(token) {
+    async use(token, within) {
       if (!TOKEN_SHAPE.test(token)) return 'malformed';
       return db.transaction(async (tx) => {
         // One statement checks and uses the token, so two clicks at once sign in once.
@@ -116,7 +128,9 @@ export function createSignInLinks(db: Database, secret: string, publicUrl: strin
           .where(and(eq(clients.id, row.clientId), isNull(clients.emailVerifiedAt), isNotNull(clients.passwordHash)))
           .returning({ id: clients.id });
         await tx.update(clients).set({ emailVerifiedAt: sql`coalesce(${clients.emailVerifiedAt}, now())` }).where(eq(clients.id, row.clientId));
-        return { clientId: row.clientId, redirectPath: row.redirectPath, orderId: row.orderId, passwordDropped: dropped.length > 0 };
+        const used: UsedSignInLink = { clientId: row.clientId, redirectPath: row.redirectPath, orderId: row.orderId, passwordDropped: dropped.length > 0 };
+        await within?.(used, tx);
+        return used;
       });
     },
 
@@ -175,16 +189,21 @@ function crossSite(request: FastifyRequest, publicUrl: string): boolean {
 }
 
 /**
- * A recovery reminder's link opens its one order: a browser already reaching it keeps its session (the order
- * is added to a guest session of the same client); any other gets a guest session that reaches that order only.
+ * The session a used link gives, written in the link's transaction: a sign-in link begins a new session of its
+ * client; a recovery reminder's link opens its one order (a browser already reaching that client keeps its session,
+ * the order added to it; any other gets a guest session that reaches that order only). Null when the browser's
+ * session was kept.
  */
-async function resumeOrderSession(request: FastifyRequest, reply: FastifyReply, clientId: number, orderId: number): Promise<void> {
-  const current = await readSession(request);
-  if (current && current.clientId === clientId) {
-    await rememberOrder(request, current, orderId);
-    return;
+async function linkSession(request: FastifyRequest, current: Session | null, used: UsedSignInLink, tx: Executor): Promise<{ token: string; session: Session } | null> {
+  // A password someone set before the address was proved is gone: so is every session of that client, this browser's too.
+  if (used.passwordDropped) await request.server.sessions.revokeClient(used.clientId, tx);
+  const kept = used.passwordDropped && current?.clientId === used.clientId ? null : current;
+  if (used.orderId === null) return beginSession(request, kept, { clientId: used.clientId, kind: 'link' }, tx);
+  if (kept && kept.clientId === used.clientId) {
+    await request.server.sessions.rememberOrder(kept, used.orderId, tx);
+    return null;
   }
-  await startSession(request, reply, { clientId, kind: 'guest', orders: [orderId] });
+  return beginSession(request, kept, { clientId: used.clientId, kind: 'guest', orders: [used.orderId] }, tx);
 }
 
 /** POST /checkout/api/signInLink, GET /checkout/api/signIn (the confirm page) and POST /checkout/api/signIn (uses the token). */
@@ -219,15 +238,16 @@ export function signInRoutes(config: ServerConfig) {
       if (crossSite(request, config.publicUrl)) {
         return reply.code(403).type('text/html; charset=utf-8').send(unusableLinkPage('Open the link from your mail', 'This sign-in was sent from another site, so it was not used. Open the sign-in link from your mail and press “Continue signing in” there.', demo));
       }
-      const used = await request.server.signInLinks.use(request.body.token);
+      // Read before the transaction: the embedded store runs one transaction at a time on its one connection.
+      const current = await readSession(request);
+      let begun: { token: string; session: Session } | null = null;
+      // The token is used and the session written in one transaction: a failure in between leaves the link unused.
+      const used = await request.server.signInLinks.use(request.body.token, async (link, tx) => {
+        begun = await linkSession(request, current, link, tx);
+      });
       if (used === 'malformed' || used === 'unusable') return unusablePage(reply, used);
-      if (used.passwordDropped) {
-        // A password someone set before the address was proved is gone: so is every session of that client, this browser's too.
-        await request.server.sessions.revokeClient(used.clientId);
-        request.sessionRead = Promise.resolve(null);
-      }
-      if (used.orderId === null) await startSession(request, reply, { clientId: used.clientId, kind: 'link' });
-      else await resumeOrderSession(request, reply, used.clientId, used.orderId);
+      if (used.passwordDropped) request.sessionRead = Promise.resolve(null);
+      if (begun) setSessionCookie(request, reply, begun);
       return reply.code(303).header('location', used.redirectPath).send();
     },
   };

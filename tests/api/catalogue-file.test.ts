@@ -117,7 +117,7 @@ catalogueFileSuite('CATALOGUE_FILE is applied at every start: products and promo
 
   it('a promotion left out is retired: refused by the lookup and by an order, its uses kept', async () => {
     const shopper = await guest(edited);
-    expectError(await shopper.call('getPromotion', { query: { code: 'WELCOME10' } }), 404, 'promotion_not_found');
+    expectError(await shopper.call('getPromotion', { query: { code: 'WELCOME10' } }), 422, 'promotion_not_found');
     const before = await storeSnapshot(t.db);
     expectError(await shopper.call('order', { body: { pid: 1, paymentmethod: 'sandbox', amount: 12.14, currency: 'EUR', promocode: 'welcome10' } }), 422, 'promotion_invalid', 'Promotion code not found.');
     expect(await storeSnapshot(t.db)).toEqual(before);
@@ -160,7 +160,7 @@ catalogueFileSuite('CATALOGUE_FILE is applied at every start: products and promo
       expect((await placeOrder(shopper, { pid: 3, amount: 179.1, promocode: 'WELCOME10' })).amount).toBe(179.1);
       expect(await usesOf(t, 'WELCOME10')).toEqual({ uses: 2, retired: false });
       // SPRING15 is not in the demo file: retired in its turn.
-      expectError(await shopper.call('getPromotion', { query: { code: 'SPRING15' } }), 404, 'promotion_not_found');
+      expectError(await shopper.call('getPromotion', { query: { code: 'SPRING15' } }), 422, 'promotion_not_found');
     } finally {
       await demo.close();
     }

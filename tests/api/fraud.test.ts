@@ -112,3 +112,42 @@ describe('configured rules behind a trusted proxy (FRAUD_BLOCKED_IPS, FRAUD_BLOC
     expect(fine.body).toEqual({ valid: true });
   });
 });
+
+describe('the fraud queue belongs to the operator', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ FRAUD_BLOCKED_IPS: '192.0.2.77' });
+  });
+  afterAll(async () => t?.close());
+
+  /** The order's status as the billing holds it: the local store's row, or WHMCS's. */
+  const heldStatus = async (orderid: number) => (t.whmcs ? t.whmcs.state.orders.find((row) => row.id === orderid)?.status : (await orderRow(t, orderid))?.status);
+
+  const expectUnderReview = (answer: { status: number; body: unknown }) => {
+    expect(answer.status).toBe(409);
+    expect(answer.body).toEqual({ error: { code: 'order_under_review', message: 'This order is under review and cannot be cancelled. We will contact you by e-mail.' } });
+  };
+
+  it('an order the shopper flagged (fraudOrder) cannot then be cancelled by the shopper: 409, and it stays Fraud', async () => {
+    const shopper = await guest(t.app);
+    const order = await placeOrder(shopper);
+    expect((await shopper.call('fraudOrder', { body: { orderid: order.orderid } })).body).toEqual({ orderid: order.orderid, status: 'Fraud' });
+    expectUnderReview(await shopper.call('cancelOrder', { body: { orderid: order.orderid } }));
+    expect((await shopper.call('getOrderStatus', { query: { orderid: String(order.orderid) } })).body).toMatchObject({ status: 'Fraud', fraud: true });
+    expect(await heldStatus(order.orderid)).toBe('Fraud');
+  });
+
+  it('an order flagged by the rules (a blocked address) cannot be cancelled by the shopper either', async () => {
+    const blocked = await guestAt(t, '192.0.2.77');
+    const order = await placeOrder(blocked);
+    expect(order).toMatchObject({ status: 'Fraud', fraud: true });
+    expectUnderReview(await blocked.call('cancelOrder', { body: { orderid: order.orderid } }));
+    expect(await heldStatus(order.orderid)).toBe('Fraud');
+  });
+
+  it('an unflagged pending order is still cancellable', async () => {
+    const shopper = await guest(t.app);
+    const order = await placeOrder(shopper);
+    expect((await shopper.call('cancelOrder', { body: { orderid: order.orderid } })).body).toEqual({ orderid: order.orderid, status: 'Cancelled' });
+  });
+});

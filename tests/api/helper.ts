@@ -371,6 +371,17 @@ export async function followSignInLink(browser: Browser, path: string): Promise<
   return postSignInToken(browser, token);
 }
 
+/**
+ * Signs a browser's client in through a mailed sign-in link (made here as the mail would carry it), in that same
+ * browser: its session then reaches everything of the client, the orders it placed as a guest included.
+ */
+export async function signInByLink<B extends Browser>(app: FastifyInstance, browser: B, clientId: number): Promise<B> {
+  const link = new URL(await app.signInLinks.create(clientId, '/checkout/', 15 * 60_000));
+  const answer = await followSignInLink(browser, `${link.pathname}${link.search}`);
+  expect(answer.status, answer.text).toBe(303);
+  return browser;
+}
+
 // ---------------------------------------------------------------------------------------------------
 // The store.
 

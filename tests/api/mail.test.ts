@@ -365,6 +365,30 @@ describe('the demo outbox page', () => {
     expect((await browser.request({ method: 'GET', url: '/checkout/demo/outbox/999999' })).status).toBe(404);
   });
 
+  it('a reminder that will never be sent (its order was paid) shows as skipped, not waiting, in the list and on its page', async () => {
+    const shopper = await guestIn(t.app, 'en-en');
+    const order = await placeOrder(shopper);
+    const [row] = await rows<{ id: number; status: string }>(t.db, sql`select id, status from mail_outbox where message_key = ${`recovery:order:${order.orderid}`}`);
+    if (!row) throw new Error('The order queued no recovery reminder');
+    const browser = new Browser(t.app);
+    const cellOf = (text: string) => new RegExp(`<tr><td>${row.id}</td>.*?</tr>`).exec(text)?.[0] ?? '';
+    // Unpaid: the reminder waits for its time.
+    expect(cellOf((await browser.request({ method: 'GET', url: '/checkout/demo/outbox' })).text)).toMatch(/<td>(due |waiting)[^<]*<\/td><\/tr>$/);
+    await payOnSandbox(t.app, order.link);
+    // Paid: no worker runs in the demo without SMTP_URL, so the row is still pending in the store, but it will never be sent.
+    expect((await rows<{ status: string }>(t.db, sql`select status from mail_outbox where id = ${row.id}`))[0]?.status).toBe('pending');
+    const listed = cellOf((await browser.request({ method: 'GET', url: '/checkout/demo/outbox' })).text);
+    expect(listed).toContain('<td>skipped: no longer to be sent');
+    expect(listed).not.toMatch(/waiting|<td>due /);
+    const one = await browser.request({ method: 'GET', url: `/checkout/demo/outbox/${row.id}` });
+    expect(one.text).toContain('<dt>Status</dt><dd>skipped: no longer to be sent');
+    // And a row the worker marked skipped reads the same.
+    await t.db.execute(sql`update mail_outbox set status = 'skipped', payload = null, recipient = null where id = ${row.id}`);
+    const marked = cellOf((await browser.request({ method: 'GET', url: '/checkout/demo/outbox' })).text);
+    expect(marked).toContain('<td>skipped: no longer to be sent');
+    expect(marked).toContain('(not to be sent any more)');
+  });
+
   it('does not exist in production: every path of it answers 404', async () => {
     const app = Fastify();
     await app.register(async (scope) => demoOutboxPages(scope, { db: t.db, render: async () => ({ subject: 's', text: 't', html: 'h' }), demo: false, from: MAIL_FROM, sending: true }));

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { services } from '../../src/server/db/schema';
 import {
-  Browser, createTestApp, DEMO_ACCOUNTS, guest, guestWithOrder, loggedIn, newAccount, payOnSandbox, placeOrder, storeSnapshot,
+  Browser, createTestApp, DEMO_ACCOUNTS, guest, guestWithOrder, loggedIn, newAccount, payOnSandbox, placeOrder, signInByLink, storeSnapshot,
   type Answer, type OrderResponse, type TestApp,
 } from './helper';
 
@@ -54,15 +54,22 @@ describe('every call on an order, invoice or service checks it belongs to the se
     ];
   };
 
+  /** Calls that need a signed-in client (password or mailed link): a guest session is 401 before any ownership check. */
+  const SIGNED_IN_ONLY = new Set(['updateClientProduct', 'moduleTerminate', 'moduleCreate', 'restartService']);
+
   const expectForbidden = (name: string, answer: Answer) => {
     expect(answer.status, `${name}: ${answer.text}`).toBe(403);
     expect(answer.body).toEqual({ error: { code: 'forbidden', message: expect.any(String) } });
   };
 
-  it('another guest gets 403 on each of them, and nothing changes', async () => {
+  it('another guest gets 403 on each of them (401 where a signed-in client is needed), and nothing changes', async () => {
     const stranger = await guest(t.app);
     const before = await storeSnapshot(t.db);
-    for (const [name, call] of callsOnTheOwnersThings()) expectForbidden(name, await call(stranger));
+    for (const [name, call] of callsOnTheOwnersThings()) {
+      const answer = await call(stranger);
+      if (!SIGNED_IN_ONLY.has(name)) expectForbidden(name, answer);
+      else expect([answer.status, answer.body], name).toEqual([401, { error: { code: 'unauthenticated', message: expect.any(String) } }]);
+    }
     expect(await storeSnapshot(t.db)).toEqual(before);
   });
 
@@ -92,14 +99,19 @@ describe('every call on an order, invoice or service checks it belongs to the se
     }
   });
 
-  it('the owner\'s own browser may do each of them', async () => {
+  it('the owner\'s own browser may do each of them; provisioning and notes once it is signed in', async () => {
     const answers: Record<string, number> = {};
     for (const [name, call] of callsOnTheOwnersThings()) answers[name] = (await call(owner)).status;
     // Each call passed the ownership check; a refusal past it is about state (e.g. a paid service is already set up).
+    // A guest session (an e-mail alone) is no proven identity: provisioning and notes answer 401.
     expect(answers).toEqual({
       getOrderStatus: 200, getInvoiceStatus: 200, cancelOrder: 200, fraudOrder: 409, offshore: 409, coinbase: 409, getClientProducts: 200,
-      updateMacAddress: 200, updateClientProduct: 200, moduleTerminate: 200, moduleCreate: 409, restartService: 409,
+      updateMacAddress: 200, updateClientProduct: 401, moduleTerminate: 401, moduleCreate: 401, restartService: 401,
     });
+    await signInByLink(t.app, owner, (await t.app.sessions.find(owner.cookies.get('tvc_session') ?? ''))?.clientId ?? 0);
+    const signedIn: Record<string, number> = {};
+    for (const [name, call] of callsOnTheOwnersThings().filter(([name]) => SIGNED_IN_ONLY.has(name))) signedIn[name] = (await call(owner)).status;
+    expect(signedIn).toEqual({ updateClientProduct: 200, moduleTerminate: 200, moduleCreate: 409, restartService: 409 });
   });
 });
 

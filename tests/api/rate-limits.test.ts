@@ -50,7 +50,7 @@ describe('rate limits (per connection address, per call)', () => {
   it('getPromotion: 30 lookups a minute, then 429', async () => {
     const guesser = new Browser(t.app);
     const statuses = await hammer(30, () => guesser.call('getPromotion', { query: { code: `GUESS${Math.floor(Math.random() * 1e6)}` } }));
-    expect(statuses).toEqual(Array(30).fill(404));
+    expect(statuses).toEqual(Array(30).fill(422));
     expectRateLimited(await guesser.call('getPromotion', { query: { code: 'WELCOME10' } }));
     expect((await new Browser(t.app).call('getPromotion', { query: { code: 'WELCOME10' } })).status).toBe(200);
   });

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
-import { BASIC_ORDER, Browser, DEMO_ACCOUNTS, createTestApp, guest, loggedIn, placeOrder, rows, type TestApp } from './helper';
+import { BASIC_ORDER, Browser, DEMO_ACCOUNTS, createTestApp, guest, loggedIn, placeOrder, rows, signInByLink, type TestApp } from './helper';
 
 const ANONYMOUS = { loggedIn: false, guest: false, userid: null, email: null };
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -108,6 +108,26 @@ describe('sessions live in the store', () => {
     expect(await read(placed[0] as number)).toBe(403);
     expect(await read(placed[1] as number)).toBe(200);
     expect(await read(placed[20] as number)).toBe(200);
+  });
+
+  it('an order older than the guest session\'s newest 20 answers 403 on every read (order, invoice, service, resume); signed in by a mailed link, it is read again', async () => {
+    const shopper = await guest(t.app);
+    const placed = [];
+    for (let index = 0; index < 21; index += 1) placed.push(await placeOrder(shopper));
+    const [oldest, newest] = [placed[0], placed[20]];
+    if (!oldest || !newest) throw new Error('21 orders were placed');
+    const reads = async (order: typeof oldest) => [
+      (await shopper.call('getOrderStatus', { query: { orderid: String(order.orderid) } })).status,
+      (await shopper.call('getInvoiceStatus', { query: { invoiceid: String(order.invoiceid) } })).status,
+      (await shopper.call('getClientProducts', { query: { serviceid: String(order.serviceids[0]) } })).status,
+      (await shopper.call('resumeOrder', { query: { orderid: String(order.orderid) } })).status,
+    ];
+    const forbidden = await shopper.call('getOrderStatus', { query: { orderid: String(oldest.orderid) } });
+    expect(forbidden.body).toEqual({ error: { code: 'forbidden', message: expect.any(String) } });
+    expect(await reads(oldest)).toEqual([403, 403, 403, 403]);
+    expect(await reads(newest)).toEqual([200, 200, 200, 200]);
+    await signInByLink(t.app, shopper, shopper.userid);
+    expect(await reads(oldest)).toEqual([200, 200, 200, 200]);
   });
 });
 

@@ -321,3 +321,62 @@ describe('an address belongs to whoever reads its mail (no account pre-hijacking
     expect((await phone.call('getActiveProducts')).status).toBe(200);
   });
 });
+
+describe('a used sign-in link always has its session (hardening item 7)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => t?.close());
+
+  /** Makes every insert into the sessions table fail in the store, as a crash or a lost store between the two writes would. */
+  const failSessionWrites = async (on: boolean) => {
+    if (on) {
+      await t.db.execute(sql.raw(`create or replace function tvc_test_fail_session() returns trigger language plpgsql as $$ begin raise exception 'session write failed (test)'; end $$`));
+      await t.db.execute(sql.raw('create trigger tvc_test_fail_session before insert on sessions for each row execute function tvc_test_fail_session()'));
+    } else {
+      await t.db.execute(sql.raw('drop trigger tvc_test_fail_session on sessions'));
+    }
+  };
+
+  for (const kind of ['a sign-in link', 'a recovery reminder\'s link (one order)'] as const) {
+    it(`${kind}: when the session cannot be written the token is not used up, and the link works afterwards`, async () => {
+      const shopper = await guest(t.app, freshEmail('crash'));
+      const order = await placeOrder(shopper);
+      await payOnSandbox(t.app, order.link);
+      const serviceid = String(order.serviceids[0]);
+      const link = new URL(await t.app.signInLinks.create(shopper.userid, '/checkout/', 15 * 60_000, kind === 'a sign-in link' ? undefined : order.orderid));
+      const token = link.searchParams.get('token') ?? '';
+      const phone = new Browser(t.app);
+      const sessionsBefore = await rows<{ count: number }>(t.db, sql`select count(*)::int as count from sessions`);
+
+      await failSessionWrites(true);
+      try {
+        // The crash: the answer is an error (not a sign-in), and no cookie is given.
+        // (500 is no answer the contract promises, so it is not checked against it.)
+        const crashed = await phone.request({
+          method: 'POST', url: '/checkout/api/signIn', payload: new URLSearchParams({ token }).toString(), validate: false,
+          headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://localhost:3000', 'sec-fetch-site': 'same-origin' },
+        });
+        expect(crashed.status).toBeGreaterThanOrEqual(500);
+        expect(crashed.cookies.find((cookie) => cookie.name === 'tvc_session')).toBeUndefined();
+      } finally {
+        await failSessionWrites(false);
+      }
+      // Nothing of the link's use was kept: the token is unused, no session was written.
+      expect(await rows(t.db, sql`select used_at from sign_in_tokens where client_id = ${shopper.userid}`)).toEqual([{ used_at: null }]);
+      expect(await rows<{ count: number }>(t.db, sql`select count(*)::int as count from sessions`)).toEqual(sessionsBefore);
+      expect([401, 403]).toContain((await phone.call('getClientProducts', { query: { serviceid } })).status);
+
+      // The same link, followed again, signs the browser in.
+      const followed = await followSignInLink(phone, `${link.pathname}${link.search}`);
+      expect(followed.status, followed.text).toBe(303);
+      expect(followed.cookies.find((cookie) => cookie.name === 'tvc_session')).toBeDefined();
+      const service = await phone.call('getClientProducts', { query: { serviceid } });
+      expect(service.status).toBe(200);
+      expect(service.body.username).toMatch(/^TV-\d{8}$/);
+      // And it is used now: once.
+      expect((await followSignInLink(new Browser(t.app), `${link.pathname}${link.search}`)).status).toBe(410);
+    });
+  }
+});

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  Browser, countRows, createTestApp, DEMO_ACCOUNTS, deliverWebhook, guest, loggedIn, payOnSandbox, paymentEvent, paymentIdOf, placeOrder, webhookSecret, type TestApp,
+  Browser, countRows, createTestApp, DEMO_ACCOUNTS, deliverWebhook, guest, loggedIn, payOnSandbox, paymentEvent, paymentIdOf, placeOrder, signInByLink, webhookSecret, type TestApp,
 } from './helper';
 import { DEMO_SUB_OPTION } from '../support/whmcs-fake';
 
@@ -130,6 +130,8 @@ describe('BILLING=whmcs: service and order actions go to WHMCS', () => {
     const read = await shopper.call('getClientProducts', { query: { serviceid: String(serviceid) } });
     expect(read.body.macAddress).toEqual({ id: 13, value: 'AA:BB:CC:DD:EE:0F' });
 
+    // Restart and terminate need a signed-in client: the guest follows a mailed sign-in link.
+    await signInByLink(t.app, shopper, shopper.userid);
     const restart = await shopper.call('restartService', { body: { serviceid } });
     expect(restart.status, restart.text).toBe(200);
     expect(callsOf('ModuleCustom').at(-1)?.params).toMatchObject({ serviceid: String(serviceid), func_name: 'restart' });

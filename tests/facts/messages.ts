@@ -31,6 +31,8 @@ export const APP_MESSAGES = {
   passwordIsEmail: 'Choose a password that is not your e-mail address.',
   invoicePaid: 'This invoice is already paid.',
   orderNotPending: 'This order can no longer be changed.',
+  /** Hardening item 3: a flagged order stays in the operator's fraud queue; the shopper's cancel is refused (409). */
+  orderUnderReview: 'This order is under review and cannot be cancelled. We will contact you by e-mail.',
   forbidden: 'This belongs to another account.',
   notFound: 'We could not find what you asked for.',
   deviceInvalid: 'Please enter a valid device address, like 00:1A:79:12:34:56.',

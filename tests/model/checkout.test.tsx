@@ -147,7 +147,7 @@ async function perform(event: AnyEventObject, page: CheckoutPage): Promise<void>
       await api.respond('getPromotion', promotionLookup(event.output as PromotionLookup));
       return;
     case 'xstate.error.actor.lookupPromotion':
-      await api.respond('getPromotion', apiError(404, 'promotion_not_found', 'Promotion code not found.'));
+      await api.respond('getPromotion', apiError(422, 'promotion_not_found', 'Promotion code not found.'));
       return;
     case 'xstate.done.actor.loadProduct': {
       const product = event.output as CheckoutProduct | null;

@@ -139,8 +139,9 @@ async function perform(event: AnyEventObject, page: WaitingPage, before: { now: 
       await api.respond('cancelOrder', { orderid: order.orderid, status: 'Cancelled' });
       return;
     case 'xstate.error.actor.cancelOrder':
-      told.error = APP_MESSAGES.orderNotPending;
-      await api.respond('cancelOrder', apiError(409, 'order_not_pending', 'Order is not pending'));
+      // The order was flagged since the last poll: the server keeps it in the fraud queue and the page says why.
+      told.error = APP_MESSAGES.orderUnderReview;
+      await api.respond('cancelOrder', apiError(409, 'order_under_review', 'Order is under review'));
       return;
     default:
       throw new Error(`No way to perform ${event.type} on /waiting`);

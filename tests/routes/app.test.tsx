@@ -219,7 +219,7 @@ describe('a guest buys with the keyboard only', () => {
 describe('the discount box', () => {
   it('applies a code to the total, and explains a refused one', async () => {
     const user = userEvent.setup();
-    await renderApp({ url: '/checkout/', fetch: fakeApi({ getPromotion: apiError(404, 'promotion_not_found', 'Promotion code not found.') }).fetch });
+    await renderApp({ url: '/checkout/', fetch: fakeApi({ getPromotion: apiError(422, 'promotion_not_found', 'Promotion code not found.') }).fetch });
     const code = await screen.findByRole('textbox', { name: en.checkout.discount });
 
     await user.type(code, 'NOPE{Enter}');

@@ -34,7 +34,7 @@ describe.each(LOCALES)('the %s translations', (locale) => {
 });
 
 /** The contract's error codes a shopper can meet (webhook and idempotency codes read as 'request.failed'). */
-const SHOPPER_ERROR_CODES = ['bad_request', 'unauthenticated', 'invalid_credentials', 'forbidden', 'not_found', 'promotion_not_found', 'promotion_invalid', 'price_changed', 'email_taken', 'order_not_pending', 'invoice_paid', 'invoice_cancelled', 'invoice_refunded', 'rate_limited'];
+const SHOPPER_ERROR_CODES = ['bad_request', 'unauthenticated', 'invalid_credentials', 'forbidden', 'not_found', 'promotion_not_found', 'promotion_invalid', 'price_changed', 'email_taken', 'order_not_pending', 'order_under_review', 'invoice_paid', 'invoice_cancelled', 'invoice_refunded', 'rate_limited'];
 
 describe('the English messages', () => {
   it('name every error code a shopper can meet, and a lost connection', () => {

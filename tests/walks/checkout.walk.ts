@@ -209,7 +209,7 @@ const answers: AnswerPlans<CheckoutWorld> = {
         }),
       ),
     },
-    { weight: 1, arbitrary: fc.constant(fails(new ApiFailure('api.promotion_not_found', 404, 'promotion_not_found'))) },
+    { weight: 1, arbitrary: fc.constant(fails(new ApiFailure('api.promotion_not_found', 422, 'promotion_not_found'))) },
   ),
   identifyGuest: fc.oneof(
     { weight: 4, arbitrary: fc.constant(plan('the guest is identified', () => ({ output: { userid: guestHandle, email: 'ann@example.com' } satisfies CheckoutUser }))) },

@@ -46,7 +46,7 @@ export function checkoutLogic(app: AppServices, hooks: { goToWaiting: () => void
       loadCurrency: fromPromise<{ country: string }>(async () => ({ country: await pricingCountry(app) })),
       checkFraud: fromPromise<{ valid: boolean }>(() => unwrap(client.GET('/checkout/api/checkFraud'))),
       lookupPromotion: fromPromise<PromotionLookup, { code: string }>(async ({ input }) => {
-        if (!PROMO_CODE.test(input.code)) throw new ApiFailure('api.promotion_not_found', 404, 'promotion_not_found');
+        if (!PROMO_CODE.test(input.code)) throw new ApiFailure('api.promotion_not_found', 422, 'promotion_not_found');
         const lookup = await unwrap(client.GET('/checkout/api/getPromotion', { params: { query: { code: input.code } } }));
         return { totalresults: lookup.totalresults, promotions: lookup.promotions.promotion };
       }),

@@ -40,11 +40,19 @@ const page = (title: string, body: string) => serverPage({ title, site: 'Demo ou
 
 const when = (date: Date | null) => (date ? date.toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC') : '—');
 
+/** A message as the page shows it: its text if it is still to be sent, and whether it never will be. */
+interface Shown {
+  mail: RenderedMail | null;
+  /** Skipped by the worker, or still queued but no longer to be sent (a reminder for an order paid since). */
+  skipped: boolean;
+}
+
 /** The status of a row as a newcomer reads it. */
-function statusText(row: OutboxRow): string {
+function statusText(row: OutboxRow, { skipped }: Shown): string {
   if (row.status === 'sent') return `sent ${when(row.sentAt)}`;
   if (row.status === 'failed') return `given up (${row.lastError ?? 'error'})`;
-  if (row.status === 'skipped') return 'skipped: no longer to be sent (e.g. a reminder for an order paid since)';
+  // Without a worker (the demo without SMTP_URL) nobody marks such a row skipped: it is shown as what it is.
+  if (skipped) return 'skipped: no longer to be sent (e.g. a reminder for an order paid since)';
   // A recovery reminder waits for RECOVERY_AFTER_MIN before it may go.
   if (row.attempts === 0 && row.nextAttemptAt.getTime() > Date.now()) return `due ${when(row.nextAttemptAt)}`;
   return row.attempts === 0 ? 'waiting in the outbox' : `waiting, ${row.attempts} attempt${row.attempts === 1 ? '' : 's'} (${row.lastError ?? 'in progress'})`;
@@ -59,13 +67,25 @@ export async function demoOutboxPages(app: FastifyInstance, deps: DemoOutboxDeps
     return row ?? null;
   };
   const renderOrNull = async (row: OutboxRow) => (row.payload ? deps.render(row).catch(() => null) : null);
+  /** The renderer answers null for a message no longer to be sent (the worker would mark it skipped); a failed render is not that. */
+  const show = async (row: OutboxRow): Promise<Shown> => {
+    if (row.status === 'skipped') return { mail: null, skipped: true };
+    if (row.status !== 'pending' || !row.payload) return { mail: await renderOrNull(row), skipped: false };
+    try {
+      const mail = await deps.render(row);
+      return { mail, skipped: mail === null };
+    } catch {
+      return { mail: null, skipped: false };
+    }
+  };
 
   app.get(DEMO_OUTBOX_PATH, async (request, reply) => {
     if (!deps.demo) return notFound(reply, DEMO_OUTBOX_PATH);
     const rows = await deps.db.select().from(mailOutbox).orderBy(desc(mailOutbox.id)).limit(LISTED);
     const items = await Promise.all(rows.map(async (row) => {
-      const subject = (await renderOrNull(row))?.subject ?? (row.status === 'pending' ? '(not to be sent any more)' : '(sent: its text is no longer kept)');
-      return `<tr><td>${row.id}</td><td>${when(row.createdAt)}</td><td>${escapeHtml(row.recipient ?? '—')}</td><td><a href="${DEMO_OUTBOX_PATH}/${row.id}">${escapeHtml(subject)}</a></td><td>${escapeHtml(row.kind)}</td><td>${escapeHtml(row.locale)}</td><td>${escapeHtml(statusText(row))}</td></tr>`;
+      const shown = await show(row);
+      const subject = shown.mail?.subject ?? (shown.skipped || row.status === 'pending' ? '(not to be sent any more)' : '(sent: its text is no longer kept)');
+      return `<tr><td>${row.id}</td><td>${when(row.createdAt)}</td><td>${escapeHtml(row.recipient ?? '—')}</td><td><a href="${DEMO_OUTBOX_PATH}/${row.id}">${escapeHtml(subject)}</a></td><td>${escapeHtml(row.kind)}</td><td>${escapeHtml(row.locale)}</td><td>${escapeHtml(statusText(row, shown))}</td></tr>`;
     }));
     const how = deps.sending
       ? 'SMTP_URL is set: a worker sends these messages and then removes their text from the store.'
@@ -81,11 +101,12 @@ export async function demoOutboxPages(app: FastifyInstance, deps: DemoOutboxDeps
     if (!deps.demo) return notFound(reply, path);
     const row = await rowById(request.params.id);
     if (!row) return html(reply, 404, page('Message not found', `<h1>Message not found</h1><p>The outbox has no message ${escapeHtml(request.params.id)}.</p><p><a href="${DEMO_OUTBOX_PATH}">Back to the outbox</a></p>`));
-    const mail = await renderOrNull(row);
-    const facts = `<dl><dt>To</dt><dd>${escapeHtml(row.recipient ?? '—')}</dd><dt>From</dt><dd>${escapeHtml(deps.from)}</dd><dt>Kind</dt><dd>${escapeHtml(row.kind)}</dd><dt>Locale</dt><dd>${escapeHtml(row.locale)}</dd><dt>Message key</dt><dd>${escapeHtml(row.messageKey)}</dd><dt>Status</dt><dd>${escapeHtml(statusText(row))}</dd></dl>`;
+    const shown = await show(row);
+    const { mail } = shown;
+    const facts = `<dl><dt>To</dt><dd>${escapeHtml(row.recipient ?? '—')}</dd><dt>From</dt><dd>${escapeHtml(deps.from)}</dd><dt>Kind</dt><dd>${escapeHtml(row.kind)}</dd><dt>Locale</dt><dd>${escapeHtml(row.locale)}</dd><dt>Message key</dt><dd>${escapeHtml(row.messageKey)}</dd><dt>Status</dt><dd>${escapeHtml(statusText(row, shown))}</dd></dl>`;
     const body = mail
       ? `<h2>HTML part</h2><iframe title="The HTML part of the message" sandbox src="${DEMO_OUTBOX_PATH}/${row.id}/html"></iframe><h2>Text part</h2><pre>${escapeHtml(mail.text)}</pre>`
-      : `<p>${row.status === 'pending' ? 'This message is no longer to be sent (its order was paid, closed or opted out).' : 'This message was sent or skipped; its text is no longer kept in the store.'}</p>`;
+      : `<p>${shown.skipped || row.status === 'pending' ? 'This message is no longer to be sent (its order was paid, closed or opted out).' : 'This message was sent or skipped; its text is no longer kept in the store.'}</p>`;
     return html(reply, 200, page(mail?.subject ?? `Message ${row.id}`, `<h1>${escapeHtml(mail?.subject ?? `Message ${row.id}`)}</h1>${facts}${body}<p><a href="${DEMO_OUTBOX_PATH}">Back to the outbox</a></p>`));
   });
 

@@ -55,7 +55,8 @@ export function catalogueRoutes({ billing, config, shop }: RouteDeps): Handlers<
 
     async getPromotion(request) {
       const promotion = await billing.promotion(request.query.code);
-      if (!promotion) throw new HttpError(404, 'promotion_not_found', 'Promotion code not found.');
+      // A code the billing does not know is refused like any other unusable code (422), not a missing resource (404).
+      if (!promotion) throw new HttpError(422, 'promotion_not_found', 'Promotion code not found.');
       // A Fixed Amount comes with its amount in every currency, converted here as the order route does,
       // so the total the checkout shows is the one the order is checked against.
       const priced = await pricedPromotion(billing, promotion);

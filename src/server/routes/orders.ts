@@ -42,6 +42,9 @@ function receiptOf(progress: InvoiceProgress, gateways: PaymentGateway[], names:
   };
 }
 
+/** cancelOrder's answer for an order flagged as fraud (the waiting page shows its own translation, messages.api.order_under_review). */
+export const ORDER_UNDER_REVIEW = 'This order is under review and cannot be cancelled. We will contact you by e-mail.';
+
 const priceChanged = (amount: number, currency: string) =>
   conflict('price_changed', `The price is now ${amount.toFixed(2)} ${currency}. Please confirm the new total.`, { amount, currency });
 
@@ -210,11 +213,17 @@ export function orderRoutes({ billing, gateways, fraud, config, clock, shop }: R
     async cancelOrder(request) {
       const session = await requireSession(request);
       const order = await ownedOrder(session, request.body.orderid);
+      // A flagged order is in the operator's fraud queue: the shopper cannot take it out by cancelling it.
+      if (order.status === 'Fraud') throw conflict('order_under_review', ORDER_UNDER_REVIEW);
       if (await billing.paymentConfirming(order.invoiceId)) {
         throw conflict('payment_confirming', 'A payment for this order is being confirmed: it can no longer be cancelled.');
       }
-      const cancelled = await billing.changeOrderStatus(request.body.orderid, ['Pending', 'Fraud'], 'Cancelled');
-      if (!cancelled) throw conflict('order_not_pending', 'Only an unpaid order can be cancelled.');
+      const cancelled = await billing.changeOrderStatus(request.body.orderid, ['Pending'], 'Cancelled');
+      if (!cancelled) {
+        // Flagged between the read and the change: still the operator's.
+        if ((await billing.order(request.body.orderid))?.status === 'Fraud') throw conflict('order_under_review', ORDER_UNDER_REVIEW);
+        throw conflict('order_not_pending', 'Only an unpaid order can be cancelled.');
+      }
       return { orderid: cancelled.id, status: cancelled.status };
     },
 

@@ -3,8 +3,8 @@ import { EXTRA_CONNECTION_OPTION_ID } from '../../domain/constants';
 import { normaliseMacAddress } from '../../domain/device';
 import { m3uPlaylist, packCredits, playlistUrl as panelPlaylistUrl } from '../../domain/panel';
 import type { ServiceRecord, ServiceStatus } from '../billing/port';
-import { conflict, forbidden, notFound } from '../http-error';
-import { requireLogin, requireSession, type Session } from '../session';
+import { conflict, forbidden, notFound, unauthenticated } from '../http-error';
+import { reachesClient, requireLogin, requireSession, type Session } from '../session';
 import { completePricing } from './catalogue';
 import type { Locale } from '../../domain/locale';
 import { translatedProduct } from '../merchant';
@@ -35,8 +35,19 @@ export function serviceRoutes({ billing, config, shop }: RouteDeps): Handlers<
     return service;
   };
 
-  const action = async (session: Session, serviceId: number, run: (service: ServiceRecord) => Promise<ServiceRecord | null>) => {
-    const service = await run(await ownedService(session, serviceId));
+  /**
+   * The service, for a signed-in client only (password or mailed link), as addInvoice asks: a guest session (an
+   * e-mail alone) or a sign-up whose address is not proved yet is 401, another client's service 403.
+   */
+  const provenOwnersService = async (request: FastifyRequest, serviceId: number) => {
+    const session = await requireLogin(request);
+    const service = await ownedService(session, serviceId);
+    if (!reachesClient(session)) throw unauthenticated('Sign in to continue.');
+    return service;
+  };
+
+  const action = async (request: FastifyRequest, serviceId: number, run: (service: ServiceRecord) => Promise<ServiceRecord | null>) => {
+    const service = await run(await provenOwnersService(request, serviceId));
     if (!service) throw notFound('This service does not exist.');
     return { serviceid: service.id, status: service.status, result: 'success' as const };
   };
@@ -120,24 +131,24 @@ export function serviceRoutes({ billing, config, shop }: RouteDeps): Handlers<
     },
 
     async updateClientProduct(request) {
-      const service = await ownedService(await requireSession(request), request.body.serviceid);
+      const service = await provenOwnersService(request, request.body.serviceid);
       await billing.updateService(service.id, { notes: request.body.notes });
       return { serviceid: service.id, result: 'success' as const };
     },
 
-    moduleTerminate: async (request) => action(await requireSession(request), request.body.serviceid, async (service) => {
+    moduleTerminate: async (request) => action(request, request.body.serviceid, async (service) => {
       requireStatus(service, ['Active', 'Suspended'], 'Only an active or suspended service can be terminated.');
       return billing.updateService(service.id, { status: 'Terminated' });
     }),
 
-    moduleCreate: async (request) => action(await requireSession(request), request.body.serviceid, async (service) => {
+    moduleCreate: async (request) => action(request, request.body.serviceid, async (service) => {
       if (service.username) throw conflict('already_provisioned', 'This service is already set up.');
       const order = await billing.order(service.orderId);
       if (order?.invoiceStatus !== 'Paid') throw conflict('not_paid', 'This service is set up once its invoice is paid.');
       return billing.provisionService(service.id);
     }),
 
-    restartService: async (request) => action(await requireSession(request), request.body.serviceid, async (service) => {
+    restartService: async (request) => action(request, request.body.serviceid, async (service) => {
       requireStatus(service, ['Active'], 'Only an active service can be restarted.');
       // A billing system with a provisioning module restarts it there (WHMCS ModuleCustom restart); the local store has nothing to restart.
       await billing.restartService?.(service.id);
