@@ -2,7 +2,8 @@
 import { API_DOCS_TARGET, BUILD_TARGETS, buildIfStale, STORE_TEMPLATE_TARGET } from './lib/build-if-stale';
 
 try {
-  buildIfStale({ targets: [...BUILD_TARGETS, STORE_TEMPLATE_TARGET, API_DOCS_TARGET] });
+  // One line per step built; the server then prints where it is.
+  buildIfStale({ targets: [...BUILD_TARGETS, STORE_TEMPLATE_TARGET, API_DOCS_TARGET], quiet: true });
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -42,6 +43,27 @@ describe('buildIfStale', { timeout: 60_000 }, () => {
     expect(BUILD_TARGETS.map((target) => staleness(target, root))).toEqual([null, null]);
     expect(buildIfStale({ root, log: () => {} })).toEqual([]);
     expect(runs(root)).toEqual(['SPA', 'server']);
+  });
+
+  it("quiet (npm start's first step): one line per step built, the build's own output kept back unless it fails", () => {
+    const noisy = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    for (const [name, command] of Object.entries(noisy.scripts)) noisy.scripts[name] = `echo BUILD-TOOL-BANNER && ${command}`;
+    writeFileSync(join(root, 'package.json'), JSON.stringify(noisy));
+    // In a process of its own, so what the builds print to the terminal is what is read here.
+    const start = (quiet: boolean) => spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', `import { buildIfStale } from ${JSON.stringify(join(import.meta.dirname, 'build-if-stale.ts'))}; buildIfStale({ root: ${JSON.stringify(root)}, quiet: ${quiet} });`], { encoding: 'utf8' });
+    const quiet = start(true);
+    expect(quiet.status, quiet.stderr).toBe(0);
+    expect(quiet.stdout.trim().split('\n').map((line) => line.replace(/\d+\.\d s/, 'N s'))).toEqual(['Built the SPA in N s (no dist/index.html)', 'Built the server in N s (no build/server/main.mjs)']);
+    // The same builds not quiet show the tool's own output: the check above can see it.
+    rmSync(join(root, 'dist'), { recursive: true, force: true });
+    expect(start(false).stdout).toContain('BUILD-TOOL-BANNER');
+    // A failing build shows what it printed.
+    noisy.scripts[BUILD_TARGETS[0]!.script] = 'echo BUILD-TOOL-BANNER && exit 3';
+    writeFileSync(join(root, 'package.json'), JSON.stringify(noisy));
+    rmSync(join(root, 'dist'), { recursive: true, force: true });
+    const failed = start(true);
+    expect(failed.status).not.toBe(0);
+    expect(failed.stderr).toContain('BUILD-TOOL-BANNER');
   });
 
   it('rebuilds only what a changed source is part of', () => {

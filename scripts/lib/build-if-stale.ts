@@ -77,15 +77,21 @@ export function staleness(target: BuildTarget, root = ROOT): 'missing' | 'stale'
 }
 
 /** Runs the build of every stale target (of `only`, when given); throws when one fails. Returns the names of what was built. */
-export function buildIfStale({ root = ROOT, log = console.log, prefix = '', only, targets = BUILD_TARGETS }: { root?: string; log?: (line: string) => void; prefix?: string; only?: BuildTarget['name'][]; targets?: readonly BuildTarget[] } = {}): string[] {
+export function buildIfStale({ root = ROOT, log = console.log, prefix = '', only, targets = BUILD_TARGETS, quiet = false }: { root?: string; log?: (line: string) => void; prefix?: string; only?: BuildTarget['name'][]; targets?: readonly BuildTarget[]; quiet?: boolean } = {}): string[] {
   const built: string[] = [];
   for (const target of targets.filter(({ name }) => !only || only.includes(name))) {
     const why = staleness(target, root);
     if (!why) continue;
     const reason = why === 'missing' ? `no ${target.output}` : why === 'inspect' ? `${target.output} was built with another INSPECT` : `${target.output} is older than its sources`;
-    log(`${prefix}${reason}: building the ${target.name}`);
-    const build = spawnSync('npm', ['run', '-s', target.script], { cwd: root, stdio: 'inherit' });
-    if (build.status !== 0) throw new Error(`${prefix}npm run ${target.script} failed (exit ${build.status})`);
+    const started = performance.now();
+    if (!quiet) log(`${prefix}${reason}: building the ${target.name}`);
+    // Quiet: the build's own output (Redocly's boxes, Vite's plugin timings) is kept back and shown only if the build fails.
+    const build = spawnSync('npm', ['run', '-s', target.script], { cwd: root, stdio: quiet ? 'pipe' : 'inherit', encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
+    if (build.status !== 0) {
+      if (quiet) process.stderr.write(`${build.stdout ?? ''}${build.stderr ?? ''}`);
+      throw new Error(`${prefix}npm run ${target.script} failed (exit ${build.status})`);
+    }
+    if (quiet) log(`${prefix}Built the ${target.name} in ${((performance.now() - started) / 1000).toFixed(1)} s (${reason})`);
     built.push(target.name);
   }
   return built;

@@ -30,8 +30,8 @@ import { sessionRoutes } from './routes/session';
 import { serveSpa } from './spa';
 import { systemRoutes } from './routes/system';
 import type { RouteDeps } from './routes/types';
-import { refuseDemoAccounts, refuseUnsafeConfig } from './production';
-import { demoMerchantPages, logoOrigin, merchantRoutes, merchantView, refuseIncompleteMerchant } from './merchant';
+import { refusal, refuseDemoAccounts, unsafeConfigProblems } from './production';
+import { demoMerchantPages, logoOrigin, merchantProblems, merchantRoutes, merchantView } from './merchant';
 import { portsFromEnvironment, type Ports } from './ports';
 import { trustFunction } from './proxy';
 import { CROSS_SITE_EXEMPT, refuseCrossSite, type ShopSite } from './cross-site';
@@ -192,29 +192,29 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...transportOptions(config),
   });
 
-  refuseUnsafeConfig(config);
   refuseInspectBuild(config);
   const catalogueStarted = performance.now();
   const file = catalogue ?? catalogueForStart(config);
-  // A shop shows who sells: production without the merchant's name, terms and privacy refuses to start.
-  refuseIncompleteMerchant(config.mode, file);
+  // Production fails closed, naming every problem at once; a shop shows who sells (name, terms, privacy, its own pages).
+  const problems = [...unsafeConfigProblems(config), ...merchantProblems(config.mode, file)];
+  if (problems.length) throw refusal(problems);
   const merchant = merchantView(file.merchant);
-  // Instances starting together on one database write their start-up rows one at a time.
-  const secrets = await store.exclusive(async () => {
-    const loaded = await loadSecrets(config, store.db);
-    // The store's catalogue is the file's at every start: the operator's CATALOGUE_FILE, or the demo's own.
-    const changes = await applyCatalogue(store.db, file);
-    app.log.info({ catalogue: file.source, ...changes, ms: Math.round(performance.now() - catalogueStarted) }, 'catalogue file applied');
-    const demoProducts = DEMO_ACCOUNT_PIDS.every((pid) => file.products.some((product) => product.pid === pid));
-    if (seed && config.mode === 'demo' && demoProducts && config.billing.kind === 'local') await seedDemoAccounts(store.db, loaded, config.serverHostname);
-    return loaded;
-  });
+  const secrets = await store.exclusive(() => loadSecrets(config, store.db));
   let mailWorker: MailWorker | null = null;
   const portContext = { config, db: store.db, secrets, clock, mailQueued: () => mailWorker?.nudge(), log: app.log.child({ part: 'billing' }) };
   const billing = ports.billing(portContext);
   // A billing port with connections of its own (WHMCS's keep-alive agent) closes them with the app.
   app.addHook('onClose', async () => { await billing.close?.(); });
+  // Before anything is written: a store holding a demo account is refused as it is.
   await refuseDemoAccounts(config, billing);
+  // Instances starting together on one database write their start-up rows one at a time.
+  await store.exclusive(async () => {
+    // The store's catalogue is the file's at every start: the operator's CATALOGUE_FILE, or the demo's own.
+    const changes = await applyCatalogue(store.db, file);
+    app.log.info({ catalogue: file.source, ...changes, ms: Math.round(performance.now() - catalogueStarted) }, 'catalogue file applied');
+    const demoProducts = DEMO_ACCOUNT_PIDS.every((pid) => file.products.some((product) => product.pid === pid));
+    if (seed && config.mode === 'demo' && demoProducts && config.billing.kind === 'local') await seedDemoAccounts(store.db, secrets, config.serverHostname);
+  });
   const gateways = ports.payments(portContext);
   const fraud = ports.fraud({ ...portContext, billing });
   const deps: RouteDeps = { config, billing, gateways, fraud, secrets, clock, shop: { merchant, translations: file.translations }, storeEngine: store.engine, pingStore: (timeoutMs) => store.ping(timeoutMs) };

@@ -25,19 +25,22 @@ const config = (() => {
     return refuse(error);
   }
 })();
-/** The catalogue file and the checks of a configuration the server refuses, before the store is opened. */
+/** The catalogue file and the checks of a configuration the server refuses, before the store is opened: every problem in one refusal. */
 const checkConfig = async (server: Awaited<ReturnType<typeof loadServer>>) => {
-  const [, { loadCatalogueFile }, { refuseUnsafeConfig }, { refuseIncompleteMerchant }] = server;
+  const [, { loadCatalogueFile }, { unsafeConfigProblems, refusal }, { merchantProblems }] = server;
+  const problems: string[] = [];
+  let file;
   try {
-    // A named catalogue file is read and checked before anything else is refused or opened, so its fault is the line printed.
-    const file = config.catalogueFile ? loadCatalogueFile(config.catalogueFile) : undefined;
-    refuseUnsafeConfig(config);
-    // Production's file must say who sells; refused here, before the store is opened (buildApp checks again).
-    if (file) refuseIncompleteMerchant(config.mode, file);
-    return file;
+    file = config.catalogueFile ? loadCatalogueFile(config.catalogueFile) : undefined;
   } catch (error) {
-    return refuse(error);
+    if (!(error instanceof ConfigError)) throw error;
+    problems.push(error.message);
   }
+  problems.push(...unsafeConfigProblems(config));
+  // Production's file must say who sells (buildApp checks again).
+  if (file) problems.push(...merchantProblems(config.mode, file));
+  if (problems.length) return refuse(refusal(problems));
+  return file;
 };
 // Production and a named catalogue file have something to refuse: checked first. The demo with its own catalogue has not.
 const checkedFirst = config.mode === 'production' || config.catalogueFile ? await loadServer() : null;

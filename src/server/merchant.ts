@@ -8,7 +8,7 @@ import { merchant as esEs } from '../i18n/locales/es-es.json';
 import { merchant as nlNl } from '../i18n/locales/nl-nl.json';
 import { merchant as ptPt } from '../i18n/locales/pt-pt.json';
 import type { Catalogue, CatalogueTranslations } from './catalogue/load';
-import { ConfigError, type ServerMode } from './config';
+import type { ServerMode } from './config';
 import { escapeHtml } from './escape-html';
 import { CARD_CSS, serverPage } from './html-page';
 import type { Handlers, RouteDeps } from './routes/types';
@@ -36,12 +36,6 @@ export function merchantProblems(mode: ServerMode, catalogue: Pick<Catalogue, 'm
     if (link?.startsWith(DEMO_PAGES_PREFIX)) problems.push(`CATALOGUE_FILE ${catalogue.source} line ${catalogue.merchantLines[field] ?? 1}: merchant.${field} ${link} is a placeholder page of the demo, which production does not serve: link the shop's own page.`);
   }
   return problems;
-}
-
-/** Production refuses a catalogue file whose merchant lacks a name, terms or privacy URL, or links the demo's pages (every problem named). */
-export function refuseIncompleteMerchant(mode: ServerMode, catalogue: Pick<Catalogue, 'merchant' | 'merchantLines' | 'source'>): void {
-  const problems = merchantProblems(mode, catalogue);
-  if (problems.length) throw new ConfigError(problems.join(' '));
 }
 
 /** The merchant as the contract gives it: every field present, null when the file leaves it out. */

@@ -7,19 +7,33 @@ import { missingSecrets, missingSecretsMessage } from './secrets';
 
 export const SMTP_URL_MISSING = 'SMTP_URL is not set: production mails receipts and access to shoppers; set SMTP_URL (smtp://user:password@mail.example:587) and MAIL_FROM.';
 
-/** Production fails closed: what would give services away refuses the start, before the store is opened. */
-export function refuseUnsafeConfig(config: ServerConfig): void {
-  if (config.mode !== 'production') return;
+/** What a production start cannot run with, every one of them (an operator fixes them all before one restart); none outside production. */
+export function unsafeConfigProblems(config: ServerConfig): string[] {
+  if (config.mode !== 'production') return [];
+  const problems: string[] = [];
   const missing = missingSecrets(config);
-  if (missing.length) throw new ConfigError(missingSecretsMessage(missing));
+  if (missing.length) problems.push(missingSecretsMessage(missing));
   const providerVariables = missingProviderVariables(config);
-  if (providerVariables.length) throw new ConfigError(missingProviderVariablesMessage(providerVariables));
-  if (!config.mail.smtpUrl) throw new ConfigError(SMTP_URL_MISSING);
-  if (!config.catalogueFile) throw new ConfigError(CATALOGUE_FILE_MISSING);
+  if (providerVariables.length) problems.push(missingProviderVariablesMessage(providerVariables));
+  if (!config.mail.smtpUrl) problems.push(SMTP_URL_MISSING);
+  if (!config.catalogueFile) problems.push(CATALOGUE_FILE_MISSING);
   const sandboxes = sandboxGatewaysIn(config.gateways);
   if (sandboxes.length) {
-    throw new ConfigError(`GATEWAYS names the sandbox gateway${sandboxes.length > 1 ? 's' : ''} ${sandboxes.join(', ')}, whose page pays for anyone: production takes real gateways only (or set DEMO=on for a demo).`);
+    problems.push(`GATEWAYS names the sandbox gateway${sandboxes.length > 1 ? 's' : ''} ${sandboxes.join(', ')}, whose page pays for anyone: production takes real gateways only (or set DEMO=on for a demo).`);
   }
+  return problems;
+}
+
+/** One refusal for all the problems: a single one on its line, several numbered one per line. */
+export function refusal(problems: string[]): ConfigError {
+  if (problems.length === 1) return new ConfigError(problems[0] as string);
+  return new ConfigError(`${problems.length} problems:\n${problems.map((problem, index) => `  ${index + 1}. ${problem}`).join('\n')}`);
+}
+
+/** Production fails closed: what would give services away refuses the start, before the store is opened. */
+export function refuseUnsafeConfig(config: ServerConfig): void {
+  const problems = unsafeConfigProblems(config);
+  if (problems.length) throw refusal(problems);
 }
 
 /** A store that still holds a demo account (published password) refuses a production start. */

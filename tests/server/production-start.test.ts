@@ -2,11 +2,14 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
+import { openStore } from '../../src/server/db/connect';
+import { products } from '../../src/server/db/schema';
 import { ROOT, spawnServer } from './support';
 
-/** A valid catalogue file (the demo's), so the refusals under test are the ones reached. */
-const CATALOGUE_FILE = join(ROOT, 'src/server/catalogue/demo.yaml');
+/** The demo's catalogue file (its merchant links go to the demo's placeholder pages, which production refuses). */
+const DEMO_CATALOGUE = join(ROOT, 'src/server/catalogue/demo.yaml');
 
 /** Keys an operator gives a production start (any value of the right shape). */
 const KEYS = {
@@ -44,18 +47,41 @@ async function start(env: Record<string, string>): Promise<Exit> {
 
 describe('a start as an operator makes it', () => {
   const root = mkdtempSync(join(tmpdir(), 'tvc-start-'));
+  /** A valid production catalogue: the demo's, with the shop's own merchant pages, so the refusals under test are the ones reached. */
+  const CATALOGUE_FILE = join(root, 'shop.yaml');
+  writeFileSync(CATALOGUE_FILE, readFileSync(DEMO_CATALOGUE, 'utf8').replaceAll('/checkout/demo/', 'https://shop.example/'));
   afterAll(() => rmSync(root, { recursive: true, force: true }));
   const production = (env: Record<string, string>) => start({ NODE_ENV: 'production', DATA_DIR: join(root, 'never-opened'), ...env });
 
   it('production without keys refuses, listing every missing one on one line', async () => {
-    const exit = await production({ GATEWAYS: 'sandbox' });
+    const exit = await production({ ...MAIL, CATALOGUE_FILE, GATEWAYS: 'hostedlink', ...HOSTEDLINK });
     expect(exit.code).toBe(1);
     expect(exit.ready).toBe(false);
-    expect(exit.output.trim()).toBe('TV Checkout refuses to start: Missing secrets: SESSION_SECRET, ENCRYPTION_KEY, WEBHOOK_SECRET_SANDBOX (set each, or <NAME>_FILE naming a file that holds it).');
+    expect(exit.output.trim()).toBe('TV Checkout refuses to start: Missing secrets: SESSION_SECRET, ENCRYPTION_KEY (set each, or <NAME>_FILE naming a file that holds it).');
   });
 
-  it('production without SMTP_URL refuses, naming it, after the keys', async () => {
-    const exit = await production({ ...KEYS, CATALOGUE_FILE, GATEWAYS: 'sandbox' });
+  it('production refuses once, listing every problem it has, one per line, the sandbox gateway with them', async () => {
+    const exit = await production({ GATEWAYS: 'sandbox', CATALOGUE_FILE: DEMO_CATALOGUE });
+    expect(exit.code).toBe(1);
+    expect(exit.ready).toBe(false);
+    const demoLines = readFileSync(DEMO_CATALOGUE, 'utf8').split('\n');
+    const lineOf = (field: string) => demoLines.findIndex((line) => line.trimStart().startsWith(`${field}:`)) + 1;
+    const placeholder = (field: string, path: string) => `CATALOGUE_FILE src/server/catalogue/demo.yaml line ${lineOf(field)}: merchant.${field} ${path} is a placeholder page of the demo, which production does not serve: link the shop's own page.`;
+    const problems = [
+      'Missing secrets: SESSION_SECRET, ENCRYPTION_KEY, WEBHOOK_SECRET_SANDBOX (set each, or <NAME>_FILE naming a file that holds it).',
+      'SMTP_URL is not set: production mails receipts and access to shoppers; set SMTP_URL (smtp://user:password@mail.example:587) and MAIL_FROM.',
+      'GATEWAYS names the sandbox gateway sandbox, whose page pays for anyone: production takes real gateways only (or set DEMO=on for a demo).',
+      placeholder('logo', '/checkout/demo/logo.svg'),
+      placeholder('supportUrl', '/checkout/demo/support'),
+      placeholder('termsUrl', '/checkout/demo/terms'),
+      placeholder('privacyUrl', '/checkout/demo/privacy'),
+      placeholder('refundUrl', '/checkout/demo/refunds'),
+    ];
+    expect(exit.output.trim()).toBe(`TV Checkout refuses to start: ${problems.length} problems:\n${problems.map((problem, index) => `  ${index + 1}. ${problem}`).join('\n')}`);
+  });
+
+  it('production without SMTP_URL refuses, naming it', async () => {
+    const exit = await production({ ...KEYS, CATALOGUE_FILE, GATEWAYS: 'hostedlink', ...HOSTEDLINK });
     expect(exit.code).toBe(1);
     expect(exit.ready).toBe(false);
     expect(exit.output.trim()).toBe('TV Checkout refuses to start: SMTP_URL is not set: production mails receipts and access to shoppers; set SMTP_URL (smtp://user:password@mail.example:587) and MAIL_FROM.');
@@ -77,7 +103,7 @@ describe('a start as an operator makes it', () => {
   });
 
   it('production without a catalogue file refuses, naming CATALOGUE_FILE', async () => {
-    const exit = await production({ ...KEYS, ...MAIL, GATEWAYS: 'sandbox' });
+    const exit = await production({ ...KEYS, ...MAIL, GATEWAYS: 'hostedlink', ...HOSTEDLINK });
     expect(exit.code).toBe(1);
     expect(exit.output.trim()).toMatch(/^TV Checkout refuses to start: CATALOGUE_FILE is not set: production takes its products/);
   });
@@ -110,8 +136,18 @@ describe('a start as an operator makes it', () => {
     expect(demo.ready, demo.output).toBe(true);
     expect(demo.output).toContain('TV Checkout (demo)');
 
-    const exit = await production({ DATA_DIR: dataDir, CATALOGUE_FILE, ...MAIL, SESSION_SECRET: KEYS.SESSION_SECRET, ENCRYPTION_KEY: KEYS.ENCRYPTION_KEY, GATEWAYS: 'hostedlink', ...HOSTEDLINK });
+    // The operator's file renames a plan: refused before anything is written, the store keeps the demo's name.
+    const renamed = join(root, 'renamed.yaml');
+    writeFileSync(renamed, readFileSync(CATALOGUE_FILE, 'utf8').replace('name: 1 Month', 'name: Operator Month'));
+    const exit = await production({ DATA_DIR: dataDir, CATALOGUE_FILE: renamed, ...MAIL, SESSION_SECRET: KEYS.SESSION_SECRET, ENCRYPTION_KEY: KEYS.ENCRYPTION_KEY, GATEWAYS: 'hostedlink', ...HOSTEDLINK });
     expect(exit.code).toBe(1);
     expect(exit.output).toContain('TV Checkout refuses to start: The store holds the demo account demo@tvcheckout.test, whose password is published');
+    const store = await openStore({ engine: 'pglite', dataDir });
+    try {
+      const [plan] = await store.db.select({ name: products.name }).from(products).where(eq(products.pid, 1));
+      expect(plan?.name).toBe('1 Month');
+    } finally {
+      await store.close();
+    }
   }, 120_000);
 });

@@ -32,7 +32,7 @@ export interface Catalogue {
     initialUses: number;
   }[];
   gateways: { module: string; displayname: string }[];
-  /** Who sells (name, logo, support, terms, privacy, refund), as the file gives it; checked for production by refuseIncompleteMerchant. */
+  /** Who sells (name, logo, support, terms, privacy, refund), as the file gives it; checked for production by merchantProblems. */
   merchant: FileMerchant;
   /** The line of each merchant field the file sets, so a refusal can name it. */
   merchantLines: Partial<Record<keyof FileMerchant, number>>;
