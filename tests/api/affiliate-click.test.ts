@@ -5,15 +5,12 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildIfStale, ROOT } from '../../scripts/lib/build-if-stale';
+import { ROOT } from '../../scripts/lib/build-if-stale';
 import { affiliateClicks } from '../../src/server/db/schema';
 import { createTestApp, type TestApp } from './helper';
 
 describe('an affiliate link', () => {
   let t: TestApp;
-  beforeAll(() => {
-    buildIfStale({ only: ['SPA'], prefix: '[affiliate test] ' });
-  }, 180_000);
   beforeAll(async () => {
     t = await createTestApp({ DIST_DIR: join(ROOT, 'dist') });
   });

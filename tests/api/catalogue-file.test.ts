@@ -23,6 +23,7 @@ type DemoFile = {
   products: { pid: number; pricing: Record<string, Record<string, number>> }[];
   promotions: { code: string; appliesto: number[]; uses?: number }[];
   gateways: Record<string, string>;
+  merchant: Record<string, string>;
 };
 /** The demo catalogue file as written, to derive an operator's edits from it. */
 const demoFile = (): DemoFile => parse(readFileSync(DEMO_CATALOGUE_FILE, 'utf8')) as DemoFile;
@@ -42,6 +43,8 @@ function operatorCatalogue(): DemoFile {
     .map((promotion) => ({ ...promotion, appliesto: promotion.appliesto.filter((pid) => pid !== 3), ...(promotion.code === 'USEDUP50' ? { uses: 0 } : {}) }));
   file.promotions.push({ code: 'SPRING15', type: 'Percentage', value: 15, appliesto: [1, 2] } as DemoFile['promotions'][number]);
   file.gateways = { sandbox: 'Visa / Mastercard' };
+  // The shop's own merchant pages: production refuses the demo's placeholders.
+  file.merchant = { ...file.merchant, logo: 'https://shop.example/logo.svg', supportUrl: 'https://shop.example/support', termsUrl: 'https://shop.example/terms', privacyUrl: 'https://shop.example/privacy', refundUrl: 'https://shop.example/refunds' };
   return file;
 }
 
@@ -204,7 +207,7 @@ catalogueFileSuite('a production start and its catalogue', () => {
   });
 
 
-  it('with a bad catalogue file refuses with one line naming the file, the line and the field, before anything else (exit code 1)', () => {
+  it('with a bad catalogue file refuses naming the file, the line and the field, first of every problem (exit code 1)', () => {
     const bad = join(dir, 'production-bad.yaml');
     const text = readFileSync(DEMO_CATALOGUE_FILE, 'utf8').replace('  - pid: 2\n', '  - pid: 1\n');
     writeFileSync(bad, text);
@@ -220,7 +223,13 @@ catalogueFileSuite('a production start and its catalogue', () => {
       timeout: 30_000,
     });
     expect(server.status).toBe(1);
-    expect(server.stderr.trim()).toBe(`TV Checkout refuses to start: CATALOGUE_FILE ${bad} line ${line}: products[1].pid 1 is listed twice (also products[0])`);
+    // Every problem in one refusal, the file's fault first (production also refuses the sandbox gateway and a start without SMTP_URL).
+    expect(server.stderr.trim()).toBe([
+      'TV Checkout refuses to start: 3 problems:',
+      `  1. CATALOGUE_FILE ${bad} line ${line}: products[1].pid 1 is listed twice (also products[0])`,
+      '  2. SMTP_URL is not set: production mails receipts and access to shoppers; set SMTP_URL (smtp://user:password@mail.example:587) and MAIL_FROM.',
+      '  3. GATEWAYS names the sandbox gateway sandbox, whose page pays for anyone: production takes real gateways only (or set DEMO=on for a demo).',
+    ].join('\n'));
     expect(server.stdout).toBe('');
   });
 });

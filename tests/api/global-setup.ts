@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import { buildIfStale } from '../../scripts/lib/build-if-stale';
 import { buildApp } from '../../src/server/app';
 import { readConfig } from '../../src/server/config';
 import { TEST_SECRETS } from './helper';
@@ -29,6 +30,8 @@ export const TEST_SPA_TITLE = 'TV Checkout (test build)';
  * On PostgreSQL each file creates its own database instead.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // The SPA and its render bundle (dist/, dist/ssr) for the files that serve real pages, built here once: two files building it at once would each read the other's half-written build.
+  buildIfStale({ only: ['SPA'], prefix: '[api tests] ' });
   const workDir = mkdtempSync(join(tmpdir(), 'tvc-api-tests-'));
   const distDir = join(workDir, 'dist');
   mkdirSync(join(distDir, 'assets'), { recursive: true });

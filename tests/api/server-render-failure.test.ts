@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildIfStale, ROOT } from '../../scripts/lib/build-if-stale';
+import { ROOT } from '../../scripts/lib/build-if-stale';
 import de from '../../src/i18n/locales/de-de.json';
 import { createTestApp, type TestApp } from './helper';
 
@@ -17,7 +17,7 @@ describe('a page whose render fails', () => {
   let distDir: string;
   const logLines: string[] = [];
   beforeAll(() => {
-    buildIfStale({ only: ['SPA'], prefix: '[render failure test] ' });
+    // The real build (the api project's global setup makes it).
     distDir = join(mkdtempSync(join(tmpdir(), 'tvc-render-fault-')), 'dist');
     cpSync(join(ROOT, 'dist'), distDir, { recursive: true });
     const real = pathToFileURL(join(ROOT, 'dist', 'ssr', 'entry-server.js')).href;

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildIfStale, ROOT } from '../../scripts/lib/build-if-stale';
+import { ROOT } from '../../scripts/lib/build-if-stale';
 import { products } from '../../src/server/db/schema';
 import { SEEDED_PLANS } from '../facts/catalogue';
 import { Browser, createTestApp, DEMO_ACCOUNTS, localBillingOnly, loggedIn, type TestApp } from './helper';
@@ -15,10 +15,6 @@ const cookieHeader = (browser: Browser) => [...browser.cookies].map(([name, valu
 
 describe('pages rendered by the server', () => {
   let t: TestApp;
-  beforeAll(() => {
-    // The SPA and its render bundle (dist/ssr), built when older than their sources.
-    buildIfStale({ only: ['SPA'], prefix: '[server-render test] ' });
-  }, 180_000);
   beforeAll(async () => {
     // Catalogue reads uncached, so a changed catalogue shows at once.
     t = await createTestApp({ DIST_DIR: join(ROOT, 'dist'), CATALOGUE_CACHE_MS: '0' });

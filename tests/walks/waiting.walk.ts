@@ -189,13 +189,14 @@ const invariants: Invariant<WaitingWorld>[] = [
     },
   },
   {
-    sentence: 'a new link on the same gateway only once the current one is declined or past its deadline',
+    sentence: 'a new link on the same gateway only once the current one is declined, expired by the provider or past its deadline',
     broken: (step) => {
       const before = contextOf(step.before);
       for (const call of startedNow(step, 'createPaymentLink')) {
         const input = call.input as CreatePaymentLinkInput;
         if (input.gateway.module !== before.selectedGateway) continue;
-        const declined = step.world.lastStatus?.payment === 'Declined';
+        // A provider may expire its checkout before our deadline (Coinbase's checkout.payment.expired): the link is dead all the same.
+        const declined = step.world.lastStatus?.payment === 'Declined' || step.world.lastStatus?.payment === 'Expired';
         // The walk's clock and deadline, not the machine's: the link must really be past its deadline.
         if (!declined && step.now < step.world.deadline) return `a new ${input.gateway.module} link was asked for ${step.world.deadline - step.now} ms before the deadline, payment ${step.world.lastStatus?.payment ?? 'not yet read'}`;
       }
