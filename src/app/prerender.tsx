@@ -9,7 +9,7 @@ import { DEFAULT_LOCALE, type Locale } from '../domain/locale';
 export { LOCALES } from '../domain/locale';
 import { LOCALE_TAGS, type Translations } from '../i18n';
 import { documentTitle } from './components/PageTitle';
-import { Brand, StartingView } from './views/PendingView';
+import { Shell, StartingView } from './views/PendingView';
 
 /** What a page needs from a prerendered screen. */
 export interface PrerenderedScreen {
@@ -29,29 +29,25 @@ const TRANSLATIONS = Object.fromEntries(
   Object.entries(import.meta.glob<Translations>('../i18n/locales/*.json', { eager: true, import: 'default' })).map(([file, translations]) => [file.replace(/^.*\/([\w-]+)\.json$/, '$1'), translations]),
 ) as Record<Locale, Translations>;
 
-/** The page the server sends when it fails to render one (500): translated, complete without a script, with the way home. */
+/** Where the error page's status goes: the server writes the one it answers with (src/server/spa.ts). */
+export const SERVER_ERROR_STATUS_MARKER = '__STATUS__';
+
+/** The page the server sends when it cannot answer a page (500, 400, 503): translated, complete without a script, with the way home. */
 export function renderServerErrorScreen(locale: Locale): PrerenderedScreen {
   const { app, errors } = TRANSLATIONS[locale];
   const home = locale === DEFAULT_LOCALE ? `${APP_BASE}/` : `${APP_BASE}/${locale}`;
   const html = renderToStaticMarkup(
-    <>
-      <header className="site-header">
-        <div className="bar">
-          <Brand />
-        </div>
-      </header>
-      <main id="main">
-        <section className="page error-page">
-          <h1>{errors.generic}</h1>
-          <p className="hint">{errors.status.replace('{{status}}', '500')}</p>
-          <p>
-            <a href={home} className="button">
-              {app.backHome}
-            </a>
-          </p>
-        </section>
-      </main>
-    </>,
+    <Shell>
+      <section className="page error-page">
+        <h1>{errors.generic}</h1>
+        <p className="hint">{errors.status.replace('{{status}}', SERVER_ERROR_STATUS_MARKER)}</p>
+        <p>
+          <a href={home} className="button">
+            {app.backHome}
+          </a>
+        </p>
+      </section>
+    </Shell>,
   );
   return { lang: LOCALE_TAGS[locale], title: documentTitle(errors.generic, app.title), html };
 }

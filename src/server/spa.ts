@@ -72,7 +72,7 @@ function readStartingPages(distDir: string, demoBanner: boolean): StartingPages 
   return Object.fromEntries(LOCALES.map((locale) => [locale, read(locale)])) as StartingPages;
 }
 
-/** Where the build's error page (src/app/prerender.tsx) has its status. */
+/** Where the build's error page has its status (src/app/prerender.tsx SERVER_ERROR_STATUS_MARKER). */
 const STATUS_MARKER = '__STATUS__';
 
 /** An error page in every locale (the build's, else a plain one): sent when a page cannot be answered as asked. */

@@ -174,6 +174,7 @@ describe('timeouts and limits, over real sockets', () => {
     expect(answer.status).toBe(400);
     expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(answer.text).toMatch(/^<!doctype html>/i);
+    expect(answer.text).toContain('Error 400');
     const head = await send('HEAD /checkout/%E0%A4%A HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
     expect(head.status).toBe(400);
     expect(head.text).toBe('');

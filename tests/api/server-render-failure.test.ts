@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../../scripts/lib/build-if-stale';
 import de from '../../src/i18n/locales/de-de.json';
+import nl from '../../src/i18n/locales/nl-nl.json';
 import { createTestApp, type TestApp } from './helper';
 
 describe('a page whose render fails', () => {
@@ -62,5 +63,12 @@ describe('a page whose render fails', () => {
     const answers = await Promise.all(urls.map((url) => get(url)));
     for (const [index, answer] of answers.entries()) expect(answer.statusCode, urls[index]).toBe(index % 3 === 0 ? 500 : 200);
     expect((await get('/checkout/api/health')).statusCode).toBe(200);
+  });
+
+  it('says the status it answers with: a page the server cannot read is Error 400 in its locale', async () => {
+    const answer = await t.app.inject({ method: 'GET', url: '/checkout/nl-nl/%E0%A4%A' });
+    expect(answer.statusCode).toBe(400);
+    expect(answer.body).toContain(nl.errors.status.replace('{{status}}', '400'));
+    expect(answer.body).not.toContain('500');
   });
 });

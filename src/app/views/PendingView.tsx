@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Logo } from '../components/Icons';
 
 /** Shown while a route loads for longer than the minimum loading time (translations may not be loaded yet: no text). */
@@ -13,15 +14,22 @@ export function PendingView() {
 /** The page while the app starts: the same header index.html shows, so nothing flickers or moves. */
 export function StartingView() {
   return (
+    <Shell>
+      <PendingView />
+    </Shell>
+  );
+}
+
+/** The header and main of a page the server sends before (or without) the app. */
+export function Shell({ children }: { children: ReactNode }) {
+  return (
     <>
       <header className="site-header">
         <div className="bar">
           <Brand />
         </div>
       </header>
-      <main id="main">
-        <PendingView />
-      </main>
+      <main id="main">{children}</main>
     </>
   );
 }
