@@ -106,7 +106,8 @@ function serverRenderBuild(): Plugin {
       // A build of its own (a nested build inside this one's hooks is cancelled by rolldown).
       const vite = join(import.meta.dirname, 'node_modules/vite/bin/vite.js');
       const args = [vite, 'build', '--ssr', 'src/app/entry-server.tsx', '--outDir', join(outDir, SSR_DIR), '--emptyOutDir', '--logLevel', 'warn'];
-      const run = spawnSync(process.execPath, args, { cwd: import.meta.dirname, stdio: 'inherit' });
+      // Production JSX to match the production React it bundles (a NODE_ENV=test inherited from a test runner would compile jsxDEV calls).
+      const run = spawnSync(process.execPath, args, { cwd: import.meta.dirname, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
       if (run.status !== 0) throw new Error(`the server render build failed (exit ${run.status})`);
     },
   };

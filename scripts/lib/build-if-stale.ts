@@ -86,7 +86,8 @@ export function buildIfStale({ root = ROOT, log = console.log, prefix = '', only
     const started = performance.now();
     if (!quiet) log(`${prefix}${reason}: building the ${target.name}`);
     // Quiet: the build's own output (Redocly's boxes, Vite's plugin timings) is kept back and shown only if the build fails.
-    const build = spawnSync('npm', ['run', '-s', target.script], { cwd: root, stdio: quiet ? 'pipe' : 'inherit', encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
+    // A production build whoever asks (a test runner sets NODE_ENV=test, which would give React's development build).
+    const build = spawnSync('npm', ['run', '-s', target.script], { cwd: root, stdio: quiet ? 'pipe' : 'inherit', encoding: 'utf8', maxBuffer: 64 * 2 ** 20, env: { ...process.env, NODE_ENV: 'production' } });
     if (build.status !== 0) {
       if (quiet) process.stderr.write(`${build.stdout ?? ''}${build.stderr ?? ''}`);
       throw new Error(`${prefix}npm run ${target.script} failed (exit ${build.status})`);

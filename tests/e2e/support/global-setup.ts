@@ -33,7 +33,7 @@ export function buildSpaIfStale(outDir: string, env: Record<string, string>): vo
   const build = spawnSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], {
     cwd: ROOT,
     stdio: 'inherit',
-    env: { ...process.env, INSPECT: '', ...env },
+    env: { ...process.env, INSPECT: '', NODE_ENV: 'production', ...env },
   });
   if (build.status !== 0) throw new Error(`[e2e] vite build failed (exit ${build.status})`);
 }
