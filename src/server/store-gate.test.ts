@@ -13,7 +13,7 @@ describe('store gate', () => {
   afterEach(() => vi.useRealTimers());
 
   it('lets `concurrency` requests in at once, queues the next, and admits them in order as places are given back', async () => {
-    const gate = createStoreGate({ concurrency: 2, maxWaitMs: 100, now });
+    const gate = createStoreGate({ floodArrivals: 0, concurrency: 2, maxWaitMs: 100, now });
     const first = gate.enter();
     const second = gate.enter();
     expect(typeof first).toBe('function');
@@ -32,7 +32,7 @@ describe('store gate', () => {
   });
 
   it('refuses at once when the turn would come later than maxWaitMs, from how long places have been held', () => {
-    const gate = createStoreGate({ concurrency: 1, maxWaitMs: 20, now });
+    const gate = createStoreGate({ floodArrivals: 0, concurrency: 1, maxWaitMs: 20, now });
     // Places held 40 ms each: the average moves towards 40 ms, so even the first in line would wait too long.
     for (let index = 0; index < 30; index += 1) {
       const release = gate.enter() as Release;
@@ -47,7 +47,7 @@ describe('store gate', () => {
   });
 
   it('bounds the line by the expected wait: short holds allow a longer line', () => {
-    const gate = createStoreGate({ concurrency: 2, maxWaitMs: 20, now });
+    const gate = createStoreGate({ floodArrivals: 0, concurrency: 2, maxWaitMs: 20, now });
     for (let index = 0; index < 60; index += 1) {
       const release = gate.enter() as Release;
       clock += 2;
@@ -65,7 +65,7 @@ describe('store gate', () => {
 
   it("counts the event loop's lag as waiting for a request that would queue, never for one that finds the store free", () => {
     let lag = 25;
-    const gate = createStoreGate({ concurrency: 1, maxWaitMs: 20, now, lagMs: () => lag });
+    const gate = createStoreGate({ floodArrivals: 0, concurrency: 1, maxWaitMs: 20, now, lagMs: () => lag });
     // The store is free: the lag is a wait already over, and refusing would help no one.
     const holder = gate.enter();
     expect(typeof holder).toBe('function');
@@ -80,7 +80,7 @@ describe('store gate', () => {
 
   it('refuses even with the store free while the loop has stayed more than five times the wait behind (a flood read late)', () => {
     let sustained = 101;
-    const gate = createStoreGate({ concurrency: 1, maxWaitMs: 20, now, lagMs: () => sustained, sustainedLagMs: () => sustained });
+    const gate = createStoreGate({ floodArrivals: 0, concurrency: 1, maxWaitMs: 20, now, lagMs: () => sustained, sustainedLagMs: () => sustained });
     expect(gate.enter()).toBeNull();
     sustained = 100;
     expect(typeof gate.enter()).toBe('function');
@@ -88,7 +88,7 @@ describe('store gate', () => {
   });
 
   it('refuses a request still waiting after maxWaitMs, and that request never takes a place', async () => {
-    const gate = createStoreGate({ concurrency: 1, maxWaitMs: 20, now });
+    const gate = createStoreGate({ floodArrivals: 0, concurrency: 1, maxWaitMs: 20, now });
     const holder = gate.enter() as Release;
     const waiting = gate.enter() as Ticket;
     vi.advanceTimersByTime(20);
@@ -98,7 +98,7 @@ describe('store gate', () => {
   });
 
   it('lets a caller that went away leave the line', async () => {
-    const gate = createStoreGate({ concurrency: 1, maxWaitMs: 100, now });
+    const gate = createStoreGate({ floodArrivals: 0, concurrency: 1, maxWaitMs: 100, now });
     const holder = gate.enter() as Release;
     const gone = gate.enter() as Ticket;
     const next = gate.enter() as Ticket;
@@ -146,5 +146,42 @@ describe('loop lag', () => {
     } finally {
       loop.stop();
     }
+  });
+});
+
+describe('the store gate without a flood', () => {
+  it("lets a shopper's calls wait their turn however late the loop is: nothing is refused below the flood's rate", async () => {
+    let at = 0;
+    const gate = createStoreGate({ concurrency: 1, maxWaitMs: 20, now: () => at, lagMs: () => 500, sustainedLagMs: () => 500, floodArrivals: 100, floodWindowMs: 1_000 });
+    const holder = gate.enter();
+    expect(typeof holder).toBe('function');
+    const waiting = gate.enter() as Ticket;
+    expect(waiting).not.toBeNull();
+    at += 60_000;
+    (holder as Release)();
+    const release = await waiting.admitted;
+    expect(typeof release).toBe('function');
+    expect(gate.stats()).toMatchObject({ refused: 0, admitted: 2 });
+  });
+
+  it('sheds once 100 requests came within a second: a free store refuses while the loop stays behind, a line refuses past the wait', () => {
+    let at = 0;
+    const gate = createStoreGate({ concurrency: 1, maxWaitMs: 20, now: () => at, lagMs: () => 0, sustainedLagMs: () => 150 });
+    const releases: Release[] = [];
+    // 99 arrivals, each served at once: no flood yet.
+    for (let index = 0; index < 99; index += 1) {
+      at += 5;
+      const entered = gate.enter();
+      expect(typeof entered, `arrival ${index + 1}`).toBe('function');
+      (entered as Release)();
+    }
+    // The hundredth within the same second: a flood, and the loop has stayed 150 ms behind.
+    at += 5;
+    expect(gate.enter()).toBeNull();
+    // A second later, the rate is down again.
+    at += 2_000;
+    releases.push(gate.enter() as Release);
+    expect(typeof releases[0]).toBe('function');
+    expect(gate.stats().refused).toBe(1);
   });
 });

@@ -31,7 +31,14 @@ export interface StoreGateOptions {
   lagMs?: () => number;
   /** How late it has been for two ticks in a row (a flood, not one long turn), in ms; none by default. */
   sustainedLagMs?: () => number;
+  /** A flood: this many requests came to the gate within `floodWindowMs` (0: always). Only a flood is shed. */
+  floodArrivals?: number;
+  floodWindowMs?: number;
 }
+
+/** Requests per second a shopper's pages never make (a page and its calls are a dozen): past it the gate sheds. */
+export const FLOOD_ARRIVALS = 100;
+export const FLOOD_WINDOW_MS = 1_000;
 
 /** A free store still refuses while the loop has stayed this many times the wait behind: PGlite serves each request within the loop, so a flood shows as lag, not as a line. */
 export const FREE_STORE_LAG_FACTOR = 5;
@@ -56,10 +63,12 @@ const HOLD_WEIGHT = 0.1;
 
 interface Waiter {
   resolve(release: Release | null): void;
-  timer: NodeJS.Timeout;
+  timer: NodeJS.Timeout | null;
 }
 
-export function createStoreGate({ concurrency, maxWaitMs, now = () => performance.now(), lagMs = () => 0, sustainedLagMs = () => 0 }: StoreGateOptions): StoreGate {
+export function createStoreGate({
+  concurrency, maxWaitMs, now = () => performance.now(), lagMs = () => 0, sustainedLagMs = () => 0, floodArrivals = FLOOD_ARRIVALS, floodWindowMs = FLOOD_WINDOW_MS,
+}: StoreGateOptions): StoreGate {
   if (!(concurrency >= 1) || !(maxWaitMs > 0)) throw new Error(`createStoreGate: concurrency ${concurrency} and maxWaitMs ${maxWaitMs} must be positive`);
   let inFlight = 0;
   // A Set keeps insertion order (first in, first out) and drops a cancelled waiter in O(1).
@@ -83,59 +92,83 @@ export function createStoreGate({ concurrency, maxWaitMs, now = () => performanc
     };
   };
 
+  /** A place in line; refused if still waiting after `deadlineMs` (null: it waits its turn). */
+  function wait(deadlineMs: number | null): Ticket {
+    let settled = false;
+    let release: Release | null = null;
+    let waiter!: Waiter;
+    const admittedPromise = new Promise<Release | null>((resolve) => {
+      waiter = {
+        resolve: (value) => {
+          settled = true;
+          release = value;
+          resolve(value);
+        },
+        timer: deadlineMs === null ? null : setTimeout(() => {
+          queue.delete(waiter);
+          refused += 1;
+          waiter.resolve(null);
+        }, deadlineMs),
+      };
+    });
+    queue.add(waiter);
+    return {
+      admitted: admittedPromise,
+      cancel: () => {
+        if (settled) {
+          release?.();
+          return;
+        }
+        queue.delete(waiter);
+        if (waiter.timer) clearTimeout(waiter.timer);
+        waiter.resolve(null);
+      },
+    };
+  }
+
   function next(): void {
     while (inFlight < concurrency && queue.size > 0) {
       const waiter = queue.values().next().value as Waiter;
       queue.delete(waiter);
-      clearTimeout(waiter.timer);
+      if (waiter.timer) clearTimeout(waiter.timer);
       waiter.resolve(place());
     }
   }
 
+  // When the last `floodArrivals` requests came: a ring, oldest at `oldest` once full.
+  const arrivals: number[] = [];
+  let oldest = 0;
+  const arrive = (): boolean => {
+    if (floodArrivals <= 0) return true;
+    const at = now();
+    if (arrivals.length < floodArrivals) {
+      arrivals.push(at);
+    } else {
+      arrivals[oldest] = at;
+      oldest = (oldest + 1) % floodArrivals;
+    }
+    // The last `floodArrivals` requests, this one included, came within the window.
+    return arrivals.length === floodArrivals && at - (arrivals[oldest] as number) < floodWindowMs;
+  };
+
   return {
     enter() {
-      // A free store admits at once unless the loop has stayed far behind (a flood read late); one long turn (a page rendered, a busy machine) refuses no one.
+      // A shopper's pages and calls, on however busy a machine, wait their turn as they always did: only a flood is shed.
+      const flood = arrive();
+      // A free store admits at once unless a flood has kept the loop far behind (it is read late); one long turn refuses no one.
       if (inFlight < concurrency && queue.size === 0) {
-        if (sustainedLagMs() <= FREE_STORE_LAG_FACTOR * maxWaitMs) return place();
+        if (!flood || sustainedLagMs() <= FREE_STORE_LAG_FACTOR * maxWaitMs) return place();
         refused += 1;
         return null;
       }
+      if (!flood) return wait(null);
       const lag = lagMs();
       // Places free up at about concurrency / holdMs per ms: the wait of the (n + 1)th in line, after the loop's.
       if (lag + ((queue.size + 1) * holdMs) / concurrency > maxWaitMs) {
         refused += 1;
         return null;
       }
-      let settled = false;
-      let release: Release | null = null;
-      let waiter!: Waiter;
-      const admittedPromise = new Promise<Release | null>((resolve) => {
-        waiter = {
-          resolve: (value) => {
-            settled = true;
-            release = value;
-            resolve(value);
-          },
-          timer: setTimeout(() => {
-            queue.delete(waiter);
-            refused += 1;
-            waiter.resolve(null);
-          }, maxWaitMs),
-        };
-      });
-      queue.add(waiter);
-      return {
-        admitted: admittedPromise,
-        cancel: () => {
-          if (settled) {
-            release?.();
-            return;
-          }
-          queue.delete(waiter);
-          clearTimeout(waiter.timer);
-          waiter.resolve(null);
-        },
-      };
+      return wait(maxWaitMs);
     },
     stats: () => ({ inFlight, waiting: queue.size, holdMs, admitted, refused }),
   };
