@@ -8,10 +8,10 @@
  * Opens the store as the server does (DATABASE_URL, else the embedded store in DATA_DIR). The embedded
  * store is one process's at a time: stop the server first (or use the PostgreSQL store).
  */
-import { pathToFileURL } from 'node:url';
 import { desc } from 'drizzle-orm';
-import { ConfigError, readConfig } from '../../src/server/config';
-import { openStore, type Database } from '../../src/server/db/connect';
+import { ConfigError } from '../../src/server/config';
+import type { Database } from '../../src/server/db/connect';
+import { runAsScript, withConfiguredStore } from './ops-script';
 import { paymentExceptions } from '../../src/server/db/schema';
 
 export type PaymentExceptionRow = typeof paymentExceptions.$inferSelect;
@@ -52,10 +52,8 @@ function parseArgs(argv: string[]): { limit: number; json: boolean } {
 
 async function main(): Promise<void> {
   const { limit, json } = parseArgs(process.argv.slice(2));
-  const config = readConfig();
-  const store = await openStore(config.databaseUrl ? { engine: 'postgres', databaseUrl: config.databaseUrl } : { engine: 'pglite', dataDir: config.dataDir });
-  try {
-    const rows = await newestPaymentExceptions(store.db, limit);
+  await withConfiguredStore(async (db) => {
+    const rows = await newestPaymentExceptions(db, limit);
     if (json) {
       console.log(JSON.stringify(rows.map((row) => ({ ...row, paymentId: shortPaymentId(row.paymentId) })), null, 2));
       return;
@@ -66,15 +64,7 @@ async function main(): Promise<void> {
     }
     for (const row of rows) console.log(formatPaymentException(row));
     console.log(`${rows.length} payment exception${rows.length === 1 ? '' : 's'} (newest first${rows.length === limit ? `, the newest ${limit}: --limit N for more` : ''}).`);
-  } finally {
-    await store.close();
-  }
-}
-
-// Run as a script (tests import the functions above).
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main().catch((error: unknown) => {
-    console.error(`payments:exceptions: ${error instanceof Error ? error.message : String(error)}`);
-    process.exit(1);
   });
 }
+
+runAsScript(import.meta.url, 'payments:exceptions', main);

@@ -10,10 +10,10 @@
  * Opens the store as the server does (DATABASE_URL, else the embedded store in DATA_DIR). The embedded
  * store is one process's at a time: stop the server first (or use the PostgreSQL store).
  */
-import { pathToFileURL } from 'node:url';
 import { and, asc, eq } from 'drizzle-orm';
-import { ConfigError, readConfig } from '../../src/server/config';
-import { openStore, type Database } from '../../src/server/db/connect';
+import { ConfigError } from '../../src/server/config';
+import type { Database } from '../../src/server/db/connect';
+import { runAsScript, withConfiguredStore } from './ops-script';
 import { idempotencyKeys, invoices, payments, whmcsUndos } from '../../src/server/db/schema';
 import { APPLY_PAYMENT_SCOPE } from '../../src/server/billing/whmcs/billing';
 import { shortPaymentId } from './payment-exceptions';
@@ -69,11 +69,9 @@ function parseArgs(argv: string[]): { json: boolean } {
 
 async function main(): Promise<void> {
   const { json } = parseArgs(process.argv.slice(2));
-  const config = readConfig();
-  const store = await openStore(config.databaseUrl ? { engine: 'postgres', databaseUrl: config.databaseUrl } : { engine: 'pglite', dataDir: config.dataDir });
-  try {
-    const undos = await pendingWhmcsUndos(store.db);
-    const unapplied = await unappliedWhmcsPayments(store.db);
+  await withConfiguredStore(async (db) => {
+    const undos = await pendingWhmcsUndos(db);
+    const unapplied = await unappliedWhmcsPayments(db);
     if (json) {
       console.log(JSON.stringify({ undos, payments: unapplied.map((row) => ({ ...row, paymentId: shortPaymentId(row.paymentId) })) }, null, 2));
       return;
@@ -85,15 +83,7 @@ async function main(): Promise<void> {
     for (const row of undos) console.log(formatPendingUndo(row));
     for (const row of unapplied) console.log(formatUnappliedPayment(row));
     console.log(`${undos.length} undo${undos.length === 1 ? '' : 's'} and ${unapplied.length} payment${unapplied.length === 1 ? '' : 's'} not yet accepted by WHMCS (oldest first).`);
-  } finally {
-    await store.close();
-  }
-}
-
-// Run as a script (tests import the functions above).
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main().catch((error: unknown) => {
-    console.error(`whmcs:unfinished: ${error instanceof Error ? error.message : String(error)}`);
-    process.exit(1);
   });
 }
+
+runAsScript(import.meta.url, 'whmcs:unfinished', main);
