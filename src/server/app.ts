@@ -298,7 +298,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (gateSettings) {
     const loopLag = createLoopLag();
     app.addHook('onClose', async () => loopLag.stop());
-    const gate = createStoreGate({ ...gateSettings, lagMs: loopLag.lagMs, sustainedLagMs: loopLag.sustainedLagMs });
+    const gate = createStoreGate({ ...gateSettings, lagMs: loopLag.lagMs });
     let warnedAt = -Infinity;
     admission = storeAdmission(gate, (request) => {
       if (performance.now() - warnedAt < GATE_WARNING_INTERVAL_MS) return;

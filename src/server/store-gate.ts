@@ -29,8 +29,6 @@ export interface StoreGateOptions {
   now?: () => number;
   /** How late the event loop is now, in ms (createLoopLag); none by default. */
   lagMs?: () => number;
-  /** How late it has been for two ticks in a row (a flood, not one long turn), in ms; none by default. */
-  sustainedLagMs?: () => number;
   /** A flood: this many requests came to the gate within `floodWindowMs` (0: always). Only a flood is shed. */
   floodArrivals?: number;
   floodWindowMs?: number;
@@ -40,8 +38,7 @@ export interface StoreGateOptions {
 export const FLOOD_ARRIVALS = 100;
 export const FLOOD_WINDOW_MS = 1_000;
 
-/** A free store still refuses while the loop has stayed this many times the wait behind: PGlite serves each request within the loop, so a flood shows as lag, not as a line. */
-export const FREE_STORE_LAG_FACTOR = 5;
+
 
 export interface StoreGateStats {
   inFlight: number;
@@ -67,7 +64,7 @@ interface Waiter {
 }
 
 export function createStoreGate({
-  concurrency, maxWaitMs, now = () => performance.now(), lagMs = () => 0, sustainedLagMs = () => 0, floodArrivals = FLOOD_ARRIVALS, floodWindowMs = FLOOD_WINDOW_MS,
+  concurrency, maxWaitMs, now = () => performance.now(), lagMs = () => 0, floodArrivals = FLOOD_ARRIVALS, floodWindowMs = FLOOD_WINDOW_MS,
 }: StoreGateOptions): StoreGate {
   if (!(concurrency >= 1) || !(maxWaitMs > 0)) throw new Error(`createStoreGate: concurrency ${concurrency} and maxWaitMs ${maxWaitMs} must be positive`);
   let inFlight = 0;
@@ -155,14 +152,10 @@ export function createStoreGate({
     enter() {
       // A shopper's pages and calls, on however busy a machine, wait their turn as they always did: only a flood is shed.
       const flood = arrive();
-      // A free store admits at once unless a flood has kept the loop far behind (it is read late); one long turn refuses no one.
-      if (inFlight < concurrency && queue.size === 0) {
-        if (!flood || sustainedLagMs() <= FREE_STORE_LAG_FACTOR * maxWaitMs) return place();
-        refused += 1;
-        return null;
-      }
-      if (!flood) return wait(null);
+      if (!flood) return inFlight < concurrency && queue.size === 0 ? place() : wait(null);
+      // In a flood the loop's lag is the wait of the requests read late (PGlite serves each within the loop): past the bound even a free store refuses.
       const lag = lagMs();
+      if (lag <= maxWaitMs && inFlight < concurrency && queue.size === 0) return place();
       // Places free up at about concurrency / holdMs per ms: the wait of the (n + 1)th in line, after the loop's.
       if (lag + ((queue.size + 1) * holdMs) / concurrency > maxWaitMs) {
         refused += 1;
@@ -185,7 +178,7 @@ const LAG_SAMPLE_MS = 10;
  * ticks in a row (a flood), not after one long turn alone (a page rendered, a collection), so a request that comes
  * just after a single busy moment is not refused for it.
  */
-export function createLoopLag(now: () => number = () => performance.now()): { lagMs(): number; sustainedLagMs(): number; stop(): void } {
+export function createLoopLag(now: () => number = () => performance.now()): { lagMs(): number; stop(): void } {
   let lag = 0;
   let before = 0;
   let last = now();
@@ -198,7 +191,6 @@ export function createLoopLag(now: () => number = () => performance.now()): { la
   timer.unref();
   return {
     lagMs: () => Math.max(now() - last - LAG_SAMPLE_MS, Math.min(lag, before)),
-    sustainedLagMs: () => Math.min(lag, before),
     stop: () => clearInterval(timer),
   };
 }
