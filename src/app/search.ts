@@ -1,4 +1,5 @@
 /** Query parameters, validated: the URL is untrusted input, so anything malformed is dropped. */
+import { ENTRY_CODE, ENTRY_FLAG, ENTRY_ID } from '../domain/entry-query';
 
 /** What a shopper's link may carry on entry (spec section 2). */
 export interface EntrySearch {
@@ -17,19 +18,15 @@ export interface ServiceSearch {
   invoiceid?: number;
 }
 
-const CODE = /^[\w-]{1,64}$/;
-const ID = /^[1-9]\d{0,9}$/;
-const FLAG = /^(true|false|1|0)$/;
-
 /** The shape each entry parameter must have (the e-mail's shape is the checkout's to judge). */
 const ENTRY_SHAPES: Record<keyof EntrySearch, RegExp> = {
-  promocode: CODE,
+  promocode: ENTRY_CODE,
   email: /^.{1,254}$/,
-  pid: ID,
+  pid: ENTRY_ID,
   auto_redirect: /^(true|false)$/,
-  extraconnect: FLAG,
-  proxyprotect: FLAG,
-  aff_id: CODE,
+  extraconnect: ENTRY_FLAG,
+  proxyprotect: ENTRY_FLAG,
+  aff_id: ENTRY_CODE,
 };
 
 const text = (value: unknown) => (typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : undefined);
@@ -48,7 +45,7 @@ export function entrySearch(search: Record<string, unknown>): EntrySearch {
 export function serviceSearch(search: Record<string, unknown>): ServiceSearch {
   const id = (key: 'serviceid' | 'invoiceid') => {
     const value = text(search[key]);
-    return value !== undefined && ID.test(value) ? { [key]: Number(value) } : {};
+    return value !== undefined && ENTRY_ID.test(value) ? { [key]: Number(value) } : {};
   };
   return { ...id('serviceid'), ...id('invoiceid') };
 }

@@ -6,10 +6,9 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AFFILIATE_COOKIE, AFFILIATE_COOKIE_MAX_AGE_S } from '../domain/constants';
+import { ENTRY_CODE } from '../domain/entry-query';
 import { headersOf, PROXY_HEADERS } from './server-render';
 
-/** The contract's AffiliateClickRequest.aff_id, and the app's entry query shape of it. */
-const AFFILIATE_ID = /^[\w-]{1,64}$/;
 const REFERER_MAX_LENGTH = 2048;
 
 /** The link's affiliate id as the app reads it (the last `aff_id`, trimmed), or null when absent or malformed. */
@@ -17,7 +16,7 @@ export function affiliateOf(url: string): string | null {
   const queryAt = url.indexOf('?');
   if (queryAt === -1) return null;
   const id = new URLSearchParams(url.slice(queryAt + 1)).getAll('aff_id').at(-1)?.trim();
-  return id !== undefined && AFFILIATE_ID.test(id) ? id : null;
+  return id !== undefined && ENTRY_CODE.test(id) ? id : null;
 }
 
 /**

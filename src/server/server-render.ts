@@ -12,6 +12,7 @@ import { pathToFileURL } from 'node:url';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { DehydratedData, RecordedAnswer, RenderRequest, RenderResult } from '../app/entry-server';
 import { DEFAULT_LOCALE, isLocale, LANGUAGE_COOKIE, pickLocale, visitorCurrency, type Locale } from '../domain/locale';
+import { ENTRY_FLAG } from '../domain/entry-query';
 import { escapeHtml } from './escape-html';
 
 type EntryServer = typeof import('../app/entry-server');
@@ -43,7 +44,6 @@ export const PROXY_HEADERS = ['x-forwarded-for', 'x-forwarded-proto', 'x-forward
 const FORWARDED_HEADERS = ['cookie', 'accept-language', 'user-agent', ...PROXY_HEADERS];
 /** The entry query of the index (src/app/search.ts entrySearch) that changes its first screen, and the values a cached page may be keyed by. */
 const CACHED_ENTRY_QUERY = ['pid', 'extraconnect', 'proxyprotect'];
-const FLAG = /^(true|false|1|0)$/;
 
 /**
  * The cache key's part for an index URL's entry query, or null when the page is rendered for this request only:
@@ -56,7 +56,7 @@ export function cachedEntryKey(query: URLSearchParams, catalogue: unknown): stri
   const pid = query.get('pid');
   const sold = (catalogue as { products?: { pid?: unknown }[] } | null)?.products?.map((product) => String(product.pid)) ?? [];
   if (pid !== null && !sold.includes(pid)) return null;
-  if (['extraconnect', 'proxyprotect'].some((key) => query.has(key) && !FLAG.test(query.get(key) ?? ''))) return null;
+  if (['extraconnect', 'proxyprotect'].some((key) => query.has(key) && !ENTRY_FLAG.test(query.get(key) ?? ''))) return null;
   return CACHED_ENTRY_QUERY.filter((key) => query.has(key)).map((key) => `${key}=${query.get(key)}`).join('&');
 }
 /** The session a cached page is rendered with, per kind of visitor: its user never shows on the first screen (the e-mail shows after hydration). */

@@ -72,6 +72,9 @@ function readStartingPages(distDir: string, demoBanner: boolean): StartingPages 
   return Object.fromEntries(LOCALES.map((locale) => [locale, read(locale)])) as StartingPages;
 }
 
+/** What a path must hold to be spelled other than cleanly: a doubled slash, a dot segment (also encoded) or a backslash. */
+const UNCLEAN_PATH = /\/\/|\/(?:\.|%2e)|\\|%5c/i;
+
 /** Where the build's error page has its status (src/app/prerender.tsx SERVER_ERROR_STATUS_MARKER). */
 const STATUS_MARKER = '__STATUS__';
 
@@ -160,10 +163,11 @@ export async function serveSpa(app: FastifyInstance, distDir: string, { demoBann
   });
   // One spelling per page: dot segments and doubled slashes go to the clean path (the static files' handler would refuse them with 403).
   app.addHook('onRequest', async (request, reply) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
     const queryAt = request.url.indexOf('?');
     const path = queryAt === -1 ? request.url : request.url.slice(0, queryAt);
-    if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
-    if (!path.startsWith(APP_BASE) && !path.startsWith(`/${APP_BASE}`)) return undefined;
+    // Every API call passes here: only a path that could be unclean is walked.
+    if (!UNCLEAN_PATH.test(path) || (!path.startsWith(APP_BASE) && !path.startsWith(`/${APP_BASE}`))) return undefined;
     const clean = cleanPath(path);
     // A backslash names no page (the static files' handler would refuse it with 403): the app's 404 page answers.
     if (clean === path) return /\\|%5c/i.test(path) ? reply.callNotFound() : undefined;
