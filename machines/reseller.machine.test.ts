@@ -7,12 +7,8 @@ import { resellerFact } from '../tests/facts/prices';
 import { isValidEmail } from '../src/domain/email';
 import { MESSAGE_TEXTS } from '../src/domain/messages';
 import {
-  canEnterResellerSuccess,
   defaultResellerPid,
-  isActiveResellerService,
   orderPids,
-  resellerGuards,
-  resellerMachine,
   resellerPrice,
   type CreateResellerOrderInput,
   type CreateResellerOrderOutput,
@@ -22,7 +18,9 @@ import {
   type ResellerContext,
   type ResellerProductsOutput,
   type ResellerService,
-} from './reseller.machine';
+} from './reseller.context';
+import { canEnterResellerSuccess, isActiveResellerService, resellerGuards } from './reseller.guards';
+import { resellerMachine } from './reseller.machine';
 
 const { paths, error: pathsError } = generatePathsForTest(resellerModel);
 

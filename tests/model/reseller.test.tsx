@@ -9,7 +9,7 @@ import type {
   ResellerProduct,
   ResellerProductsOutput,
   ResellerService,
-} from '../../machines/reseller.machine';
+} from '../../machines/reseller.context';
 import type { ModelPath } from '../../scripts/statecharts/graph';
 import { resellerModel, resellerModelInput, resellerModelProducts } from '../../scripts/statecharts/models/reseller.model';
 import { MIN_LOADING_MS } from '../../src/domain/constants';

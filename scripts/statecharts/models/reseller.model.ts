@@ -1,18 +1,18 @@
 import { fromPromise, type AnyMachineSnapshot, type EventObject } from 'xstate';
-import {
-  resellerMachine,
-  resellerMachineDocs,
-  type CreateResellerOrderInput,
-  type CreateResellerOrderOutput,
-  type LoadResellerProductInput,
-  type ResellerAuthInput,
-  type ResellerAuthOutput,
-  type ResellerContext,
-  type ResellerInput,
-  type ResellerProduct,
-  type ResellerProductsOutput,
-  type ResellerService,
-} from '../../../machines/reseller.machine';
+import type {
+  CreateResellerOrderInput,
+  CreateResellerOrderOutput,
+  LoadResellerProductInput,
+  ResellerAuthInput,
+  ResellerAuthOutput,
+  ResellerContext,
+  ResellerInput,
+  ResellerProduct,
+  ResellerProductsOutput,
+  ResellerService,
+} from '../../../machines/reseller.context';
+import { resellerMachineDocs } from '../../../machines/reseller.docs';
+import { resellerMachine } from '../../../machines/reseller.machine';
 import { PANEL_ACTIVATION_PID, SEEDED_RESELLER_PRODUCTS, contractPricing } from '../../../tests/facts/catalogue';
 import type { MachineModel } from '../graph';
 

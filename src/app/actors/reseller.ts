@@ -1,16 +1,16 @@
 /** The reseller machine with the app's actors and its hand-over to the payment page or the reseller waiting step. */
 import { fromPromise } from 'xstate';
-import {
-  resellerMachine,
-  type CreateResellerOrderInput,
-  type CreateResellerOrderOutput,
-  type LoadResellerProductInput,
-  type ResellerAuthInput,
-  type ResellerAuthOutput,
-  type ResellerContext,
-  type ResellerProductsOutput,
-  type ResellerService,
-} from '../../../machines/reseller.machine';
+import type {
+  CreateResellerOrderInput,
+  CreateResellerOrderOutput,
+  LoadResellerProductInput,
+  ResellerAuthInput,
+  ResellerAuthOutput,
+  ResellerContext,
+  ResellerProductsOutput,
+  ResellerService,
+} from '../../../machines/reseller.context';
+import { resellerMachine } from '../../../machines/reseller.machine';
 import { ApiFailure, unwrap } from '../api';
 import type { AppServices } from '../services';
 import { savePayment } from './payment';
