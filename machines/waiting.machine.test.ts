@@ -9,15 +9,15 @@ import { statusTone } from '../src/domain/order-status';
 import {
   backedOffDelay,
   countdownAt,
-  waitingGuards,
-  waitingMachine,
   type CreatePaymentLinkInput,
   type CreatePaymentLinkOutput,
   type FetchOrderStatusInput,
   type OrderStatusResult,
   type WaitingContext,
   type WaitingInput,
-} from './waiting.machine';
+} from './waiting.context';
+import { waitingGuards } from './waiting.guards';
+import { waitingMachine } from './waiting.machine';
 
 const { paths, error: pathsError } = generatePathsForTest(waitingModel);
 

@@ -3,7 +3,7 @@
  * It is built from actor snapshots and holds no secret — no password, no service credentials.
  */
 import type { CheckoutQuery } from '../../machines/checkout.machine';
-import type { WaitingOrder } from '../../machines/waiting.machine';
+import type { WaitingOrder } from '../../machines/waiting.context';
 import { CHECKOUT_COOKIE_MAX_AGE_S } from '../domain/constants';
 import type { CookieJar } from './cookies';
 

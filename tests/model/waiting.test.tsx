@@ -5,7 +5,8 @@
 import { screen, within } from '@testing-library/react';
 import { expect, vi } from 'vitest';
 import type { AnyEventObject, StateValue } from 'xstate';
-import { COUNTDOWN_TICK_MS, type CreatePaymentLinkOutput, type OrderStatusResult, type WaitingContext, type WaitingInput } from '../../machines/waiting.machine';
+import type { CreatePaymentLinkOutput, OrderStatusResult, WaitingContext, WaitingInput } from '../../machines/waiting.context';
+import { COUNTDOWN_TICK_MS } from '../../machines/waiting.machine';
 import type { PathStep } from '../../scripts/statecharts/graph';
 import { waitingModel, waitingModelInput } from '../../scripts/statecharts/models/waiting.model';
 import { PAYMENT_DEADLINE_MS } from '../../src/domain/constants';

@@ -8,16 +8,8 @@ import fc from 'fast-check';
 import { assign, createActor } from 'xstate';
 import { ApiFailure } from '../../src/app/api';
 import { ORDER_POLL_INTERVAL_MS, ORDER_POLL_MAX_BACKOFF_MS, PAYMENT_DEADLINE_MS } from '../../src/domain/constants';
-import {
-  COUNTDOWN_TICK_MS,
-  waitingMachine,
-  type CreatePaymentLinkInput,
-  type OrderStatusResult,
-  type WaitingContext,
-  type WaitingGateway,
-  type WaitingInput,
-  type WaitingPaymentStatus,
-} from '../../machines/waiting.machine';
+import type { CreatePaymentLinkInput, OrderStatusResult, WaitingContext, WaitingGateway, WaitingInput, WaitingPaymentStatus } from '../../machines/waiting.context';
+import { COUNTDOWN_TICK_MS, waitingMachine } from '../../machines/waiting.machine';
 import { timeCommand, userCommand, type AnswerPlan, type AnswerPlans, type Invariant, type Step, type WalkClock, type WalkCommand, type WalkServer, type WalkSpec } from './harness';
 
 export const WAITING_WALK_NOW = Date.UTC(2026, 0, 15, 12, 0, 0);

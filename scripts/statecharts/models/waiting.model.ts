@@ -1,19 +1,18 @@
 import { assign, fromPromise, type AnyMachineSnapshot, type EventObject } from 'xstate';
-import {
-  COUNTDOWN_TICK_MS,
-  waitingMachine,
-  waitingMachineDocs,
-  type CancelOrderInput,
-  type CancelOrderOutput,
-  type CreatePaymentLinkInput,
-  type CreatePaymentLinkOutput,
-  type FetchOrderStatusInput,
-  type OrderStatusResult,
-  type WaitingContext,
-  type WaitingInput,
-  type WaitingPaymentStatus,
-  type WaitingReceipt,
-} from '../../../machines/waiting.machine';
+import type {
+  CancelOrderInput,
+  CancelOrderOutput,
+  CreatePaymentLinkInput,
+  CreatePaymentLinkOutput,
+  FetchOrderStatusInput,
+  OrderStatusResult,
+  WaitingContext,
+  WaitingInput,
+  WaitingPaymentStatus,
+  WaitingReceipt,
+} from '../../../machines/waiting.context';
+import { waitingMachineDocs } from '../../../machines/waiting.docs';
+import { COUNTDOWN_TICK_MS, waitingMachine } from '../../../machines/waiting.machine';
 import type { MachineModel } from '../graph';
 
 const START = Date.UTC(2026, 0, 1, 12, 0, 0);

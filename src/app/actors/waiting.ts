@@ -1,14 +1,14 @@
 /** The waiting machine with the app's actors (status polling, cancel, new payment link) and navigation. */
 import { assign, fromPromise } from 'xstate';
-import {
-  waitingMachine,
-  type CancelOrderInput,
-  type CancelOrderOutput,
-  type CreatePaymentLinkInput,
-  type CreatePaymentLinkOutput,
-  type FetchOrderStatusInput,
-  type OrderStatusResult,
-} from '../../../machines/waiting.machine';
+import type {
+  CancelOrderInput,
+  CancelOrderOutput,
+  CreatePaymentLinkInput,
+  CreatePaymentLinkOutput,
+  FetchOrderStatusInput,
+  OrderStatusResult,
+} from '../../../machines/waiting.context';
+import { waitingMachine } from '../../../machines/waiting.machine';
 import { isCryptoGateway } from '../../domain/gateway';
 import { ApiFailure, unwrap } from '../api';
 import type { AppServices } from '../services';

@@ -1,0 +1,77 @@
+/** What the diagrams (docs/statecharts/waiting.md) and the studio say of each actor, action, guard, delay and event of the waiting machine. */
+import { ORDER_POLL_INTERVAL_MS, ORDER_POLL_MAX_BACKOFF_MS } from '../src/domain/constants';
+
+export const waitingMachineDocs = {
+  actors: {
+    fetchOrderStatus: {
+      description: 'Reads the order status (getOrderStatus; an upsell has only its invoice id).',
+      input: '{ orderid, invoiceid }',
+      output: '{ orderid, status, fraud, serviceids, payment, latePayment, receipt }',
+    },
+    cancelOrder: {
+      description: 'Cancels the pending order (cancelOrder).',
+      input: '{ orderid }',
+      output: '{ orderid, status }',
+    },
+    createPaymentLink: {
+      description: 'Makes a payment link for the same invoice on the same or another gateway (offshore for card types, coinbase for crypto).',
+      input: '{ invoiceid, gateway: { module, displayname, type } }',
+      output: '{ link }',
+    },
+  },
+  actions: {
+    readClock: { description: 'Reads the clock into now (the app may supply its own time source).', output: 'now' },
+    updateCountdown: { description: 'Recomputes the time left and the progress fraction from now.', output: 'remainingMs, progress' },
+    storeStatus: { description: 'Keeps the polled order status and its tone.', input: 'status', output: 'status, statusTone' },
+    storeProgress: { description: 'Keeps the latest payment state, the late-payment flag and the receipt of the status answer.', input: 'payment, latePayment, receipt', output: 'payment, latePayment, receipt' },
+    pickSameGateway: { description: 'A new link on the current gateway: the pending gateway is the current one.', output: 'pendingGateway' },
+    resetBackoff: { description: 'Polls again at the normal interval after a good answer.', output: 'pollDelayMs' },
+    backOff: { description: 'Doubles the pause before the next poll after a failed one, up to the maximum.', output: 'pollDelayMs' },
+    clearError: { description: 'Hides the last error message.', output: 'error' },
+    storeError: { description: 'Keeps the server message of a failed call to show it.', input: 'the actor error', output: 'error' },
+    pickGateway: { description: 'Remembers the gateway picked in the gateway-change view.', output: 'pendingGateway' },
+    clearPendingGateway: { description: 'Forgets the gateway of a link that could not be made.', output: 'pendingGateway' },
+    expireNow: { description: 'The provider closed the link before our deadline: the deadline becomes now, so the link shows expired and a new one may be asked for.', output: 'lastDate, remainingMs, progress' },
+    storeLatePayment: { description: 'Keeps that a payment came after the order closed (the server refused a new link for it).', output: 'latePayment' },
+    storeNewLink: {
+      description: 'Keeps the new link and its gateway, sets the deadline one day ahead; the new link is Open.',
+      input: 'link, pendingGateway',
+      output: 'paymentLink, selectedGateway, lastDate, duration, remainingMs, progress, payment',
+    },
+    openPaymentLink: { description: 'Sends the shopper to the new payment page.', input: '{ link }' },
+    clearOrderIds: { description: 'Success clears orderid and invoiceid (the service id stays for the success page).', output: 'order' },
+    goToSuccess: { description: 'Navigates to the success page of the service, with the invoice its receipt reads.', input: '{ serviceid, invoiceid }' },
+    clearOrder: { description: 'Cancel clears the order data and the payment link.', output: 'order, paymentLink' },
+    goHome: { description: 'Navigates to the home page.' },
+  },
+  guards: {
+    isFraud: { description: 'The order carries the fraud flag.' },
+    deadlinePassed: { description: 'The last clock reading is at or after the payment deadline.' },
+    orderActive: { description: 'The polled status is Active: the payment settled.' },
+    orderFraud: { description: 'The polled status is Fraud or the order is flagged as fraud.' },
+    orderCancelled: { description: 'The polled status is Cancelled.' },
+    hasLatePayment: { description: 'A payment arrived after the link expired or the order closed: the operator refunds or applies it.' },
+    paymentExpiredEarly: { description: 'The status answer says the link is Expired while our countdown still runs (the provider expired it first).' },
+    paidAfterClose: { description: 'A new link was refused with paid_after_close: a payment came after the order closed.' },
+    paymentDeclined: { description: 'The latest payment was declined by the provider.' },
+    paymentConfirming: { description: 'The provider saw the money and awaits its confirmation.' },
+    mayChangeGateway: { description: 'Another gateway is configured and no payment is being confirmed.' },
+    paymentAwaited: { description: 'No payment declined or being confirmed: the latest link awaits its payment.' },
+    paymentNotConfirming: { description: 'No payment is being confirmed: the shopper may still cancel.' },
+    mayRenewLink: { description: 'The link is declined or past its deadline (and no payment is being confirmed): a new one may be asked for.' },
+    renewingSameGateway: { description: 'The link being made is for the current gateway (Pay again / Get a new payment link).' },
+    isOtherGateway: { description: 'The chosen gateway is in the list and differs from the current one.' },
+  },
+  delays: {
+    pollDelay: { description: `Pause before the next status poll: ${ORDER_POLL_INTERVAL_MS} ms, doubled after each error up to ${ORDER_POLL_MAX_BACKOFF_MS} ms.` },
+  },
+  events: {
+    'payment.renew': { description: 'The shopper asks for a new link on the same gateway (Pay again, Get a new payment link).' },
+    'gateway.change': { description: 'The shopper opens the gateway-change view.' },
+    'gateway.select': { description: 'The shopper picks another gateway.' },
+    'gateway.dismiss': { description: 'The shopper closes the gateway-change view.' },
+    'order.cancel': { description: 'The shopper asks to cancel the order (asked once to confirm).' },
+    'cancel.confirm': { description: 'The shopper confirms the cancel.' },
+    'cancel.keep': { description: 'The shopper keeps the order after all.' },
+  },
+};
