@@ -29,6 +29,12 @@ import { emailError, passwordError, passwordRuleError, resellerGuards } from './
 
 const notProvided = (name: string) => () => Promise.reject(new Error(`${name} is not provided`));
 
+/** What a visitor event carries besides its type: the params of the guard and the action that handle it. */
+const eventFields = <Event extends ResellerEvent>({ event }: { event: Event }): Omit<Event, 'type'> => {
+  const { type: _type, ...fields } = event;
+  return fields;
+};
+
 const repriced = (context: ResellerContext, changes: Partial<ResellerContext>): Partial<ResellerContext> => ({
   ...changes,
   price: resellerPrice({ ...context, ...changes }),
@@ -118,7 +124,7 @@ export const resellerMachine = setup({
         'products.load': { target: 'loading', description: 'The reseller page opens: load the products.' },
         'success.check': [
           {
-            guard: { type: 'canEnterResellerSuccess', params: ({ event }) => ({ serviceid: event.serviceid, loggedIn: event.loggedIn }) },
+            guard: { type: 'canEnterResellerSuccess', params: eventFields },
             target: 'successGuard',
             actions: { type: 'storeServiceId', params: ({ event }) => ({ serviceid: event.serviceid }) },
             description: 'A logged-in user with a service id: look the reseller service up.',
@@ -159,29 +165,29 @@ export const resellerMachine = setup({
       description: 'Reseller products, "already a reseller?" yes/no, e-mail, password (and confirmation for a new reseller), gateways.',
       on: {
         'plan.select': {
-          guard: { type: 'isResellerProduct', params: ({ event }) => ({ pid: event.pid }) },
-          actions: { type: 'selectPlan', params: ({ event }) => ({ pid: event.pid }) },
+          guard: { type: 'isResellerProduct', params: eventFields },
+          actions: { type: 'selectPlan', params: eventFields },
           description: 'Selects a reseller product.',
         },
         'reseller.choose': {
-          actions: { type: 'chooseExisting', params: ({ event }) => ({ existing: event.existing }) },
+          actions: { type: 'chooseExisting', params: eventFields },
           description: 'Existing reseller (sign in) or new reseller (sign up, adds the new-reseller product).',
         },
         'email.change': {
-          actions: { type: 'setEmail', params: ({ event }) => ({ email: event.email }) },
+          actions: { type: 'setEmail', params: eventFields },
           description: 'Updates the e-mail and its shape check.',
         },
         'password.change': {
-          actions: { type: 'setPassword', params: ({ event }) => ({ password: event.password }) },
+          actions: { type: 'setPassword', params: eventFields },
           description: 'Updates the password.',
         },
         'confirmation.change': {
-          actions: { type: 'setConfirmation', params: ({ event }) => ({ password: event.password }) },
+          actions: { type: 'setConfirmation', params: eventFields },
           description: 'Updates the confirmation and the mismatch check.',
         },
         'gateway.select': {
-          guard: { type: 'isKnownGateway', params: ({ event }) => ({ gateway: event.gateway }) },
-          actions: { type: 'selectGateway', params: ({ event }) => ({ gateway: event.gateway }) },
+          guard: { type: 'isKnownGateway', params: eventFields },
+          actions: { type: 'selectGateway', params: eventFields },
           description: 'Selects the payment gateway.',
         },
         'order.submit': [
