@@ -32,6 +32,9 @@ export const COUNTDOWN_TICK_MS = 1_000;
 
 const notProvided = (name: string) => () => Promise.reject(new Error(`${name} is not provided`));
 
+/** Declined or being confirmed, the payment goes back to awaited when the latest link is open again. */
+const linkOpenAgain = { guard: 'paymentAwaited', target: 'awaiting', description: 'The latest link is open again (made elsewhere, e.g. in another tab).' } as const;
+
 /** The waiting step: countdown, status polling, payment progress, new link, change of gateway, cancel. */
 export const waitingMachine = setup({
   types: {
@@ -206,7 +209,7 @@ export const waitingMachine = setup({
               description: 'The payment was declined: the shopper may pay again on the same gateway or choose another.',
               always: [
                 { guard: 'paymentConfirming', target: 'confirming', description: 'Paid after all, and now being confirmed.' },
-                { guard: 'paymentAwaited', target: 'awaiting', description: 'The latest link is open again (made elsewhere, e.g. in another tab).' },
+                linkOpenAgain,
               ],
             },
             confirming: {
@@ -214,7 +217,7 @@ export const waitingMachine = setup({
               description: 'Payment received, confirming: nothing to do but wait for the confirmation.',
               always: [
                 { guard: 'paymentDeclined', target: 'declined', description: 'The provider failed the payment after all.' },
-                { guard: 'paymentAwaited', target: 'awaiting', description: 'The latest link is open again (made elsewhere, e.g. in another tab).' },
+                linkOpenAgain,
               ],
             },
           },
