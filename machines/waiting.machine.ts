@@ -32,6 +32,17 @@ export const COUNTDOWN_TICK_MS = 1_000;
 
 const notProvided = (name: string) => () => Promise.reject(new Error(`${name} is not provided`));
 
+/** What the status poll's answer hands to the actions that keep it. */
+interface StatusAnswered {
+  event: { output: OrderStatusResult };
+}
+
+/** The payment state, late-payment flag and receipt of a status answer, kept whatever the status says. */
+const keepProgress = { type: 'storeProgress', params: ({ event }: StatusAnswered) => event.output } as const;
+
+/** A status answer kept as it came: its status (and tone) and its progress. */
+const keepAnswer = [{ type: 'storeStatus', params: ({ event }: StatusAnswered) => ({ status: event.output.status }) } as const, keepProgress];
+
 /** Declined or being confirmed, the payment goes back to awaited when the latest link is open again. */
 const linkOpenAgain = { guard: 'paymentAwaited', target: 'awaiting', description: 'The latest link is open again (made elsewhere, e.g. in another tab).' } as const;
 
@@ -150,36 +161,36 @@ export const waitingMachine = setup({
                   {
                     guard: { type: 'orderActive', params: ({ event }) => ({ status: event.output.status }) },
                     target: '#waitingSuccess',
-                    actions: [{ type: 'storeStatus', params: ({ event }) => ({ status: event.output.status }) }, { type: 'storeProgress', params: ({ event }) => event.output }],
+                    actions: keepAnswer,
                     description: 'The payment settled: the order is Active.',
                   },
                   {
                     guard: { type: 'orderFraud', params: ({ event }) => ({ status: event.output.status, fraud: event.output.fraud }) },
                     target: '#waitingFraud',
-                    actions: [{ type: 'storeStatus', params: { status: 'Fraud' } }, { type: 'storeProgress', params: ({ event }) => event.output }],
+                    actions: [{ type: 'storeStatus', params: { status: 'Fraud' } }, keepProgress],
                     description: 'The order was flagged as fraud: it is under review.',
                   },
                   {
                     guard: { type: 'hasLatePayment', params: ({ event }) => ({ latePayment: event.output.latePayment }) },
                     target: '#waitingLatePayment',
-                    actions: [{ type: 'storeStatus', params: ({ event }) => ({ status: event.output.status }) }, { type: 'storeProgress', params: ({ event }) => event.output }],
+                    actions: keepAnswer,
                     description: 'A payment came after the link expired or the order closed: the shopper is told what happens next.',
                   },
                   {
                     guard: { type: 'orderCancelled', params: ({ event }) => ({ status: event.output.status }) },
                     target: '#waitingCancelled',
-                    actions: [{ type: 'storeStatus', params: ({ event }) => ({ status: event.output.status }) }, { type: 'storeProgress', params: ({ event }) => event.output }],
+                    actions: keepAnswer,
                     description: 'The order was cancelled elsewhere.',
                   },
                   {
                     guard: { type: 'paymentExpiredEarly', params: ({ event }) => ({ payment: event.output.payment }) },
                     target: 'scheduled',
-                    actions: [{ type: 'storeStatus', params: ({ event }) => ({ status: event.output.status }) }, { type: 'storeProgress', params: ({ event }) => event.output }, 'resetBackoff', 'expireNow'],
+                    actions: [...keepAnswer, 'resetBackoff', 'expireNow'],
                     description: 'The provider expired the link before our deadline (Coinbase checkout.payment.expired): the deadline is now, so the page offers a new link.',
                   },
                   {
                     target: 'scheduled',
-                    actions: [{ type: 'storeStatus', params: ({ event }) => ({ status: event.output.status }) }, { type: 'storeProgress', params: ({ event }) => event.output }, 'resetBackoff'],
+                    actions: [...keepAnswer, 'resetBackoff'],
                     description: 'Still pending: poll again at the normal interval (the payment region follows the payment state).',
                   },
                 ],
