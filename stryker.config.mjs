@@ -8,7 +8,7 @@ export default {
   testRunner: 'vitest',
   // The unit project alone (machine and domain tests); related mode runs only the tests that import a mutated file.
   vitest: { configFile: 'vitest.mutate.config.ts', related: true },
-  mutate: ['src/domain/**/*.ts', '!src/domain/**/*.test.ts', 'machines/*.machine.ts'],
+  mutate: ['src/domain/**/*.ts', '!src/domain/**/*.test.ts', 'machines/*.ts', '!machines/*.test.ts'],
   coverageAnalysis: 'perTest',
   // The machine has two cores, shared with other work.
   concurrency: 2,
