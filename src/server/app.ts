@@ -34,7 +34,7 @@ import { refusal, refuseDemoAccounts, unsafeConfigProblems } from './production'
 import { demoMerchantPages, logoOrigin, merchantProblems, merchantRoutes, merchantView } from './merchant';
 import { portsFromEnvironment, type Ports } from './ports';
 import { trustFunction } from './proxy';
-import { CROSS_SITE_EXEMPT, refuseCrossSite, type ShopSite } from './cross-site';
+import { refuseCrossSite, type ShopSite } from './cross-site';
 import { systemClock, type Clock } from './clock';
 import { loadSecrets } from './secrets';
 import { ACTIVATION_LINK_TTL_MS, createSignInLinks, SIGN_IN_LINK_TTL_MS, signInRoutes } from './sign-in';
@@ -59,25 +59,8 @@ export interface AppOptions extends Partial<Ports> {
   apiDocsFile?: string;
 }
 
-/** Answers that carry credentials or personal data: never stored by a browser or a shared cache. */
-const PRIVATE_OPERATIONS = new Set(['getClientProducts', 'getPlaylist', 'getResellerProducts', 'getActiveProducts', 'getSession', 'getOrderStatus', 'getInvoiceStatus', 'resumeOrder', 'auth', 'authMiddleware', 'resellerAuth', 'signInLink', 'signIn', 'useSignInLink', 'isReseller', 'order', 'addInvoice', 'offshore', 'coinbase']);
-
 /** HSTS for a year once the request came over HTTPS (directly, or from a trusted proxy's X-Forwarded-Proto). */
 const HSTS = 'max-age=31536000';
-
-/**
- * Per-route limits for the calls an attacker would hammer: sign-in, promo guessing, order creation, and
- * the two that write a row for anyone who asks (a guest client per e-mail, an affiliate click).
- */
-const RATE_LIMITS: Record<string, { max: number; timeWindow: string }> = {
-  auth: { max: 10, timeWindow: '1 minute' },
-  authMiddleware: { max: 60, timeWindow: '1 minute' },
-  newAffiliateClick: { max: 60, timeWindow: '1 minute' },
-  resellerAuth: { max: 10, timeWindow: '1 minute' },
-  signInLink: { max: 10, timeWindow: '1 minute' },
-  getPromotion: { max: 30, timeWindow: '1 minute' },
-  order: { max: 30, timeWindow: '1 minute' },
-};
 
 /** Bad input is refused, never coerced, stripped or defaulted into something else. */
 export const AJV_OPTIONS = {
@@ -91,12 +74,6 @@ const ERROR_CODES: Record<number, string> = { ...TRANSPORT_ERROR_CODES, 401: 'un
 /** Seconds a shed caller is told to wait (the pressure is sampled every second). */
 const OVERLOADED_RETRY_AFTER_S = 2;
 const OVERLOADED = new HttpError(503, 'overloaded', `The server is overloaded. Please try again in ${OVERLOADED_RETRY_AFTER_S} s.`);
-
-/**
- * Operations answered from memory (the catalogue cache, the merchant, the visitor's own headers) and the health
- * check: they never wait at the store gate, so they keep answering while the store is saturated.
- */
-const MEMORY_OPERATIONS = new Set(['getProducts', 'getProduct', 'getResellersProducts', 'getProductCustomFields', 'getGateway', 'getCurrency', 'getMerchant', 'health']);
 
 /** A request let through the store gate: its place, and whether its handler is running (then the handler's end gives it back). */
 interface Admission {
@@ -308,7 +285,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     });
     app.log.info(gateSettings, 'store gate');
   }
-  registerOperations(app, contractOperations(), handlers, config.rateLimit ? RATE_LIMITS : {}, { admission, site: { publicUrl: config.publicUrl, trustProxy: config.trustProxy } });
+  registerOperations(app, contractOperations(), handlers, { rateLimited: config.rateLimit, admission, site: { publicUrl: config.publicUrl, trustProxy: config.trustProxy } });
 
   await app.register(async (scope) => sandboxPages(scope, { gateways, findPayment: (id) => billing.payment(id), demo: config.mode === 'demo', merchant }));
   if (config.mode === 'demo') await app.register(async (scope) => demoMerchantPages(scope));
@@ -344,11 +321,12 @@ async function noStore(_request: FastifyRequest, reply: FastifyReply): Promise<v
 }
 
 /**
- * Registers every operation of the contract with its handler; a missing or extra handler stops the start. With
- * the shop's site, every POST (but the exempt ones) refuses a cross-site request with 403 before anything runs;
- * with an admission, store-backed operations pass the store gate.
+ * Registers every operation of the contract with its handler and its policy (openapi.yaml's x- extensions); a
+ * missing or extra handler stops the start. Private answers are sent no-store; rate limits apply unless turned
+ * off; with the shop's site, every POST but those allowed cross-site refuses a cross-site request with 403 before
+ * anything runs; with an admission, operations not answered from memory pass the store gate.
  */
-export function registerOperations(app: FastifyInstance, operations: SpecOperation[], handlers: Record<string, RouteHandlerMethod>, rateLimits = RATE_LIMITS, { admission, site = null }: { admission?: StoreAdmission | undefined; site?: ShopSite | null } = {}): void {
+export function registerOperations(app: FastifyInstance, operations: SpecOperation[], handlers: Record<string, RouteHandlerMethod>, { rateLimited = true, admission, site = null }: { rateLimited?: boolean; admission?: StoreAdmission | undefined; site?: ShopSite | null } = {}): void {
   const unserved = operations.filter((operation) => !handlers[operation.operationId]).map((operation) => operation.operationId);
   const unknown = Object.keys(handlers).filter((id) => !operations.some((operation) => operation.operationId === id));
   if (unserved.length || unknown.length) {
@@ -356,13 +334,14 @@ export function registerOperations(app: FastifyInstance, operations: SpecOperati
   }
   const crossSiteGuard = site ? refuseCrossSite(site) : null;
   for (const operation of operations) {
-    const limit = rateLimits[operation.operationId];
+    const { policy } = operation;
+    const limit = rateLimited ? policy.rateLimit : undefined;
     const handler = handlers[operation.operationId] as RouteHandlerMethod;
-    const gated = admission && !MEMORY_OPERATIONS.has(operation.operationId) ? admission : null;
+    const gated = admission && !policy.answeredFromMemory ? admission : null;
     // A cross-site post is refused first; no-store next (a refusal is not cached either), then the gate: the rate limit's own hook, added after these, counts in the store.
     const onRequest = [
-      ...(crossSiteGuard && operation.method === 'POST' && !CROSS_SITE_EXEMPT.has(operation.operationId) ? [crossSiteGuard] : []),
-      ...(PRIVATE_OPERATIONS.has(operation.operationId) ? [noStore] : []),
+      ...(crossSiteGuard && operation.method === 'POST' && !policy.crossSiteAllowed ? [crossSiteGuard] : []),
+      ...(policy.private ? [noStore] : []),
       ...(gated ? [gated.onRequest] : []),
     ];
     const route = (scope: FastifyInstance) => scope.route({
