@@ -2,7 +2,8 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyUnderPressure from '@fastify/under-pressure';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteHandlerMethod } from 'fastify';
+import Fastify, { type FastifyError, type FastifyHttpOptions, type FastifyInstance, type FastifyReply, type FastifyRequest, type RawServerDefault, type RouteHandlerMethod } from 'fastify';
+import fastifyPlugin from 'fastify-plugin';
 import type { ServerConfig } from './config';
 import { isStoreUnavailable, type Store } from './db/connect';
 import { applyCatalogue } from './catalogue/apply';
@@ -32,7 +33,7 @@ import { systemRoutes } from './routes/system';
 import type { RouteDeps } from './routes/types';
 import { refusal, refuseDemoAccounts, unsafeConfigProblems } from './production';
 import { demoMerchantPages, logoOrigin, merchantProblems, merchantRoutes, merchantView } from './merchant';
-import { portsFromEnvironment, type Ports } from './ports';
+import type { Ports } from './ports';
 import { trustFunction } from './proxy';
 import { refuseCrossSite, type ShopSite } from './cross-site';
 import { systemClock, type Clock } from './clock';
@@ -44,20 +45,23 @@ import { TRANSPORT_ERROR_CODES, transportOptions } from './transport';
 import { createRateCounters, createSignInThrottle, rateLimitStore, tooManyAttempts } from './throttle';
 import { createLoopLag, createStoreGate, storeGateSettings, type Release, type StoreGate } from './store-gate';
 
-export interface AppOptions extends Partial<Ports> {
+/** What the checkout is built from: its caller gives every port (main.ts: the ones the environment names). */
+export interface CheckoutOptions {
   config: ServerConfig;
   store: Store;
+  /** The catalogue file as read at start (CATALOGUE_FILE, or the demo's). */
+  catalogue: Catalogue;
+  ports: Ports;
   /** The time the server acts on (payment deadlines, order times, caches); the wall clock by default. */
   clock?: Clock;
   /** Give a new store the demo accounts (in demo mode by default; never in production). */
   seed?: boolean;
-  /** The catalogue file as main.ts already read it; otherwise it is read here (CATALOGUE_FILE, or the demo's). */
-  catalogue?: Catalogue;
-  /** Log to standard output (true), or to a stream (tests read what would be logged). */
-  logger?: boolean | { stream: { write(line: string): void } };
   /** The Redoc page served at /checkout/api/docs in demo mode; build/api-docs.html by default. */
   apiDocsFile?: string;
 }
+
+/** Log to standard output (true), or to a stream (tests read what would be logged). */
+export type ServerLogger = boolean | { stream: { write(line: string): void } };
 
 /** HSTS for a year once the request came over HTTPS (directly, or from a trusted proxy's X-Forwarded-Proto). */
 const HSTS = 'max-age=31536000';
@@ -155,23 +159,25 @@ function loadSheddingOptions(limits: ServerConfig['loadShedding']) {
   };
 }
 
-/** Builds the checkout server: the contract's routes, the sandbox payment page and the SPA. */
-export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const { config, store, seed = config.mode === 'demo', catalogue, logger = false, clock = systemClock } = options;
-  // A port not handed in is the one the environment names.
-  const ports: Ports = portsFromEnvironment(config, options);
-  const app = Fastify({
+/** The Fastify instance's options for the checkout (main.ts and the tests create it with these): log, proxies, limits, schemas. */
+export function serverOptions(config: ServerConfig, logger: ServerLogger = false): FastifyHttpOptions<RawServerDefault> {
+  return {
     logger: logger ? { level: config.logLevel, serializers: logSerializers, ...(typeof logger === 'object' ? { stream: logger.stream } : {}) } : false,
     trustProxy: trustFunction(config.trustProxy),
     bodyLimit: 64 * 1024,
     schemaController: { compilersFactory: lazySchemaCompilers() },
     ajv: AJV_OPTIONS,
+    // The app's start may wait its turn behind other instances' start-up writes on one database: no 10 s plugin deadline ends it.
+    pluginTimeout: 0,
     ...transportOptions(config),
-  });
+  };
+}
 
+/** The checkout server as a plugin at the instance's root (its hooks, error and not-found handlers apply to every route): the contract's routes, the sandbox payment page and the SPA. */
+export const checkoutApp = fastifyPlugin(async (app: FastifyInstance, options: CheckoutOptions) => {
+  const { config, store, catalogue: file, ports, seed = config.mode === 'demo', clock = systemClock } = options;
   refuseInspectBuild(config);
   const catalogueStarted = performance.now();
-  const file = catalogue ?? catalogueForStart(config);
   // Production fails closed, naming every problem at once; a shop shows who sells (name, terms, privacy, its own pages).
   const problems = [...unsafeConfigProblems(config), ...merchantProblems(config.mode, file)];
   if (problems.length) throw refusal(problems);
@@ -313,6 +319,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const worker = startUnfinishedWorker({ billing: { resumeUnfinished: billing.resumeUnfinished.bind(billing) }, pollMs: config.billing.retryPollMs, log: app.log.child({ part: 'billing-retry' }) });
     app.addHook('onClose', () => worker.stop());
   }
+}, { name: 'tv-checkout', fastify: '5.x' });
+
+/** A checkout server for tests and scripts: the instance created as main.ts creates it, every port given; the catalogue is the configuration's unless given. */
+export async function buildApp({ logger, catalogue, ...options }: Omit<CheckoutOptions, 'catalogue'> & { catalogue?: Catalogue; logger?: ServerLogger }): Promise<FastifyInstance> {
+  const app = Fastify(serverOptions(options.config, logger));
+  await app.register(checkoutApp, { ...options, catalogue: catalogue ?? catalogueForStart(options.config) });
   return app;
 }
 

@@ -12,7 +12,7 @@ import { signWebhook } from '../../src/server/payments/signature';
 import { createDatabase } from '../../scripts/lib/postgres';
 import { clients, invoices, orders, promotions, services } from '../../src/server/db/schema';
 import type { Clock } from '../../src/server/clock';
-import type { Ports } from '../../src/server/ports';
+import { portsFromEnvironment, type Ports } from '../../src/server/ports';
 import { assertMatchesContract, findOperation, operation } from './contract';
 import { createWhmcsFake, DEFAULT_IDENTIFIER, DEFAULT_SECRET, DEMO_RESELLER_CLIENT_GROUP, DEMO_RESELLER_GID, DEMO_RETAIL_GID, type WhmcsFake } from '../support/whmcs-fake';
 
@@ -89,7 +89,11 @@ export async function createTestApp(env: Record<string, string> = {}, options: {
     template ??= new Blob([readFileSync(file)]);
     store = await openStore({ engine: 'memory', from: template });
   }
-  const app = await buildApp({ config, store, ...options.ports, ...(options.logStream ? { logger: { stream: options.logStream } } : {}), ...(options.apiDocsFile ? { apiDocsFile: options.apiDocsFile } : {}) });
+  const { clock, ...given } = options.ports ?? {};
+  const app = await buildApp({
+    config, store, ports: testPorts(config, given), ...(clock ? { clock } : {}),
+    ...(options.logStream ? { logger: { stream: options.logStream } } : {}), ...(options.apiDocsFile ? { apiDocsFile: options.apiDocsFile } : {}),
+  });
   // The template's demo rows are the local store's; with WHMCS the checkout's tables hold only mirrors of WHMCS's ids
   // (after buildApp, which applies the catalogue the mirror's services point at).
   if (whmcs) {
@@ -105,6 +109,11 @@ export async function createTestApp(env: Record<string, string> = {}, options: {
       await whmcs?.close();
     },
   };
+}
+
+/** The ports the test's configuration names (local billing and the sandbox gateways, or its fake WHMCS), with the test's own in place of any. */
+export function testPorts(config: ServerConfig, given: Partial<Ports> = {}): Ports {
+  return { ...portsFromEnvironment(config), ...given };
 }
 
 /**
@@ -147,7 +156,7 @@ async function mirrorWhmcsDemo(db: Database, fake: WhmcsFake): Promise<void> {
 /** A test app with a second instance on the same store, as two servers share one database; close() ends both. */
 export async function createTwoInstances(env: Record<string, string> = {}): Promise<TestApp & { second: FastifyInstance }> {
   const t = await createTestApp(env);
-  const second = await buildApp({ config: t.config, store: t.store });
+  const second = await buildApp({ config: t.config, store: t.store, ports: testPorts(t.config) });
   return {
     ...t,
     second,
