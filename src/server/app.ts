@@ -2,7 +2,8 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyUnderPressure from '@fastify/under-pressure';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteHandlerMethod } from 'fastify';
+import Fastify, { type FastifyError, type FastifyHttpOptions, type FastifyInstance, type FastifyReply, type FastifyRequest, type RawServerDefault, type RouteHandlerMethod } from 'fastify';
+import fastifyPlugin from 'fastify-plugin';
 import type { ServerConfig } from './config';
 import { isStoreUnavailable, type Store } from './db/connect';
 import { applyCatalogue } from './catalogue/apply';
@@ -32,9 +33,9 @@ import { systemRoutes } from './routes/system';
 import type { RouteDeps } from './routes/types';
 import { refusal, refuseDemoAccounts, unsafeConfigProblems } from './production';
 import { demoMerchantPages, logoOrigin, merchantProblems, merchantRoutes, merchantView } from './merchant';
-import { portsFromEnvironment, type Ports } from './ports';
+import type { Ports } from './ports';
 import { trustFunction } from './proxy';
-import { CROSS_SITE_EXEMPT, refuseCrossSite, type ShopSite } from './cross-site';
+import { refuseCrossSite, type ShopSite } from './cross-site';
 import { systemClock, type Clock } from './clock';
 import { loadSecrets } from './secrets';
 import { ACTIVATION_LINK_TTL_MS, createSignInLinks, SIGN_IN_LINK_TTL_MS, signInRoutes } from './sign-in';
@@ -44,40 +45,26 @@ import { TRANSPORT_ERROR_CODES, transportOptions } from './transport';
 import { createRateCounters, createSignInThrottle, rateLimitStore, tooManyAttempts } from './throttle';
 import { createLoopLag, createStoreGate, storeGateSettings, type Release, type StoreGate } from './store-gate';
 
-export interface AppOptions extends Partial<Ports> {
+/** What the checkout is built from: its caller gives every port (main.ts: the ones the environment names). */
+export interface CheckoutOptions {
   config: ServerConfig;
   store: Store;
+  /** The catalogue file as read at start (CATALOGUE_FILE, or the demo's). */
+  catalogue: Catalogue;
+  ports: Ports;
   /** The time the server acts on (payment deadlines, order times, caches); the wall clock by default. */
   clock?: Clock;
   /** Give a new store the demo accounts (in demo mode by default; never in production). */
   seed?: boolean;
-  /** The catalogue file as main.ts already read it; otherwise it is read here (CATALOGUE_FILE, or the demo's). */
-  catalogue?: Catalogue;
-  /** Log to standard output (true), or to a stream (tests read what would be logged). */
-  logger?: boolean | { stream: { write(line: string): void } };
   /** The Redoc page served at /checkout/api/docs in demo mode; build/api-docs.html by default. */
   apiDocsFile?: string;
 }
 
-/** Answers that carry credentials or personal data: never stored by a browser or a shared cache. */
-const PRIVATE_OPERATIONS = new Set(['getClientProducts', 'getPlaylist', 'getResellerProducts', 'getActiveProducts', 'getSession', 'getOrderStatus', 'getInvoiceStatus', 'resumeOrder', 'auth', 'authMiddleware', 'resellerAuth', 'signInLink', 'signIn', 'useSignInLink', 'isReseller', 'order', 'addInvoice', 'offshore', 'coinbase']);
+/** Log to standard output (true), or to a stream (tests read what would be logged). */
+export type ServerLogger = boolean | { stream: { write(line: string): void } };
 
 /** HSTS for a year once the request came over HTTPS (directly, or from a trusted proxy's X-Forwarded-Proto). */
 const HSTS = 'max-age=31536000';
-
-/**
- * Per-route limits for the calls an attacker would hammer: sign-in, promo guessing, order creation, and
- * the two that write a row for anyone who asks (a guest client per e-mail, an affiliate click).
- */
-const RATE_LIMITS: Record<string, { max: number; timeWindow: string }> = {
-  auth: { max: 10, timeWindow: '1 minute' },
-  authMiddleware: { max: 60, timeWindow: '1 minute' },
-  newAffiliateClick: { max: 60, timeWindow: '1 minute' },
-  resellerAuth: { max: 10, timeWindow: '1 minute' },
-  signInLink: { max: 10, timeWindow: '1 minute' },
-  getPromotion: { max: 30, timeWindow: '1 minute' },
-  order: { max: 30, timeWindow: '1 minute' },
-};
 
 /** Bad input is refused, never coerced, stripped or defaulted into something else. */
 export const AJV_OPTIONS = {
@@ -91,12 +78,6 @@ const ERROR_CODES: Record<number, string> = { ...TRANSPORT_ERROR_CODES, 401: 'un
 /** Seconds a shed caller is told to wait (the pressure is sampled every second). */
 const OVERLOADED_RETRY_AFTER_S = 2;
 const OVERLOADED = new HttpError(503, 'overloaded', `The server is overloaded. Please try again in ${OVERLOADED_RETRY_AFTER_S} s.`);
-
-/**
- * Operations answered from memory (the catalogue cache, the merchant, the visitor's own headers) and the health
- * check: they never wait at the store gate, so they keep answering while the store is saturated.
- */
-const MEMORY_OPERATIONS = new Set(['getProducts', 'getProduct', 'getResellersProducts', 'getProductCustomFields', 'getGateway', 'getCurrency', 'getMerchant', 'health']);
 
 /** A request let through the store gate: its place, and whether its handler is running (then the handler's end gives it back). */
 interface Admission {
@@ -178,23 +159,25 @@ function loadSheddingOptions(limits: ServerConfig['loadShedding']) {
   };
 }
 
-/** Builds the checkout server: the contract's routes, the sandbox payment page and the SPA. */
-export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const { config, store, seed = config.mode === 'demo', catalogue, logger = false, clock = systemClock } = options;
-  // A port not handed in is the one the environment names.
-  const ports: Ports = portsFromEnvironment(config, options);
-  const app = Fastify({
+/** The Fastify instance's options for the checkout (main.ts and the tests create it with these): log, proxies, limits, schemas. */
+export function serverOptions(config: ServerConfig, logger: ServerLogger = false): FastifyHttpOptions<RawServerDefault> {
+  return {
     logger: logger ? { level: config.logLevel, serializers: logSerializers, ...(typeof logger === 'object' ? { stream: logger.stream } : {}) } : false,
     trustProxy: trustFunction(config.trustProxy),
     bodyLimit: 64 * 1024,
     schemaController: { compilersFactory: lazySchemaCompilers() },
     ajv: AJV_OPTIONS,
+    // The app's start may wait its turn behind other instances' start-up writes on one database: no 10 s plugin deadline ends it.
+    pluginTimeout: 0,
     ...transportOptions(config),
-  });
+  };
+}
 
+/** The checkout server as a plugin at the instance's root (its hooks, error and not-found handlers apply to every route): the contract's routes, the sandbox payment page and the SPA. */
+export const checkoutApp = fastifyPlugin(async (app: FastifyInstance, options: CheckoutOptions) => {
+  const { config, store, catalogue: file, ports, seed = config.mode === 'demo', clock = systemClock } = options;
   refuseInspectBuild(config);
   const catalogueStarted = performance.now();
-  const file = catalogue ?? catalogueForStart(config);
   // Production fails closed, naming every problem at once; a shop shows who sells (name, terms, privacy, its own pages).
   const problems = [...unsafeConfigProblems(config), ...merchantProblems(config.mode, file)];
   if (problems.length) throw refusal(problems);
@@ -308,7 +291,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     });
     app.log.info(gateSettings, 'store gate');
   }
-  registerOperations(app, contractOperations(), handlers, config.rateLimit ? RATE_LIMITS : {}, { admission, site: { publicUrl: config.publicUrl, trustProxy: config.trustProxy } });
+  registerOperations(app, contractOperations(), handlers, { rateLimited: config.rateLimit, admission, site: { publicUrl: config.publicUrl, trustProxy: config.trustProxy } });
 
   await app.register(async (scope) => sandboxPages(scope, { gateways, findPayment: (id) => billing.payment(id), demo: config.mode === 'demo', merchant }));
   if (config.mode === 'demo') await app.register(async (scope) => demoMerchantPages(scope));
@@ -336,6 +319,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const worker = startUnfinishedWorker({ billing: { resumeUnfinished: billing.resumeUnfinished.bind(billing) }, pollMs: config.billing.retryPollMs, log: app.log.child({ part: 'billing-retry' }) });
     app.addHook('onClose', () => worker.stop());
   }
+}, { name: 'tv-checkout', fastify: '5.x' });
+
+/** A checkout server for tests and scripts: the instance created as main.ts creates it, every port given; the catalogue is the configuration's unless given. */
+export async function buildApp({ logger, catalogue, ...options }: Omit<CheckoutOptions, 'catalogue'> & { catalogue?: Catalogue; logger?: ServerLogger }): Promise<FastifyInstance> {
+  const app = Fastify(serverOptions(options.config, logger));
+  await app.register(checkoutApp, { ...options, catalogue: catalogue ?? catalogueForStart(options.config) });
   return app;
 }
 
@@ -344,11 +333,12 @@ async function noStore(_request: FastifyRequest, reply: FastifyReply): Promise<v
 }
 
 /**
- * Registers every operation of the contract with its handler; a missing or extra handler stops the start. With
- * the shop's site, every POST (but the exempt ones) refuses a cross-site request with 403 before anything runs;
- * with an admission, store-backed operations pass the store gate.
+ * Registers every operation of the contract with its handler and its policy (openapi.yaml's x- extensions); a
+ * missing or extra handler stops the start. Private answers are sent no-store; rate limits apply unless turned
+ * off; with the shop's site, every POST but those allowed cross-site refuses a cross-site request with 403 before
+ * anything runs; with an admission, operations not answered from memory pass the store gate.
  */
-export function registerOperations(app: FastifyInstance, operations: SpecOperation[], handlers: Record<string, RouteHandlerMethod>, rateLimits = RATE_LIMITS, { admission, site = null }: { admission?: StoreAdmission | undefined; site?: ShopSite | null } = {}): void {
+export function registerOperations(app: FastifyInstance, operations: SpecOperation[], handlers: Record<string, RouteHandlerMethod>, { rateLimited = true, admission, site = null }: { rateLimited?: boolean; admission?: StoreAdmission | undefined; site?: ShopSite | null } = {}): void {
   const unserved = operations.filter((operation) => !handlers[operation.operationId]).map((operation) => operation.operationId);
   const unknown = Object.keys(handlers).filter((id) => !operations.some((operation) => operation.operationId === id));
   if (unserved.length || unknown.length) {
@@ -356,13 +346,14 @@ export function registerOperations(app: FastifyInstance, operations: SpecOperati
   }
   const crossSiteGuard = site ? refuseCrossSite(site) : null;
   for (const operation of operations) {
-    const limit = rateLimits[operation.operationId];
+    const { policy } = operation;
+    const limit = rateLimited ? policy.rateLimit : undefined;
     const handler = handlers[operation.operationId] as RouteHandlerMethod;
-    const gated = admission && !MEMORY_OPERATIONS.has(operation.operationId) ? admission : null;
+    const gated = admission && !policy.answeredFromMemory ? admission : null;
     // A cross-site post is refused first; no-store next (a refusal is not cached either), then the gate: the rate limit's own hook, added after these, counts in the store.
     const onRequest = [
-      ...(crossSiteGuard && operation.method === 'POST' && !CROSS_SITE_EXEMPT.has(operation.operationId) ? [crossSiteGuard] : []),
-      ...(PRIVATE_OPERATIONS.has(operation.operationId) ? [noStore] : []),
+      ...(crossSiteGuard && operation.method === 'POST' && !policy.crossSiteAllowed ? [crossSiteGuard] : []),
+      ...(policy.private ? [noStore] : []),
       ...(gated ? [gated.onRequest] : []),
     ];
     const route = (scope: FastifyInstance) => scope.route({

@@ -9,13 +9,6 @@ export interface ShopSite {
   trustProxy: TrustedProxies;
 }
 
-/**
- * Operations that change something but are not posted by the shop's pages: a provider's webhook comes from the
- * provider's servers, and the sign-in link's button (a form of the server's own page) refuses a cross-site post
- * itself, with a page a person can read.
- */
-export const CROSS_SITE_EXEMPT = new Set(['paymentWebhook', 'useSignInLink']);
-
 const originOf = (url: string): string | null => {
   try {
     return new URL(url).origin;

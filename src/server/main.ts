@@ -17,7 +17,7 @@ function refuse(error: unknown): never {
 
 const startedAt = performance.now();
 /** The rest of the server, evaluated (imported) while the store opens: PGlite waits for its files meanwhile. */
-const loadServer = () => Promise.all([import('./app'), import('./catalogue/load'), import('./production'), import('./merchant'), import('./log'), import('./ports'), import('./shutdown')]);
+const loadServer = () => Promise.all([import('./app'), import('./catalogue/load'), import('./production'), import('./merchant'), import('./log'), import('./ports'), import('./shutdown'), import('fastify')]);
 const config = (() => {
   try {
     return readConfig();
@@ -37,7 +37,7 @@ const checkConfig = async (server: Awaited<ReturnType<typeof loadServer>>) => {
     problems.push(error.message);
   }
   problems.push(...unsafeConfigProblems(config));
-  // Production's file must say who sells (buildApp checks again).
+  // Production's file must say who sells (the app checks again).
   if (file) problems.push(...merchantProblems(config.mode, file));
   if (problems.length) return refuse(refusal(problems));
   return file;
@@ -52,7 +52,7 @@ const opening = openStore(config.databaseUrl
   : { engine: 'pglite', dataDir: config.dataDir, warn });
 opening.catch(() => {});
 const server = checkedFirst ?? await loadServer();
-const [{ buildApp }, { catalogueForStart }, , , { terminalLogStream }, { portsFromEnvironment }, { stopOnSignals }] = server;
+const [{ checkoutApp, serverOptions }, { catalogueForStart }, , , { terminalLogStream }, { portsFromEnvironment }, { stopOnSignals }, { default: Fastify }] = server;
 // The demo's own catalogue is read while the store opens (a fault in it is the build's, not the operator's).
 const catalogue = namedCatalogue ?? (() => {
   try {
@@ -64,10 +64,13 @@ const catalogue = namedCatalogue ?? (() => {
 const store = await opening.catch(refuse);
 // Readable lines at a terminal, JSON lines everywhere else (and always in production).
 const prettyLog = await terminalLogStream({ mode: config.mode });
-const app = await buildApp({ config, store, catalogue, logger: prettyLog ? { stream: prettyLog } : true, ...portsFromEnvironment(config) }).catch(async (error: unknown) => {
+const app = Fastify(serverOptions(config, prettyLog ? { stream: prettyLog } : true));
+try {
+  await app.register(checkoutApp, { config, store, catalogue, ports: portsFromEnvironment(config) });
+} catch (error) {
   await store.close();
-  return refuse(error);
-});
+  refuse(error);
+}
 faults.useLog(app.log);
 // SIGTERM and SIGINT drain and stop cleanly from here on (before it, the default: the process ends at once).
 stopOnSignals({ app, closeStore: () => store.close(), deadlineMs: config.shutdownDeadlineMs });

@@ -18,6 +18,7 @@ export interface SpecOperation {
   needsSession: boolean;
   /** The body is an HTML form's (application/x-www-form-urlencoded) rather than JSON. */
   form?: true;
+  policy: OperationPolicy;
   schema: {
     querystring?: JsonObject;
     params?: JsonObject;
@@ -25,6 +26,59 @@ export interface SpecOperation {
     body?: JsonObject;
     response: Record<string, JsonObject>;
   };
+}
+
+/** What the operation's x- extensions in openapi.yaml ask of the server (each is described at the top of openapi.yaml). */
+export interface OperationPolicy {
+  /** x-private: the answers carry credentials or personal data (Cache-Control: no-store). */
+  private?: true;
+  /** x-rate-limit: calls per caller within a window, in @fastify/rate-limit's terms. */
+  rateLimit?: { max: number; timeWindow: string };
+  /** x-answered-from-memory: never waits at the store gate. */
+  answeredFromMemory?: true;
+  /** x-cross-site: allowed: a POST from another site is not refused. */
+  crossSiteAllowed?: true;
+  /** x-shareable-in-render: a page cached for all visitors may embed the answer. */
+  shareableInRender?: true;
+}
+
+const withoutUndefined = <T extends object>(value: T): T =>
+  Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as T;
+
+const POLICY_EXTENSIONS = ['x-private', 'x-rate-limit', 'x-answered-from-memory', 'x-cross-site', 'x-shareable-in-render'];
+
+/** The operation's policy from its x- extensions; an unknown extension or value is refused, so a typo cannot drop a rule. */
+export function operationPolicy(operation: JsonObject, method: string, specPath: string): OperationPolicy {
+  const where = `${method.toUpperCase()} ${specPath}`;
+  const unknown = Object.keys(operation).filter((key) => key.startsWith('x-') && !POLICY_EXTENSIONS.includes(key));
+  if (unknown.length) throw new Error(`${where}: unknown extension ${unknown.join(', ')} (known: ${POLICY_EXTENSIONS.join(', ')})`);
+  const flag = (key: string): true | undefined => {
+    const value = operation[key];
+    if (value === undefined) return undefined;
+    if (value !== true) throw new Error(`${where}: ${key} is true or absent, not ${JSON.stringify(value)}`);
+    return true;
+  };
+  const limit = operation['x-rate-limit'];
+  let rateLimit: OperationPolicy['rateLimit'];
+  if (limit !== undefined) {
+    const { max, per, ...rest } = isObject(limit) ? limit : {};
+    if (!Number.isInteger(max) || (max as number) < 1 || typeof per !== 'string' || !/^[1-9]\d* (second|minute|hour)s?$/.test(per) || Object.keys(rest).length) {
+      throw new Error(`${where}: x-rate-limit is { max: <integer >= 1>, per: <n second|minute|hour> }, not ${JSON.stringify(limit)}`);
+    }
+    rateLimit = { max: max as number, timeWindow: per };
+  }
+  const crossSite = operation['x-cross-site'];
+  if (crossSite !== undefined && crossSite !== 'allowed') throw new Error(`${where}: x-cross-site is allowed or absent, not ${JSON.stringify(crossSite)}`);
+  if (crossSite !== undefined && method !== 'post') throw new Error(`${where}: x-cross-site is for a POST (only a POST is checked)`);
+  // A page's recorded answer is matched by its path alone: a path with parameters would never match.
+  if (operation['x-shareable-in-render'] !== undefined && (method !== 'get' || specPath.includes('{'))) throw new Error(`${where}: x-shareable-in-render is for a GET without path parameters`);
+  return withoutUndefined({
+    private: flag('x-private'),
+    rateLimit,
+    answeredFromMemory: flag('x-answered-from-memory'),
+    crossSiteAllowed: crossSite === 'allowed' ? (true as const) : undefined,
+    shareableInRender: flag('x-shareable-in-render'),
+  });
 }
 
 /** Where the operations derived from openapi.yaml are kept for the server (written by `npm run gen:api`). */
@@ -58,9 +112,6 @@ export function dereference(spec: JsonObject, node: unknown, seen: string[] = []
   }
   return copy;
 }
-
-const withoutUndefined = <T extends object>(value: T): T =>
-  Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as T;
 
 /** Every operation of the spec, with request schemas that refuse unknown properties. */
 export function specOperations(spec: JsonObject = readSpec()): SpecOperation[] {
@@ -99,6 +150,7 @@ export function specOperations(spec: JsonObject = readSpec()): SpecOperation[] {
         tags: (operation.tags ?? []) as string[],
         needsSession: security.some((requirement) => 'session' in requirement),
         ...(formSchema ? { form: true as const } : {}),
+        policy: operationPolicy(operation, method, specPath),
         schema: withoutUndefined({
           querystring: group('query', true),
           params: group('path', true),

@@ -27,7 +27,7 @@ export type BillingFactory = (context: PortContext) => BillingPort;
 export type PaymentsFactory = (context: PortContext) => PaymentGateway[];
 export type FraudFactory = (context: PortContext & { billing: BillingPort }) => FraudPort;
 
-/** The ports buildApp takes; main.ts picks them from the environment, tests hand in their own. */
+/** The ports the app is given, every one: main.ts picks them from the environment, tests hand in their own. */
 export interface Ports {
   billing: BillingFactory;
   payments: PaymentsFactory;
@@ -52,13 +52,13 @@ export const gatewaysOfConfig: PaymentsFactory = ({ config, secrets }) => config
 
 export const localFraud: FraudFactory = ({ config, billing, clock }) => localFraudRules(config.fraud, billing, clock);
 
-/** The ports handed in, and for each one not handed in the implementation the environment names (BILLING, GATEWAYS, SMTP_URL). */
-export function portsFromEnvironment(config: ServerConfig, given: Partial<Ports> = {}): Ports {
+/** The implementation of each port the environment names (BILLING, GATEWAYS, SMTP_URL): what main.ts gives the app. */
+export function portsFromEnvironment(config: ServerConfig): Ports {
   const smtpUrl = config.mail.smtpUrl;
   return {
-    billing: given.billing ?? (config.billing.kind === 'whmcs' ? whmcsBilling : localBilling),
-    payments: given.payments ?? gatewaysOfConfig,
-    fraud: given.fraud ?? localFraud,
-    mailer: given.mailer !== undefined ? given.mailer : smtpUrl ? smtpTransport(smtpUrl, config.mail.from) : null,
+    billing: config.billing.kind === 'whmcs' ? whmcsBilling : localBilling,
+    payments: gatewaysOfConfig,
+    fraud: localFraud,
+    mailer: smtpUrl ? smtpTransport(smtpUrl, config.mail.from) : null,
   };
 }

@@ -14,6 +14,7 @@ import type { DehydratedData, RecordedAnswer, RenderRequest, RenderResult } from
 import { DEFAULT_LOCALE, isLocale, LANGUAGE_COOKIE, pickLocale, visitorCurrency, type Locale } from '../domain/locale';
 import { ENTRY_FLAG } from '../domain/entry-query';
 import { escapeHtml } from './escape-html';
+import { shareableInRender } from './operations';
 
 type EntryServer = typeof import('../app/entry-server');
 
@@ -36,8 +37,6 @@ export interface RenderedPage {
 
 export type ServerPage = RenderedPage | { redirect: string };
 
-/** The answers only one visitor may see: never in a cached page. Everything else a render reads is the shop's, the same for all. */
-const SHAREABLE_APIS = new Set(['/checkout/api/getProducts', '/checkout/api/getGateway', '/checkout/api/merchant', '/checkout/api/getResellersProducts', '/checkout/api/getProduct']);
 /** The headers a trusted proxy sets: an in-process call carries them over, so the API sees the same address and scheme. */
 export const PROXY_HEADERS = ['x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'forwarded', 'x-real-ip'];
 /** Headers an in-process call carries over from the page's request, so the API sees the same visitor. */
@@ -70,7 +69,8 @@ type PageVisitor = keyof typeof STAND_IN_SESSIONS;
 
 export const PAGE_CACHE_ENTRIES = 500;
 
-const isShareable = (url: string) => SHAREABLE_APIS.has(url.split('?')[0] ?? '');
+/** The shop's answers, the same for all (x-shareable-in-render in openapi.yaml): anything else a render reads is one visitor's, never in a cached page. */
+const isShareable = (url: string) => shareableInRender().has(url.split('?')[0] ?? '');
 
 /** A bounded map that forgets the least recently used entry first. */
 export class LruCache<V> {

@@ -7,10 +7,11 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { buildApp } from '../../src/server/app';
+import { portsFromEnvironment } from '../../src/server/ports';
 import { applyCatalogue } from '../../src/server/catalogue/apply';
 import { DEMO_CATALOGUE_FILE, loadCatalogueFile } from '../../src/server/catalogue/load';
-import { ConfigError, readConfig } from '../../src/server/config';
-import { openStore } from '../../src/server/db/connect';
+import { ConfigError, readConfig, type ServerConfig } from '../../src/server/config';
+import { openStore, type Store } from '../../src/server/db/connect';
 import { Browser, createTestApp, guest, localBillingOnly, payOnSandbox, placeOrder, rows, storeSnapshot, TEST_SECRETS, type Answer, type TestApp } from './helper';
 
 // CATALOGUE_FILE fills the local store's catalogue tables; with BILLING=whmcs the catalogue is WHMCS's and the file does not apply.
@@ -52,7 +53,7 @@ function operatorCatalogue(): DemoFile {
 async function restartWith(t: TestApp, catalogueFile: string): Promise<FastifyInstance> {
   // Load shedding off, as createTestApp has it: on a loaded machine the restarted app would answer 503 overloaded.
   const config = readConfig({ DIST_DIR: inject('distDir'), PUBLIC_URL: 'http://localhost:3000', CATALOGUE_CACHE_MS: '0', LOAD_SHEDDING: 'off', ...TEST_SECRETS, CATALOGUE_FILE: catalogueFile });
-  return buildApp({ config, store: t.store });
+  return buildApp({ config, store: t.store, ports: portsFromEnvironment(config) });
 }
 
 /** The same browser (cookies, address) talking to another server instance on the same store. */
@@ -179,11 +180,12 @@ catalogueFileSuite('a production start and its catalogue', () => {
     // Never connected to: these starts end before the mail worker would start.
     SMTP_URL: 'smtp://127.0.0.1:2525', MAIL_FROM: 'no-reply@shop.example', ...env,
   });
+  const startProduction = (config: ServerConfig, store: Store) => buildApp({ config, store, ports: portsFromEnvironment(config) });
 
   it('without CATALOGUE_FILE is refused, naming the variable, and seeds nothing (no demo catalogue, no demo account)', async () => {
     const store = await openStore({ engine: 'memory' });
     try {
-      await expect(buildApp({ config: production(), store })).rejects.toThrow(/^CATALOGUE_FILE is not set: production takes its products/);
+      await expect(startProduction(production(), store)).rejects.toThrow(/^CATALOGUE_FILE is not set: production takes its products/);
       expect(await rows(store.db, sql`select (select count(*) from products)::int as products, (select count(*) from promotions)::int as promotions, (select count(*) from clients)::int as clients`))
         .toEqual([{ products: 0, promotions: 0, clients: 0 }]);
     } finally {
@@ -197,7 +199,7 @@ catalogueFileSuite('a production start and its catalogue', () => {
     const store = await openStore({ engine: 'memory' });
     try {
       // The start goes past the catalogue and stops at the empty gateway list.
-      await expect(buildApp({ config: production({ CATALOGUE_FILE: file }), store })).rejects.toThrow('GATEWAYS names no payment gateway.');
+      await expect(startProduction(production({ CATALOGUE_FILE: file }), store)).rejects.toThrow('GATEWAYS names no payment gateway.');
       expect(await rows(store.db, sql`select pid from products order by pid`)).toEqual([1, 2, 10, 11, 12, 13].map((pid) => ({ pid })));
       expect(await rows(store.db, sql`select code, uses from promotions where code in ('SPRING15', 'USEDUP50') order by code`)).toEqual([{ code: 'SPRING15', uses: 0 }, { code: 'USEDUP50', uses: 0 }]);
       expect(await rows(store.db, sql`select count(*)::int as clients from clients`)).toEqual([{ clients: 0 }]);

@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { buildIfStale } from '../../scripts/lib/build-if-stale';
 import { buildApp } from '../../src/server/app';
+import { portsFromEnvironment } from '../../src/server/ports';
 import { readConfig } from '../../src/server/config';
 import { TEST_SECRETS } from './helper';
 import { dumpStore, openStore } from '../../src/server/db/connect';
@@ -47,7 +48,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   } else {
     // A data directory: it starts as a copy of the built store template when there is one (no initdb), then the seed.
     const store = await openStore({ engine: 'pglite', dataDir: join(workDir, 'seeded-store') });
-    const app = await buildApp({ config: readConfig({ DIST_DIR: distDir, ...TEST_SECRETS }), store });
+    const config = readConfig({ DIST_DIR: distDir, ...TEST_SECRETS });
+    const app = await buildApp({ config, store, ports: portsFromEnvironment(config) });
     await app.close();
     const template = join(workDir, 'store-template.tar');
     writeFileSync(template, Buffer.from(await (await dumpStore(store)).arrayBuffer()));

@@ -10,10 +10,11 @@ import { openStore, type Database, type Store } from '../../src/server/db/connec
 import { DEMO_ACCOUNTS } from '../../src/server/db/seed';
 import { signWebhook } from '../../src/server/payments/signature';
 import { createDatabase } from '../../scripts/lib/postgres';
-import { clients, invoices, orders, promotions, services } from '../../src/server/db/schema';
+import { clients, invoices, promotions, services } from '../../src/server/db/schema';
 import type { Clock } from '../../src/server/clock';
-import type { Ports } from '../../src/server/ports';
+import { portsFromEnvironment, type Ports } from '../../src/server/ports';
 import { assertMatchesContract, findOperation, operation } from './contract';
+import { clearLocalBilling, mirrorWhmcsDemo } from './whmcs-mirror';
 import { createWhmcsFake, DEFAULT_IDENTIFIER, DEFAULT_SECRET, DEMO_RESELLER_CLIENT_GROUP, DEMO_RESELLER_GID, DEMO_RETAIL_GID, type WhmcsFake } from '../support/whmcs-fake';
 
 export { DEMO_ACCOUNTS };
@@ -89,7 +90,10 @@ export async function createTestApp(env: Record<string, string> = {}, options: {
     template ??= new Blob([readFileSync(file)]);
     store = await openStore({ engine: 'memory', from: template });
   }
-  const app = await buildApp({ config, store, ...options.ports, ...(options.logStream ? { logger: { stream: options.logStream } } : {}), ...(options.apiDocsFile ? { apiDocsFile: options.apiDocsFile } : {}) });
+  // The ports the configuration names (local billing and the sandbox gateways, or the fake WHMCS), the test's own in place of any.
+  const { clock, ...given } = options.ports ?? {};
+  const ports = { ...portsFromEnvironment(config), ...given };
+  const app = await buildApp({ config, store, ports, ...(clock ? { clock } : {}), ...(options.logStream ? { logger: { stream: options.logStream } } : {}), ...(options.apiDocsFile ? { apiDocsFile: options.apiDocsFile } : {}) });
   // The template's demo rows are the local store's; with WHMCS the checkout's tables hold only mirrors of WHMCS's ids
   // (after buildApp, which applies the catalogue the mirror's services point at).
   if (whmcs) {
@@ -107,47 +111,10 @@ export async function createTestApp(env: Record<string, string> = {}, options: {
   };
 }
 
-/**
- * Empties the tables that mirror WHMCS (and what points at them). A test that inserts a client, order or
- * service of its own gets an id from 1,000,000 on, never one of WHMCS's.
- */
-export async function clearLocalBilling(db: Database): Promise<void> {
-  await db.execute(sql`truncate table clients, orders, services, invoices, payments, sessions, sign_in_tokens, mail_outbox, webhook_events, idempotency_keys, payment_exceptions restart identity cascade`);
-  for (const table of ['clients', 'orders', 'services', 'invoices']) {
-    await db.execute(sql`select setval(pg_get_serial_sequence(${table}, 'id'), 1000000, false)`);
-  }
-}
-
-/**
- * The mirror rows the checkout holds for WHMCS's demo accounts once it has seen them (as the local
- * template holds the demo accounts' rows): their clients, orders and services, with WHMCS's ids.
- */
-async function mirrorWhmcsDemo(db: Database, fake: WhmcsFake): Promise<void> {
-  const demoEmails: string[] = Object.values(DEMO_ACCOUNTS).map((account) => account.email);
-  const seeded = fake.state.clients.filter((client) => demoEmails.includes(client.email.toLowerCase()));
-  for (const client of seeded) {
-    await db.insert(clients).values({ id: client.id, email: client.email.toLowerCase(), reseller: client.groupid === DEMO_RESELLER_CLIENT_GROUP }).onConflictDoNothing();
-    for (const service of fake.state.services.filter((row) => row.clientid === client.id)) {
-      const group = fake.state.products.find((product) => product.pid === service.pid)?.gid === DEMO_RESELLER_GID ? 'reseller' : 'retail';
-      await db.insert(orders).values({ id: service.orderid, clientId: client.id, kind: group, status: 'Active', ip: '192.0.2.1', country: 'MA', currency: 'EUR', amountCents: 0 }).onConflictDoNothing();
-      await db.insert(services).values({
-        id: service.id, clientId: client.id, orderId: service.orderid, pid: service.pid, billingcycle: service.billingcycle, status: 'Active', serverHostname: service.serverhostname,
-      }).onConflictDoNothing();
-      const order = fake.state.orders.find((row) => row.id === service.orderid);
-      const invoice = fake.state.invoices.find((row) => row.id === order?.invoiceid);
-      if (invoice) {
-        await db.insert(invoices).values({
-          id: invoice.id, clientId: client.id, kind: 'order', orderId: service.orderid, status: 'Paid', currency: 'EUR', amountCents: Math.round(Number(order?.amount ?? 0) * 100),
-        }).onConflictDoNothing();
-      }
-    }
-  }
-}
-
 /** A test app with a second instance on the same store, as two servers share one database; close() ends both. */
 export async function createTwoInstances(env: Record<string, string> = {}): Promise<TestApp & { second: FastifyInstance }> {
   const t = await createTestApp(env);
-  const second = await buildApp({ config: t.config, store: t.store });
+  const second = await buildApp({ config: t.config, store: t.store, ports: portsFromEnvironment(t.config) });
   return {
     ...t,
     second,

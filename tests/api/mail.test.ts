@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
+import { portsFromEnvironment } from '../../src/server/ports';
 import type { ServerConfig } from '../../src/server/config';
 import { LOCALES, type Locale } from '../../src/domain/locale';
 import { demoOutboxPages } from '../../src/server/mail/demo-outbox';
@@ -177,7 +178,7 @@ describe('mail over SMTP from the outbox', () => {
   });
 
   it('two instances on one store send each message once', async () => {
-    const second = await buildApp({ config: t.config, store: t.store });
+    const second = await buildApp({ config: t.config, store: t.store, ports: portsFromEnvironment(t.config) });
     try {
       const shoppers = await Promise.all(Array.from({ length: 8 }, (_, index) => guest(index % 2 ? second : t.app, freshEmail('pair'))));
       await Promise.all(shoppers.map((shopper) => placeOrder(shopper)));
@@ -213,7 +214,7 @@ describe('a crash between write and send loses nothing and sends once', () => {
     await t.app.close();
 
     const config: ServerConfig = { ...t.config, mail: { ...t.config.mail, smtpUrl: receiver.url, from: MAIL_FROM, pollMs: 50, retryMs: 50 } };
-    const next = await buildApp({ config, store: t.store });
+    const next = await buildApp({ config, store: t.store, ports: portsFromEnvironment(config) });
     try {
       const [mail] = await receiver.waitFor(shopper.email);
       expect(mail?.subject).toBe(`Tu pedido ${order.orderid}: factura ${order.invoiceid}`);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { buildApp } from '../../src/server/app';
+import { portsFromEnvironment } from '../../src/server/ports';
 import { DEMO_CATALOGUE_FILE } from '../../src/server/catalogue/load';
 import { ConfigError, readConfig } from '../../src/server/config';
 import { openStore } from '../../src/server/db/connect';
@@ -86,7 +87,10 @@ describe('a production start', () => {
     store = await openStore({ engine: 'memory' });
   });
   afterAll(async () => store?.close());
-  const startWith = (file: string) => buildApp({ config: production(file), store }).then(() => null, (error: unknown) => error);
+  const startWith = (file: string) => {
+    const config = production(file);
+    return buildApp({ config, store, ports: portsFromEnvironment(config) }).then(() => null, (error: unknown) => error);
+  };
 
   it('is refused while the catalogue file names no merchant name, terms or privacy URL, naming each missing one', async () => {
     const none = await startWith(catalogueFile('production-none.yaml', (file) => { delete file.merchant; }));

@@ -5,8 +5,8 @@ import type { Envelope, MailTransport } from '../../src/server/mail/transport';
 import { localBilling } from '../../src/server/ports';
 import { createTestApp, guest, placeOrder, type TestApp } from './helper';
 
-// Ports handed to buildApp replace the ones the environment names, as a test or a deployment needs.
-describe('ports injected into buildApp', () => {
+// Ports handed to the app in place of the ones the environment names, as a test or a deployment needs.
+describe('ports given to the app', () => {
   let t: TestApp | undefined;
   afterEach(async () => t?.close());
 

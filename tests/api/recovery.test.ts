@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCALES, type Locale } from '../../src/domain/locale';
 import { buildApp } from '../../src/server/app';
+import { portsFromEnvironment } from '../../src/server/ports';
 import type { RecoveryPayload } from '../../src/server/mail/outbox';
 import { checkoutLinks, renderMail } from '../../src/server/mail/templates';
 import { Browser, createTestApp, followSignInLink, freshEmail, guest, payOnSandbox, placeOrder, newAccount, rows, verifiedAccount, type TestApp } from './helper';
@@ -271,7 +272,7 @@ describe('two instances on one store', () => {
   });
 
   it('send each due reminder once', async () => {
-    const second = await buildApp({ config: t.config, store: t.store });
+    const second = await buildApp({ config: t.config, store: t.store, ports: portsFromEnvironment(t.config) });
     try {
       const shoppers = await Promise.all(Array.from({ length: 6 }, (_, index) => guest(index % 2 ? second : t.app, freshEmail('pairremind'))));
       const orders = await Promise.all(shoppers.map((shopper) => placeOrder(shopper)));

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
+import { portsFromEnvironment } from '../../src/server/ports';
 import { BASIC_ORDER, Browser, DEMO_ACCOUNTS, createTestApp, guest, loggedIn, placeOrder, rows, signInByLink, type TestApp } from './helper';
 
 const ANONYMOUS = { loggedIn: false, guest: false, userid: null, email: null };
@@ -139,7 +140,7 @@ describe('sessions across instances', () => {
   afterAll(async () => t?.close());
 
   it('a session begun on one instance works on another sharing the store, and a sign-out on either ends it on both', async () => {
-    const other = await buildApp({ config: t.config, store: t.store });
+    const other = await buildApp({ config: t.config, store: t.store, ports: portsFromEnvironment(t.config) });
     try {
       const onFirst = await loggedIn(t.app, DEMO_ACCOUNTS.client);
       const cookie = onFirst.cookies.get('tvc_session') ?? '';

@@ -3,6 +3,7 @@ import { eq, like, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
+import { portsFromEnvironment } from '../../src/server/ports';
 import { clients, rateCounters } from '../../src/server/db/schema';
 import { Browser, createTwoInstances, DEMO_ACCOUNTS, freshEmail, newAccount, type Answer, type TestApp } from './helper';
 
@@ -174,7 +175,7 @@ describe('per-address rate limits, shared by instances on one store', () => {
       { key: 'ip:live', hits: 3, resetAt: sql`now() + interval '1 minute'` },
     ]);
     // A new instance prunes at its first count.
-    const third = await buildApp({ config: t.config, store: t.store });
+    const third = await buildApp({ config: t.config, store: t.store, ports: portsFromEnvironment(t.config) });
     try {
       expect((await new Browser(third).call('getPromotion', { query: { code: 'WELCOME10' } })).status).toBe(200);
     } finally {

@@ -10,6 +10,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_SECRETS } from '../api/helper';
 import { buildApp } from '../../src/server/app';
+import { portsFromEnvironment } from '../../src/server/ports';
 import { readConfig } from '../../src/server/config';
 import { openStore, type Store } from '../../src/server/db/connect';
 import { makeStoreTemplate } from '../../src/server/db/store-template';
@@ -57,7 +58,8 @@ async function withStore<T>(dataDir: string, templates: string | null, read: (st
 
 /** The demo server's start-up writes (secrets, catalogue, demo seed) on the store, as main.ts runs them. */
 async function startDemo(store: Store, dataDir: string) {
-  const app = await buildApp({ config: readConfig({ ...TEST_SECRETS, DATA_DIR: dataDir, DIST_DIR: join(workDir, 'no-dist') }), store });
+  const config = readConfig({ ...TEST_SECRETS, DATA_DIR: dataDir, DIST_DIR: join(workDir, 'no-dist') });
+  const app = await buildApp({ config, store, ports: portsFromEnvironment(config) });
   await app.close();
 }
 
