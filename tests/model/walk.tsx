@@ -12,7 +12,7 @@ import { Actor, StateMachine, type AnyActorRef, type AnyEventObject, type AnyMac
 import { recordWalked } from '../../scripts/statecharts/coverage-record';
 import { formatScenario, generatePaths, type MachineModel, type ModelPath, type PathState, type PathStep } from '../../scripts/statecharts/graph';
 import { machineGuardOutcomes, machineTransitions, takeInitialStep, takeStep, transitionPairs } from '../../src/statecharts/transitions';
-import { renderApp, type RenderAppOptions, type RenderedApp } from '../../src/app/testing';
+import { renderApp, type RenderAppOptions, type RenderedApp } from '../support/render-app';
 import { reportCoverage, type ViewCoverageRow } from './coverage';
 import { clearScreens, saveScreen } from './screens';
 import { controlledApi, type ControlledApiOptions, type ControlledApi } from './api';
