@@ -12,49 +12,28 @@
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { join } from 'node:path';
 import { INSPECTION_MARKER } from '../../src/app/inspect/live-protocol';
 import { analyseBuild, buildServerBundle, gzipOfUrl, viteBuild, type BuildAnalysis } from './bundle';
+import { benchmarksMarkdown } from './document';
 import { CHROME_FLAGS, lighthouseVersion, measurePages, type LighthouseSummary, type PageToMeasure } from './lighthouse';
 import { KNEE_CONNECTIONS_PER_STREAM, KNEE_PATH, KNEE_STREAM_RATE, measureKnees, type KneeServer } from './knee';
 import { describeKnee, KNEE_RULE, kneeRatio } from './lib/knee';
 import { measureLoad, streamsFor, type LoadFigures, type LoadResult, type OrderFigures, type ReadLoad } from './load';
 import { ACCEPTED_P99_FACTOR, overloadVerdict, REFUSED_P99_LIMIT_MS } from './lib/overload';
+import { benchOptions } from './options';
 import { measureOverload, OVERLOAD_CLIENT_TIMEOUT_MS, type OverloadResult } from './overload';
 import { budgetSummary, budgetText, type BudgetId } from './lib/budgets';
 import { describeMachine } from './lib/machine';
-import { killServers, request, ROOT, startServer, TSX_ENTRY, type ServerHandle } from './lib/proc';
-import { markdownTable, rowsToMarkdown, rowsToText, type Row } from './lib/report';
+import { killServers, request, startServer, TSX_ENTRY, type ServerHandle } from './lib/proc';
+import { markdownTable, rowsToText, type Row } from './lib/report';
 import { kB, mib, ms, ratio, seconds } from './lib/stats';
 import { orderForWaitingPage } from './saved-payment';
 import { measureStart, startFigure, type StartResult } from './start';
 import { measureSuites, type SuiteTiming } from './suites';
 import { measureWhmcs, type WhmcsFigures } from './whmcs';
 
-const MEASURES = ['bundle', 'start', 'load', 'overload', 'knee', 'whmcs', 'lighthouse', 'tests'] as const;
-type Measure = (typeof MEASURES)[number];
-/** The default run: the ceiling is measured beside getProducts in `load`; the knee's long ramp is asked for by name. */
-const DEFAULT_MEASURES: readonly Measure[] = MEASURES.filter((name) => name !== 'knee');
-
-const { values: flags } = parseArgs({
-  options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', default: false } },
-});
-if (flags.help) {
-  console.log('npm run bench [-- --quick] [-- --only=bundle,start,load,overload,knee,whmcs,lighthouse,tests] [-- --out=FILE]  (default: all but knee)');
-  process.exit(0);
-}
-const only = new Set((flags.only ?? DEFAULT_MEASURES.join(',')).split(',').map((name) => name.trim()).filter(Boolean));
-for (const name of only) if (!(MEASURES as readonly string[]).includes(name)) throw new Error(`unknown measure ${name}; known: ${MEASURES.join(', ')}`);
-const wants = (measure: Measure) => only.has(measure);
-const quick = flags.quick ?? false;
-const settings = quick
-  ? { lighthouseRuns: 1, overloadSeconds: 3, loadSeconds: 3, whmcsSeconds: 3, rates: [100, 500], orders: 200, orderConnections: 10, startRuns: 1, wholeSuite: false, kneeSeconds: 3, kneeRates: [1000, 2000, 4000, 8000, 12000, 16000, 24000] }
-  : {
-    lighthouseRuns: 5, overloadSeconds: 5, loadSeconds: 15, whmcsSeconds: 10, rates: [100, 500], orders: 2000, orderConnections: 10, startRuns: 5, wholeSuite: true,
-    kneeSeconds: 5, kneeRates: [250, 500, 750, 1000, 1500, 2000, 3000, 4000, 6000, 8000, 10000, 12000, 14000, 16000, 20000, 24000, 32000],
-  };
-const outFile = resolve(ROOT, flags.out ?? 'BENCHMARKS.md');
+const { wants, quick, settings, outFile } = benchOptions();
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
@@ -463,54 +442,7 @@ for (const suite of suites) {
 const sectionOrder = [BUNDLE, LIGHTHOUSE, API, KNEE, WHMCS, OVERLOAD, START, TESTS];
 rows.sort((a, b) => sectionOrder.indexOf(a.section) - sectionOrder.indexOf(b.section));
 
-const details: string[] = [];
-if (overloadTable) details.push(`### Overload by store and level\n\n${overloadTable}`);
-if (app) {
-  details.push(`### Chunks of the checkout\n\n${markdownTable(['file', 'from', 'raw', 'gzip', 'brotli (.br)', 'first screen'], app.chunks.map((chunk) => [chunk.file, chunk.name, kB(chunk.raw), kB(chunk.gzip), chunk.brotli === null ? '' : kB(chunk.brotli), chunk.firstScreen ? 'yes' : '']))}${app.notes.length ? `\n\n${app.notes.join('\n\n')}` : ''}`);
-}
-if (app || floor) {
-  const owners = [...new Set([...(app?.owners ?? []), ...(floor?.owners ?? [])].map((entry) => entry.owner))];
-  const gzipOf = (analysis: BuildAnalysis | null, owner: string) => analysis?.owners.find((entry) => entry.owner === owner)?.gzip ?? 0;
-  owners.sort((a, b) => gzipOf(app, b) - gzipOf(app, a) || gzipOf(floor, b) - gzipOf(floor, a));
-  details.push(`### First screen JS by package\n\nEach first-screen chunk's gzip size shared out in proportion to the bytes its source map gives each package or folder (approximate).\n\n${markdownTable(
-    ['package or folder', 'ours', 'floor'],
-    owners.filter((owner) => gzipOf(app, owner) >= 100 || gzipOf(floor, owner) >= 100).map((owner) => [owner, app ? kB(gzipOf(app, owner)) : '', floor ? kB(gzipOf(floor, owner)) : '']),
-  )}`);
-}
-for (const { label, summary } of pages) {
-  const findings = summary.findings.slice(0, 10).map((finding) => [finding.category, finding.title, finding.display, finding.savingsMs ? ms(finding.savingsMs) : '']);
-  details.push(`### Lighthouse findings: ${label} (median run)\n\nReport: \`${summary.reportFile}\`. Scripts fetched: ${summary.scripts.map((script) => `${new URL(script.url).pathname} (${kB(script.transferSize)} transferred)`).join(', ') || 'none'}.\n\n${findings.length ? markdownTable(['category', 'audit', 'value', 'est. savings'], findings) : 'No failing audits.'}`);
-}
-if (start) {
-  for (const profile of start.profiles) {
-    details.push(`### Server start on an existing data directory: CPU profile, ${profile.thread}\n\n\`node --cpu-prof\` of one start, ${ms(profile.totalMs)} profiled (\`${profile.file}\`). Time by what the stack was doing (a sample goes to the first of these any of its frames belongs to):\n\n${markdownTable(['phase', 'time'], profile.byPhase.map((entry) => [entry.phase, ms(entry.ms)]))}\n\nSelf time by package or folder:\n\n${markdownTable(['where', 'self time'], profile.byOwner.slice(0, 12).map((entry) => [entry.owner, ms(entry.selfMs)]))}\n\nFunctions with the most self time:\n\n${markdownTable(['function', 'where', 'self time'], profile.topFunctions.slice(0, 10).map((entry) => [entry.name, entry.where, ms(entry.selfMs)]))}`);
-  }
-}
-
-const markdown = `# Benchmarks
-
-Written by \`npm run bench${quick ? ' -- --quick' : ''}\` (scripts/bench) on ${machine.date}. Budgets are DESIGN.md section 9's; a measure without one says '—'.${quick ? ' **--quick**: one run per page and start, 3 s loads, no `npm test`: rough figures, for trying the bench.' : ''}
-
-Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.ramGiB} GiB RAM, ${machine.os}; Node ${machine.node}; ${machine.chromium}; commit ${machine.commit}. Load average (1 min) ${loadAtStart.toFixed(2)} when the run began and ${(os.loadavg()[0] ?? 0).toFixed(2)} when it ended: on a 2-core machine anything else running (another test suite, a build) shows in every timing here.
-
-## Budgets
-
-Each budget of issue 17 (DESIGN.md section 9) with its figure from this run; the figure's row under Figures says how it was taken.
-
-${markdownTable(['budget', 'figure', 'limit', 'within budget'], budgetSummary(rows))}
-
-${failures.length ? `## Measures that could not be taken\n\n${failures.map((failure) => `- ${failure}`).join('\n')}\n\n` : ''}## Figures
-
-${rowsToMarkdown(rows, notes)}
-
-## Details
-
-${details.join('\n\n')}
-
-Logs and reports of this run: \`${workDir}\`.
-`;
-
-writeFileSync(outFile, markdown);
+writeFileSync(outFile, benchmarksMarkdown({ quick, machine, loadAtStart, rows, notes, failures, workDir, overloadTable, app, floor, pages, start }));
 rmSync(dataRoot, { recursive: true, force: true });
 log(`\n${rowsToText(rows)}\n\nBudgets:\n${budgetSummary(rows).map((line) => `  ${(line[3] ?? '').replace(/\*/g, '').padEnd(4)} ${line[0]}: ${line[1]} (${line[2]})`).join('\n')}\n`);
 if (failures.length) log(`Not measured:\n${failures.map((failure) => `  - ${failure.replace(/\*\*/g, '')}`).join('\n')}\n`);

@@ -3,7 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { assign, setup } from 'xstate';
 import { diagramFilePath, eventLabel, renderDiagramFile, renderMermaid, undocumented } from './diagrams';
-import { machineTransitions, type MachineModel } from './graph';
+import { machineTransitions } from '../../src/statecharts/transitions';
+import type { MachineModel } from './graph';
 import { allModels } from './models/index';
 
 describe('committed diagrams', () => {

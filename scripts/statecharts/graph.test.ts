@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { and, assign, createActor, fromPromise, raise, setup, type EventObject } from 'xstate';
-import { formatScenario, generatePaths, machineGuardOutcomes, machineTransitions, pathFromEvents, replayPath, takeStep, transitionCoverage, type MachineModel } from './graph';
+import { machineGuardOutcomes, machineTransitions, takeStep } from '../../src/statecharts/transitions';
+import { formatScenario, generatePaths, pathFromEvents, replayPath, transitionCoverage, type MachineModel } from './graph';
 
 // A small machine with everything the real ones use: invoke (onDone, onError), after, guards with
 // both outcomes, parallel regions, targetless transitions, a final child with onDone and a guarded

@@ -7,9 +7,7 @@
 import { createActor, type AnyEventObject, type AnyMachineSnapshot, type AnyStateMachine, type StateValue } from 'xstate';
 import { getAdjacencyMap, getShortestPaths } from 'xstate/graph';
 import { recordWalked } from './coverage-record';
-import { machineGuardOutcomes, machineTransitions, pairKey, transitionPairs as pairsOf, takeInitialStep, takeStep, type StepResult } from './transitions';
-
-export { guardOutcomeLabel, machineGuardOutcomes, machineTransitions, takeInitialStep, takeStep, transitionPairs, type MachineTransition, type StepResult } from './transitions';
+import { machineGuardOutcomes, machineTransitions, pairKey, transitionPairs as pairsOf, takeInitialStep, takeStep, type StepResult } from '../../src/statecharts/transitions';
 
 /** One documented actor, action, guard or delay of a machine (the `<name>MachineDocs` entries). */
 export interface DocEntry {

@@ -7,18 +7,8 @@
 import { pathToFileURL } from 'node:url';
 import { getStateNodes } from 'xstate/graph';
 import { formatScenario, generatePaths, transitionCoverage, type MachineModel, type ModelPath } from './graph';
+import type { MachinePathsFigures } from '../../src/statecharts/paths-figures';
 import { allModels } from './models/index';
-
-/** The JSON figures of one machine (`npm run paths -- --json`). */
-export interface MachinePathsFigures {
-  machine: string;
-  states: number;
-  paths: number;
-  transitions: { walked: number; total: number };
-  guardOutcomes: { walked: number; total: number };
-  transitionPairs: { walked: number; total: number };
-  unreachable: { transition: string; reason: string }[];
-}
 
 /** What the paths script reports for one machine: the figures, plus what the text report prints. */
 export interface MachinePathsReport {

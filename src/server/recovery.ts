@@ -81,11 +81,6 @@ export function createRecovery(db: Database, secret: string, publicUrl: string, 
   };
 }
 
-/** The landing of a reminder's resume link: the order's waiting page, which loads the order by its id. */
-export function resumeLanding(locale: Locale, flow: 'order' | 'reseller', orderId: number): string {
-  return localePath(locale, `${flow === 'reseller' ? 'resellers/waiting' : 'waiting'}?orderid=${orderId}`);
-}
-
 /**
  * GET and POST /checkout/recovery/opt-out?token=…: the link in every reminder and its RFC 8058 one-click
  * POST (body List-Unsubscribe=One-Click). Both turn the order's reminders off and answer a small page in

@@ -1,6 +1,6 @@
 /** The shape of build/studio/data/*.json, written by scripts/studio/build-data.ts and read by the site. */
 
-import type { MachinePathsFigures } from '../../scripts/statecharts/paths';
+import type { MachinePathsFigures } from '../../src/statecharts/paths-figures';
 
 export type StateType = 'atomic' | 'compound' | 'parallel' | 'final' | 'history';
 export type TransitionKind = 'on' | 'always' | 'after' | 'onDone' | 'onError';

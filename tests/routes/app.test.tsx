@@ -2,7 +2,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { renderApp } from '../../src/app/testing';
+import { renderApp } from '../support/render-app';
 import { apiError, clientSession, fakeApi } from '../support/fake-api';
 import { TEXTS, waitingCookie } from './screens';
 

@@ -2,7 +2,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { renderApp } from '../../src/app/testing';
+import { renderApp } from '../support/render-app';
 import { demoGateways, fakeApi } from '../support/fake-api';
 
 /** The demo's gateways, as if they took only these currencies. */

@@ -1,7 +1,7 @@
 /** The waiting page's resume entry: a recovery reminder's link lands on /waiting?orderid=N in a browser with nothing saved. */
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { renderApp } from '../../src/app/testing';
+import { renderApp } from '../support/render-app';
 import { browserSide } from '../../src/app/browser';
 import { apiError, fakeApi } from '../support/fake-api';
 import { TEXTS, waitingCookie } from './screens';

@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { LOCALE_TAGS } from '../../src/i18n';
-import { renderApp } from '../../src/app/testing';
+import { renderApp } from '../support/render-app';
 import { fakeApi } from '../support/fake-api';
 import { LOCALES, SCREENS, TEXTS, urlOf } from './screens';
 

@@ -1,17 +1,10 @@
 /** The benchmark's table: printed to the terminal and written as Markdown. */
-import type { BudgetId } from './budgets';
+import type { BudgetedFigure } from './budgets';
 
-export interface Row {
+/** One figure: its measure, value and budget (lib/budgets.ts), under its section, with how it was taken. */
+export interface Row extends BudgetedFigure {
   section: string;
-  measure: string;
-  value: string;
-  /** '' when the measure has no budget in DESIGN.md section 9. */
-  budget: string;
-  /** null when there is no budget to be within. */
-  within: boolean | null;
   how: string;
-  /** The budget of issue 17 / DESIGN.md section 9 this row is the figure of, for the Budgets summary. */
-  budgetId?: BudgetId;
 }
 
 export const verdict = (row: Row): string => (row.within === null ? '—' : row.within ? 'yes' : '**no**');

@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { apiError, fakeApi } from '../../../tests/support/fake-api';
-import { renderApp } from '../testing';
+import { renderApp } from '../../../tests/support/render-app';
 
 // The fake API's merchant (tests/support/fake-api.ts): support e-mail, terms, privacy and refunds; no support page, no logo.
 describe('the merchant footer', () => {

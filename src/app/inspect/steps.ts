@@ -5,7 +5,7 @@
  * and guard outcomes of the step exactly as `npm run paths` and the coverage files do.
  */
 import { Actor, getStateNodes, StateMachine, type AnyMachineSnapshot, type AnyStateMachine, type InspectionEvent, type StateValue } from 'xstate';
-import { takeInitialStep, takeStep, transitionPairs, type StepResult } from '../../../scripts/statecharts/transitions';
+import { takeInitialStep, takeStep, transitionPairs, type StepResult } from '../../statecharts/transitions';
 
 /** One step a machine actor took (or its start), in the engine's labels. No context: it may hold personal data. */
 export interface TranslatedStep {

@@ -1,25 +1,57 @@
 import { eq } from 'drizzle-orm';
-import type { BillingPort } from '../billing/port';
+import type { Locale } from '../../domain/locale';
 import type { Database } from '../db/connect';
 import { orders } from '../db/schema';
-import type { SignInLinkPurpose } from '../sign-in';
-import { resumeLanding, type Recovery } from '../recovery';
-import { storedLocale, type MailPayload, type OutboxRow } from './outbox';
+import { storedLocale, type MailFlow, type MailPayload, type OutboxRow } from './outbox';
 import { localePath, renderMail, type MailLinks, type RenderedMail, type ServiceCredentials } from './templates';
+
+/** A service's login details as the store keeps them: null until the service is provisioned. */
+export interface ServiceLogin {
+  id: number;
+  username: string | null;
+  password: string | null;
+  serverHostname: string;
+}
+
+/** Where the login details of a service are read (the billing port). */
+export interface ServiceLogins {
+  service(serviceId: number): Promise<ServiceLogin | null>;
+}
+
+/** What a sign-in link in a mail does besides signing in: a new account's own confirmation makes its password usable. */
+export type MailSignInPurpose = 'sign-in' | 'confirm-sign-up';
+
+/** What a due recovery reminder finds when its order is read again: send it (to whom, for which flow, until when), or skip it. */
+export type DueReminder =
+  | { send: true; clientId: number; flow: Exclude<MailFlow, 'upsell'>; deadline: Date }
+  | { send: false };
+
+/** The recovery of unpaid orders (src/server/recovery.ts), as a reminder's mail uses it. */
+export interface ReminderChecks {
+  /** Reads the order again when its reminder comes due. */
+  check(orderId: number): Promise<DueReminder>;
+  /** The one-click opt-out link of an order's reminders. */
+  optOutUrl(orderId: number): string;
+}
 
 export interface MailRendererOptions {
   links: MailLinks;
   /** MAIL_CREDENTIALS=on: the login details go into "service active" (read, decrypted, when it is rendered). */
   credentials: boolean;
-  billing: Pick<BillingPort, 'service'>;
+  billing: ServiceLogins;
   /** Reads the client of a "service active" order. */
   db: Database;
   /** Makes a one-time sign-in link (src/server/sign-in.ts) for a client, landing on a checkout path (reaching one order only with `orderId`). */
-  signInLink(clientId: number, redirectPath: string, ttlMs: number, orderId?: number, purpose?: SignInLinkPurpose): Promise<string>;
+  signInLink(clientId: number, redirectPath: string, ttlMs: number, orderId?: number, purpose?: MailSignInPurpose): Promise<string>;
   /** Lifetimes of a requested link, of the one in "service active" and of a reminder's resume link. */
   ttl: { requested: number; activation: number; resume: number };
   /** Checks a due recovery reminder against its order, and makes its opt-out link. */
-  recovery: Pick<Recovery, 'check' | 'optOutUrl'>;
+  recovery: ReminderChecks;
+}
+
+/** The landing of a reminder's resume link: the order's waiting page, which loads the order by its id. */
+function resumeLanding(locale: Locale, flow: Exclude<MailFlow, 'upsell'>, orderId: number): string {
+  return localePath(locale, `${flow === 'reseller' ? 'resellers/waiting' : 'waiting'}?orderid=${orderId}`);
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { operations } from '../../api/schema';
+import type { components, operations } from '../../api/schema';
 import type { BillingPort } from '../billing/port';
 import type { Clock } from '../clock';
 import type { ServerConfig } from '../config';
@@ -7,7 +7,6 @@ import type { FraudPort } from '../fraud/port';
 import type { PaymentGateway } from '../payments/port';
 import type { ServerSecrets } from '../secrets';
 import type { CatalogueTranslations } from '../catalogue/load';
-import type { Merchant } from '../merchant';
 
 /** What every route handler may use. */
 export interface RouteDeps {
@@ -18,7 +17,7 @@ export interface RouteDeps {
   secrets: ServerSecrets;
   clock: Clock;
   /** Who sells, and the catalogue file's names and descriptions per locale. */
-  shop: { merchant: Merchant; translations: CatalogueTranslations };
+  shop: { merchant: components['schemas']['Merchant']; translations: CatalogueTranslations };
   storeEngine: 'pglite' | 'postgres';
   /** A trivial query on the store; rejects when it does not answer in time (readiness). */
   pingStore: (timeoutMs?: number) => Promise<void>;

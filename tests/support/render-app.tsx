@@ -12,15 +12,15 @@
  */
 import { createMemoryHistory } from '@tanstack/react-router';
 import { act, render } from '@testing-library/react';
-import type { Locale } from '../domain/locale';
-import type { LoadTranslations, Translations } from '../i18n';
-import { App, createApp, type CreateAppOptions } from './app';
-import { browserSide } from './browser';
+import type { Locale } from '../../src/domain/locale';
+import type { LoadTranslations, Translations } from '../../src/i18n';
+import { App, createApp, type CreateAppOptions } from '../../src/app/app';
+import { browserSide } from '../../src/app/browser';
 
-const translationFiles = import.meta.glob<Translations>('../i18n/locales/*.json', { import: 'default' });
+const translationFiles = import.meta.glob<Translations>('../../src/i18n/locales/*.json', { import: 'default' });
 
 /** The locale files, imported instead of fetched. */
-export const importTranslations: LoadTranslations = (locale: Locale) => translationFiles[`../i18n/locales/${locale}.json`]!();
+export const importTranslations: LoadTranslations = (locale: Locale) => translationFiles[`../../src/i18n/locales/${locale}.json`]!();
 
 export interface RenderAppOptions extends Omit<CreateAppOptions, 'history' | 'fetch'> {
   /** Full path with the basepath, e.g. `/checkout/de-de/waiting?…`. */
