@@ -1,16 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import { and, asc, eq } from 'drizzle-orm';
 import { generateServicePassword, generateUsername } from '../../../domain/credentials';
-import type { Currency } from '../../../domain/currency';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/connect';
-import { idempotencyKeys, invoices, orders, payments, products, services } from '../../db/schema';
+import { idempotencyKeys, invoices, orders, products, services } from '../../db/schema';
 import { conflict } from '../../http-error';
 import { decryptSecret, encryptSecret } from '../../secrets';
-import type { IdempotencyClaim, OrderRecord, PaymentRecord, ServiceRecord, StoredAnswer } from '../port';
-
-export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
-export type Executor = Database | Transaction;
+import type { IdempotencyClaim, OrderRecord, ServiceRecord, StoredAnswer } from '../port';
+import type { Executor, Transaction } from '../shared/store';
 
 /** What every module of the local billing shares: the store, the keys and settings it needs, the clock. */
 export interface LocalBillingContext {
@@ -23,7 +19,6 @@ export interface LocalBillingContext {
   mailQueued?: () => void;
 }
 
-export const newPaymentId = () => `pay_${randomBytes(18).toString('base64url')}`;
 export const cents = (amountCents: number) => amountCents / 100;
 
 /** A replayed answer queued nothing; a fresh one may have. */
@@ -42,25 +37,6 @@ export async function readOrder(executor: Executor, id: number): Promise<OrderRe
     id: order.id, clientId: order.clientId, kind: order.kind, status: order.status, fraud: order.fraud, currency: order.currency,
     amountCents: order.amountCents, invoiceId: invoice.id, invoiceStatus: invoice.status, serviceIds: serviceRows.map((row) => row.id),
   };
-}
-
-export async function readPayment(executor: Executor, id: string): Promise<PaymentRecord | null> {
-  const [row] = await executor.select({ payment: payments, invoiceKind: invoices.kind, invoiceStatus: invoices.status, orderId: invoices.orderId, orderKind: orders.kind, orderStatus: orders.status })
-    .from(payments)
-    .innerJoin(invoices, eq(invoices.id, payments.invoiceId))
-    .leftJoin(orders, eq(orders.id, invoices.orderId))
-    .where(eq(payments.id, id));
-  if (!row) return null;
-  const returnPath = row.orderKind === 'reseller' ? '/checkout/resellers/waiting' : '/checkout/waiting';
-  return { ...row.payment, returnPath, invoiceStatus: row.invoiceStatus, invoiceKind: row.invoiceKind, orderId: row.orderId, orderStatus: row.orderStatus ?? null };
-}
-
-export async function insertPayment(executor: Executor, invoice: { id: number; currency: Currency; amountCents: number }, gateway: string, expiresAt: Date) {
-  const [payment] = await executor.insert(payments).values({
-    id: newPaymentId(), invoiceId: invoice.id, gateway, currency: invoice.currency, amountCents: invoice.amountCents, status: 'Open', expiresAt,
-  }).returning();
-  if (!payment) throw new Error('Payment was not created');
-  return payment;
 }
 
 export async function readService(context: LocalBillingContext, executor: Executor, id: number): Promise<ServiceRecord | null> {

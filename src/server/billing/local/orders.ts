@@ -2,7 +2,8 @@ import { and, count, eq, gte, inArray } from 'drizzle-orm';
 import { affiliateClicks, invoices, orders, services } from '../../db/schema';
 import { queueUpsellReceipt } from '../../mail/outbox';
 import type { BillingPort, InvoiceRecord } from '../port';
-import { afterMail, idempotent, insertPayment, readOrder, type LocalBillingContext } from './context';
+import { insertPayment } from '../shared/payment-records';
+import { afterMail, idempotent, readOrder, type LocalBillingContext } from './context';
 import { placeLocalOrder } from './place-order';
 
 type OrderCalls = Pick<BillingPort,

@@ -5,7 +5,9 @@ import { idempotencyKeys, promotions } from '../../db/schema';
 import { conflict, unprocessable } from '../../http-error';
 import { orderReceiptMessages, outboxValues } from '../../mail/outbox';
 import type { IdempotencyClaim, NewOrder, PaymentRecord, PlacedOrder, StoredAnswer } from '../port';
-import { cents, newPaymentId, type Executor, type LocalBillingContext } from './context';
+import { newPaymentId } from '../shared/payment-records';
+import type { Executor } from '../shared/store';
+import { cents, type LocalBillingContext } from './context';
 
 /** The rows of a raw query, on PGlite and on PostgreSQL alike (both drivers answer `{ rows }`). */
 const rowsOf = async <Row>(executor: Executor, query: SQL): Promise<Row[]> => ((await executor.execute(query)) as unknown as { rows: Row[] }).rows;

@@ -19,13 +19,10 @@ import type {
 type UpsellAnswer = { invoiceid: number; paymentId: string; amountCents: number; currency: Currency; deadline: string };
 import { collection, requireId, text, toCentsExact, toId, whmcsDate, WhmcsRefusal, WhmcsUnavailable, type WhmcsAnswer, type WhmcsClient } from './client';
 import { phpSerializeBase64 } from './php-serialize';
-import { cachedRead } from '../local/catalogue';
-import { toClient } from '../local/clients';
-import { insertPayment, readPayment } from '../local/context';
-import { hasConfirmingPayment, readInvoiceProgress, recordPaymentEvent } from '../local/payment-records';
-
-type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
-type Executor = Database | Transaction;
+import { cachedRead } from '../shared/cached-read';
+import { toClient } from '../shared/clients';
+import { hasConfirmingPayment, insertPayment, readInvoiceProgress, readPayment, recordPaymentEvent } from '../shared/payment-records';
+import type { Executor, Transaction } from '../shared/store';
 
 export interface WhmcsBillingConfig {
   retailGid: number;
