@@ -2,11 +2,10 @@ import { and, asc, eq } from 'drizzle-orm';
 import { generateServicePassword, generateUsername } from '../../../domain/credentials';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/connect';
-import { idempotencyKeys, invoices, orders, products, services } from '../../db/schema';
-import { conflict } from '../../http-error';
+import { invoices, orders, products, services } from '../../db/schema';
 import { decryptSecret, encryptSecret } from '../../secrets';
-import type { IdempotencyClaim, OrderRecord, ServiceRecord, StoredAnswer } from '../port';
-import type { Executor, Transaction } from '../shared/store';
+import type { OrderRecord, ServiceRecord } from '../port';
+import type { Executor } from '../shared/store';
 
 /** What every module of the local billing shares: the store, the keys and settings it needs, the clock. */
 export interface LocalBillingContext {
@@ -20,12 +19,6 @@ export interface LocalBillingContext {
 }
 
 export const cents = (amountCents: number) => amountCents / 100;
-
-/** A replayed answer queued nothing; a fresh one may have. */
-export const afterMail = (context: LocalBillingContext) => <T extends { replayed: boolean }>(answer: T): T => {
-  if (!answer.replayed) context.mailQueued?.();
-  return answer;
-};
 
 export async function readOrder(executor: Executor, id: number): Promise<OrderRecord | null> {
   const [order] = await executor.select().from(orders).where(eq(orders.id, id));
@@ -56,32 +49,3 @@ export async function readService(context: LocalBillingContext, executor: Execut
 export const newCredentials = (context: LocalBillingContext) => ({
   username: generateUsername(), passwordEncrypted: encryptSecret(context.encryptionKey, generateServicePassword()),
 });
-
-/**
- * Runs `work` once per idempotency key: the first answer is stored in the same transaction and replayed
- * to every retry with the same body; concurrent retries wait on the key's row lock. A failed attempt
- * (an HttpError thrown by `work`) rolls back and stores nothing.
- */
-export async function idempotent<T>(db: Database, claim: IdempotencyClaim | null, work: (tx: Transaction) => Promise<T>): Promise<StoredAnswer<T>> {
-  return db.transaction(async (tx) => {
-    if (claim) {
-      const inserted = await tx.insert(idempotencyKeys)
-        .values({ scope: claim.scope, key: claim.key, requestHash: claim.requestHash, statusCode: 0, response: {} })
-        .onConflictDoNothing()
-        .returning({ key: idempotencyKeys.key });
-      if (inserted.length === 0) {
-        const [stored] = await tx.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.scope, claim.scope), eq(idempotencyKeys.key, claim.key)));
-        if (!stored || stored.requestHash !== claim.requestHash) {
-          throw conflict('idempotency_key_reused', 'This Idempotency-Key was already used with a different request.');
-        }
-        return { statusCode: stored.statusCode, body: stored.response as T, replayed: true };
-      }
-    }
-    const body = await work(tx);
-    if (claim) {
-      await tx.update(idempotencyKeys).set({ statusCode: 200, response: body as object })
-        .where(and(eq(idempotencyKeys.scope, claim.scope), eq(idempotencyKeys.key, claim.key)));
-    }
-    return { statusCode: 200, body, replayed: false };
-  });
-}

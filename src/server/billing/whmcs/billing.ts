@@ -8,7 +8,7 @@ import type { PricingTable } from '../../../domain/pricing';
 import type { StoredPromotion } from '../../../domain/promotion';
 import { systemClock, type Clock } from '../../clock';
 import type { Database } from '../../db/connect';
-import { affiliateClicks, clients, idempotencyKeys, invoices, orders, payments, products, services, whmcsUndos } from '../../db/schema';
+import { affiliateClicks, clients, invoices, orders, payments, products, services, whmcsUndos } from '../../db/schema';
 import { conflict } from '../../http-error';
 import { queueOrderReceipt, queueServiceActive, queueUpsellReceipt } from '../../mail/outbox';
 import type {
@@ -20,6 +20,9 @@ type UpsellAnswer = { invoiceid: number; paymentId: string; amountCents: number;
 import { collection, requireId, text, toCentsExact, toId, whmcsDate, WhmcsRefusal, WhmcsUnavailable, type WhmcsAnswer, type WhmcsClient } from './client';
 import { phpSerializeBase64 } from './php-serialize';
 import { cachedRead } from '../shared/cached-read';
+import {
+  afterMail, hasAnswer, idempotentWithCommittedClaim, recordAnswer, recordProgress, releaseClaim, requestInProgress, staleClaimKeys, takeClaim, yieldClaim,
+} from '../shared/idempotency';
 import { toClient } from '../shared/clients';
 import { hasConfirmingPayment, insertPayment, readInvoiceProgress, readPayment, recordPaymentEvent } from '../shared/payment-records';
 import type { Executor, Transaction } from '../shared/store';
@@ -53,9 +56,6 @@ const CYCLES: { key: PricingKey; name: string }[] = [
   { key: 'monthly', name: 'Monthly' }, { key: 'quarterly', name: 'Quarterly' }, { key: 'semiannually', name: 'Semi-Annually' },
   { key: 'annually', name: 'Annually' }, { key: 'biennially', name: 'Biennially' }, { key: 'triennially', name: 'Triennially' },
 ];
-/** An idempotency claim older than this with no answer was taken by a process that died (a call takes at most 30 s). */
-const STALE_CLAIM_SECONDS = 120;
-const CLAIM_WAIT_MS = 45_000;
 /** The claim scope of applying a payment in WHMCS (AddInvoicePayment, then AcceptOrder or UpdateClientProduct); its key is the payment id. */
 export const APPLY_PAYMENT_SCOPE = 'whmcs-apply-payment';
 /** A shopper retries a failed submit within minutes; after this the WHMCS record of an unfinished request is undone. */
@@ -114,10 +114,7 @@ function productCycle(paytype: string, pricing: PricingTable): string {
 /** The billing port over a WHMCS installation: WHMCS holds the truth; the checkout's store keeps its own records and a mirror row per id it uses. */
 export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: WhmcsBillingConfig): BillingPort {
   const clock = config.clock ?? systemClock;
-  const afterMail = <T extends { replayed: boolean }>(answer: T): T => {
-    if (!answer.replayed) config.mailQueued?.();
-    return answer;
-  };
+  const mailed = afterMail(config);
 
   // ---------------------------------------------------------------------------------------------------
   // Catalogue
@@ -359,51 +356,6 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
   };
 
   // ---------------------------------------------------------------------------------------------------
-  // Claims: an Idempotency-Key (or a payment to apply) is claimed in the store, committed, BEFORE WHMCS is called.
-
-  /** `progress`: what an earlier holder of the claim recorded before it failed or died (the payment's upsell target). */
-  type ClaimState<T> = { mine: true; progress: Record<string, unknown> } | { mine: false; answer: StoredAnswer<T> | null };
-
-  /** Takes the claim, or waits for the holder's answer; a claim left by a dead process (no answer after STALE_CLAIM_SECONDS) is taken over. */
-  async function takeClaim<T>(claim: IdempotencyClaim, wait: boolean): Promise<ClaimState<T>> {
-    const started = Date.now();
-    for (;;) {
-      const inserted = await db.insert(idempotencyKeys)
-        .values({ scope: claim.scope, key: claim.key, requestHash: claim.requestHash, statusCode: 0, response: {} })
-        .onConflictDoNothing().returning({ key: idempotencyKeys.key });
-      if (inserted.length > 0) return { mine: true, progress: {} };
-      const where = and(eq(idempotencyKeys.scope, claim.scope), eq(idempotencyKeys.key, claim.key));
-      const [stored] = await db.select().from(idempotencyKeys).where(where);
-      if (stored) {
-        if (stored.requestHash !== claim.requestHash) throw conflict('idempotency_key_reused', 'This Idempotency-Key was already used with a different request.');
-        if (stored.statusCode !== 0) return { mine: false, answer: { statusCode: stored.statusCode, body: stored.response as T, replayed: true } };
-        const taken = await db.update(idempotencyKeys).set({ createdAt: sql`now()` })
-          .where(and(where, eq(idempotencyKeys.statusCode, 0), sql`${idempotencyKeys.createdAt} < now() - make_interval(secs => ${STALE_CLAIM_SECONDS})`))
-          .returning({ key: idempotencyKeys.key });
-        if (taken.length > 0) return { mine: true, progress: (stored.response ?? {}) as Record<string, unknown> };
-        if (!wait) return { mine: false, answer: null };
-      }
-      if (Date.now() - started > CLAIM_WAIT_MS) throw conflict('request_in_progress', 'This request is still being processed. Please try again in a moment.');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-
-  const releaseClaim = async (claim: IdempotencyClaim) => {
-    await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.scope, claim.scope), eq(idempotencyKeys.key, claim.key), eq(idempotencyKeys.statusCode, 0)));
-  };
-
-  /** Frees a payment's claim for the next delivery at once, keeping what it recorded on the way. */
-  const yieldClaim = async (claim: IdempotencyClaim) => {
-    await db.update(idempotencyKeys).set({ createdAt: new Date(0) })
-      .where(and(eq(idempotencyKeys.scope, claim.scope), eq(idempotencyKeys.key, claim.key), eq(idempotencyKeys.statusCode, 0)));
-  };
-
-  const recordAnswer = async (executor: Executor, claim: IdempotencyClaim, body: unknown) => {
-    await executor.update(idempotencyKeys).set({ statusCode: 200, response: body as object })
-      .where(and(eq(idempotencyKeys.scope, claim.scope), eq(idempotencyKeys.key, claim.key)));
-  };
-
-  // ---------------------------------------------------------------------------------------------------
   // Undos owed to WHMCS: a row is written first, then the undo is tried; one WHMCS refuses is retried by the job.
 
   type UndoAction = 'CancelOrder' | 'CancelInvoice';
@@ -483,7 +435,7 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
   const refuseUndone = async (claim: IdempotencyClaim | null, action: UndoAction, whmcsId: number) => {
     const [row] = await db.select({ status: whmcsUndos.status }).from(whmcsUndos).where(undoOf(action, whmcsId));
     if (row?.status !== 'done') return;
-    if (claim) await releaseClaim(claim);
+    if (claim) await releaseClaim(db, claim);
     throw conflict('order_cancelled', 'This purchase was not completed in time and has been cancelled. Please start it again.');
   };
 
@@ -500,45 +452,29 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
   }
 
   /** Runs `work` once per key: concurrent retries wait for the first answer; a failure before WHMCS took anything frees the key. */
-  async function idempotent<T>(claim: IdempotencyClaim | null, work: (attempt: Attempt<T>) => Promise<T>): Promise<StoredAnswer<T>> {
-    let progress: Record<string, unknown> = {};
-    if (claim) {
-      const state = await takeClaim<T>(claim, true);
-      if (!state.mine && state.answer) return state.answer;
-      if (state.mine) progress = state.progress;
-    }
-    let kept = false;
-    const keepUnfinished = async (next: Record<string, unknown>, action: UndoAction, whmcsId: number) => {
-      if (!claim) {
-        await undoNow(action, whmcsId, 'unfinished');
-        return;
-      }
-      try {
-        await db.transaction(async (tx) => {
-          // Free at once for the retry (no wait for the stale-claim time), with the record named.
-          await tx.update(idempotencyKeys).set({ response: next, createdAt: new Date(0) })
-            .where(and(eq(idempotencyKeys.scope, claim.scope), eq(idempotencyKeys.key, claim.key), eq(idempotencyKeys.statusCode, 0)));
-          await tx.insert(whmcsUndos).values({
-            action, whmcsId, reason: 'unfinished', claimScope: claim.scope, claimKey: claim.key, nextAttemptAt: afterMs(config.unfinishedUndoAfterMs ?? UNFINISHED_UNDO_AFTER_MS),
-          }).onConflictDoNothing();
-        });
-        kept = true;
-      } catch (error) {
-        // The store failed too: the key cannot be bound, so the record is undone now (a refusal is only logged).
-        config.log?.error({ action, whmcsId, err: describeWhmcsError(error) }, 'WHMCS record of a failed request could not be kept for a retry; undoing it now');
-        await undoNow(action, whmcsId, 'unfinished').catch((undoError: unknown) => {
-          config.log?.error({ action, whmcsId, err: describeWhmcsError(undoError) }, 'WHMCS record left for the operator: neither kept nor undone');
-        });
-      }
-    };
-    try {
-      const body = await work({ progress, record: async (tx, answer) => { if (claim) await recordAnswer(tx, claim, answer); }, keepUnfinished });
-      return { statusCode: 200, body, replayed: false };
-    } catch (error) {
-      if (claim && !kept) await releaseClaim(claim).catch(() => undefined);
-      throw error;
-    }
-  }
+  const idempotent = <T>(claim: IdempotencyClaim | null, work: (attempt: Attempt<T>) => Promise<T>): Promise<StoredAnswer<T>> =>
+    idempotentWithCommittedClaim<T>(db, claim, ({ progress, record, keep }) => work({
+      progress, record,
+      async keepUnfinished(next, action, whmcsId) {
+        let kept: boolean;
+        try {
+          kept = await keep(next, async (tx, bound) => {
+            await tx.insert(whmcsUndos).values({
+              action, whmcsId, reason: 'unfinished', claimScope: bound.scope, claimKey: bound.key, nextAttemptAt: afterMs(config.unfinishedUndoAfterMs ?? UNFINISHED_UNDO_AFTER_MS),
+            }).onConflictDoNothing();
+          });
+        } catch (error) {
+          // The store failed too: the key cannot be bound, so the record is undone now (a refusal is only logged).
+          config.log?.error({ action, whmcsId, err: describeWhmcsError(error) }, 'WHMCS record of a failed request could not be kept for a retry; undoing it now');
+          await undoNow(action, whmcsId, 'unfinished').catch((undoError: unknown) => {
+            config.log?.error({ action, whmcsId, err: describeWhmcsError(undoError) }, 'WHMCS record left for the operator: neither kept nor undone');
+          });
+          return;
+        }
+        // Without a key nothing can finish the record: it is undone now.
+        if (!kept) await undoNow(action, whmcsId, 'unfinished');
+      },
+    }));
 
   // ---------------------------------------------------------------------------------------------------
   // Applying a payment in WHMCS, exactly once: the intent (payment Paid in the store) is committed first; then a
@@ -546,7 +482,7 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
 
   const applyPaymentInWhmcs = async (paymentId: string) => {
     const claim: IdempotencyClaim = { scope: APPLY_PAYMENT_SCOPE, key: paymentId, requestHash: '' };
-    const state = await takeClaim<unknown>(claim, false);
+    const state = await takeClaim<unknown>(db, claim, false);
     if (!state.mine) return;
     try {
       const [payment] = await db.select().from(payments).where(eq(payments.id, paymentId));
@@ -566,8 +502,7 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
           const service = await getService(invoice.serviceId);
           if (!service) throw new WhmcsRefusal('GetClientsProducts', `service ${invoice.serviceId} not found`);
           quantity = service.extraConnections + invoice.extraQuantity;
-          await db.update(idempotencyKeys).set({ response: { quantity } })
-            .where(and(eq(idempotencyKeys.scope, claim.scope), eq(idempotencyKeys.key, claim.key), eq(idempotencyKeys.statusCode, 0)));
+          await recordProgress(db, claim, { quantity });
         }
         await cachedCatalogue();
         const sub = subOptionOf.get(EXTRA_CONNECTION_OPTION_ID);
@@ -603,7 +538,7 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
       }
       await recordAnswer(db, claim, { applied: true });
     } catch (error) {
-      await yieldClaim(claim).catch(() => undefined);
+      await yieldClaim(db, claim).catch(() => undefined);
       throw error;
     }
   };
@@ -613,9 +548,7 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
     if (!paymentId) return;
     const [payment] = await db.select({ status: payments.status }).from(payments).where(eq(payments.id, paymentId));
     if (payment?.status !== 'Paid') return;
-    const [done] = await db.select({ statusCode: idempotencyKeys.statusCode }).from(idempotencyKeys)
-      .where(and(eq(idempotencyKeys.scope, APPLY_PAYMENT_SCOPE), eq(idempotencyKeys.key, paymentId)));
-    if (done?.statusCode === 200) return;
+    if (await hasAnswer(db, { scope: APPLY_PAYMENT_SCOPE, key: paymentId })) return;
     await applyPaymentInWhmcs(paymentId);
   };
 
@@ -771,7 +704,7 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
         const status: OrderStatus = order.fraud ? 'Fraud' : 'Pending';
         const placedAt = clock.now();
         const body = await db.transaction(async (tx) => {
-          if (!(await supersedeUndo(tx, 'CancelOrder', orderId))) throw conflict('request_in_progress', 'This request is still being processed. Please try again in a moment.');
+          if (!(await supersedeUndo(tx, 'CancelOrder', orderId))) throw requestInProgress();
           await mirrorProducts(tx, order.items.map((item) => item.pid));
           await tx.insert(orders).values({
             id: orderId, clientId: order.clientId, kind: order.kind, status, fraud: order.fraud, ip: order.ip, country: order.country,
@@ -811,7 +744,7 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
         await keepUnfinished({ whmcsOrder: placed }, 'CancelOrder', orderId);
         throw error;
       }
-    }).then(afterMail),
+    }).then(mailed),
 
     order: readOrder,
 
@@ -855,7 +788,7 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
       const whmcsInvoice = invoiceId;
       try {
         return await db.transaction(async (tx) => {
-          if (!(await supersedeUndo(tx, 'CancelInvoice', whmcsInvoice))) throw conflict('request_in_progress', 'This request is still being processed. Please try again in a moment.');
+          if (!(await supersedeUndo(tx, 'CancelInvoice', whmcsInvoice))) throw requestInProgress();
           const [invoice] = await tx.insert(invoices).values({
             id: whmcsInvoice, clientId: input.clientId, kind: 'upsell', serviceId: input.serviceId, extraQuantity: input.quantity, status: 'Unpaid', currency: input.currency, amountCents: input.amountCents,
             createdAt: clock.now(),
@@ -874,7 +807,7 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
         await keepUnfinished({ whmcsInvoice }, 'CancelInvoice', whmcsInvoice);
         throw error;
       }
-    }).then(afterMail),
+    }).then(mailed),
 
     async createPayment({ invoiceId, gateway, expiresAt }) {
       const invoice = await syncInvoice(invoiceId);
@@ -966,10 +899,7 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
         else round.undoRefused += 1;
       }
       // Payments whose application in WHMCS failed or was cut short and that no delivery has taken up since.
-      const unapplied = await db.select({ paymentId: idempotencyKeys.key }).from(idempotencyKeys)
-        .where(and(eq(idempotencyKeys.scope, APPLY_PAYMENT_SCOPE), eq(idempotencyKeys.statusCode, 0), sql`${idempotencyKeys.createdAt} < now() - make_interval(secs => ${STALE_CLAIM_SECONDS})`))
-        .orderBy(asc(idempotencyKeys.createdAt)).limit(RESUME_BATCH);
-      for (const { paymentId } of unapplied) {
+      for (const paymentId of await staleClaimKeys(db, APPLY_PAYMENT_SCOPE, RESUME_BATCH)) {
         const [payment] = await db.select({ invoiceId: payments.invoiceId }).from(payments).where(eq(payments.id, paymentId));
         try {
           await applyPaymentInWhmcs(paymentId);
