@@ -15,7 +15,7 @@ import { ConfigError } from '../../src/server/config';
 import type { Database } from '../../src/server/db/connect';
 import { runAsScript, withConfiguredStore } from './ops-script';
 import { idempotencyKeys, invoices, payments, whmcsUndos } from '../../src/server/db/schema';
-import { APPLY_PAYMENT_SCOPE } from '../../src/server/billing/whmcs/billing';
+import { APPLY_PAYMENT_SCOPE } from '../../src/server/billing/whmcs';
 import { shortPaymentId } from './payment-exceptions';
 
 export type PendingUndo = Pick<typeof whmcsUndos.$inferSelect, 'action' | 'whmcsId' | 'reason' | 'attempts' | 'nextAttemptAt' | 'lastError' | 'createdAt'>;

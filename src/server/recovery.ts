@@ -8,7 +8,7 @@ import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PAYMENT_DEADLINE_MS } from '../domain/constants';
 import type { Locale } from '../domain/locale';
-import { latestPaymentOf } from './billing/local/payment-records';
+import { latestPaymentOf } from './billing/shared/payment-records';
 import type { BillingPort } from './billing/port';
 import type { Clock } from './clock';
 import type { Database } from './db/connect';

@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
 import { PAYMENT_DEADLINE_MS } from '../../domain/constants';
 import { EXTRA_CONNECTION_OPTION_ID, PROXY_PROTECTION_OPTION_ID } from '../../domain/constants';
 import { MESSAGE_TEXTS, promotionRefusalMessage } from '../../domain/messages';
@@ -7,7 +5,8 @@ import { sameAmount, toCents } from '../../domain/money';
 import { quoteOrder, quoteProducts, quoteUpsell } from '../../domain/pricing';
 import { isoDate, promotionRefusal, type Promotion } from '../../domain/promotion';
 import { pricedPromotion } from '../billing/promotions';
-import type { CatalogueProduct, IdempotencyClaim, InvoiceProgress } from '../billing/port';
+import type { CatalogueProduct, InvoiceProgress } from '../billing/port';
+import { idempotencyClaim } from '../billing/shared/idempotency';
 import type { PaymentGateway } from '../payments/port';
 import type { CatalogueTranslations } from '../catalogue/load';
 import type { Locale } from '../../domain/locale';
@@ -19,13 +18,6 @@ import { shopperLocale } from '../mail/locale';
 import { paymentLink, refuseCurrency } from '../payments/link';
 import { visitorOf } from '../visitor';
 import type { Handlers, RouteDeps } from './types';
-
-/** The claim of an Idempotency-Key, scoped to the client and the operation; the body's hash detects reuse. */
-function idempotencyClaim(request: FastifyRequest, scope: string): IdempotencyClaim | null {
-  const key = request.headers['idempotency-key'];
-  if (typeof key !== 'string') return null;
-  return { scope, key, requestHash: createHash('sha256').update(JSON.stringify(request.body)).digest('hex') };
-}
 
 /** The receipt of the waiting and success pages; a stored cycle is one of the catalogue's (the catalogue file is checked against them). */
 function receiptOf(progress: InvoiceProgress, gateways: PaymentGateway[], names: Record<string, string>, locale: Locale | undefined, translations: CatalogueTranslations): components['schemas']['Receipt'] {

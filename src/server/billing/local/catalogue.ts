@@ -2,6 +2,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import { isCurrency, type CurrencyRate } from '../../../domain/currency';
 import { configOptions, currencies, gatewayNames, products, promotions } from '../../db/schema';
 import type { BillingPort, CatalogueProduct } from '../port';
+import { cachedRead } from '../shared/cached-read';
 import type { LocalBillingContext } from './context';
 
 type CatalogueCalls = Pick<BillingPort, 'products' | 'product' | 'promotion' | 'currencies' | 'gatewayNames'>;
@@ -56,23 +57,5 @@ export function localCatalogue(context: LocalBillingContext): CatalogueCalls {
     currencies: cachedRead(context, readCurrencies),
 
     gatewayNames: cachedRead(context, async () => Object.fromEntries((await db.select().from(gatewayNames)).map((row) => [row.module, row.displayname]))),
-  };
-}
-
-/**
- * The catalogue and the currency rates are read on every page and change rarely: each is kept for
- * `catalogueTtlMs`, one load at a time; a failed load is forgotten at once.
- */
-export function cachedRead<T>(context: Pick<LocalBillingContext, 'catalogueTtlMs' | 'clock'>, read: () => Promise<T>): () => Promise<T> {
-  let entry: { loaded: Promise<T>; expires: number } | null = null;
-  return () => {
-    const now = context.clock.now().getTime();
-    if (!entry || entry.expires <= now) {
-      const loaded = read();
-      const current = { loaded, expires: now + context.catalogueTtlMs };
-      entry = current;
-      loaded.catch(() => { if (entry === current) entry = null; });
-    }
-    return entry.loaded;
   };
 }

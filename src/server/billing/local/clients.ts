@@ -1,14 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { clients } from '../../db/schema';
-import type { BillingPort, Client } from '../port';
+import type { BillingPort } from '../port';
+import { toClient } from '../shared/clients';
 import type { LocalBillingContext } from './context';
 
 type ClientCalls = Pick<BillingPort, 'clientByEmail' | 'clientById' | 'createClient' | 'guestClient'>;
-
-/** A client as the port gives it, from its row in the store (the local billing's, or WHMCS's mirror). */
-export const toClient = (row: typeof clients.$inferSelect): Client => ({
-  id: row.id, email: row.email, passwordHash: row.passwordHash, reseller: row.reseller, emailVerified: row.emailVerifiedAt !== null,
-});
 
 /** Clients by e-mail (stored lower-case, trimmed): a guest's is created without a password. */
 export function localClients({ db }: LocalBillingContext): ClientCalls {

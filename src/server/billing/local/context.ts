@@ -1,16 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { and, asc, eq } from 'drizzle-orm';
 import { generateServicePassword, generateUsername } from '../../../domain/credentials';
-import type { Currency } from '../../../domain/currency';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/connect';
-import { idempotencyKeys, invoices, orders, payments, products, services } from '../../db/schema';
-import { conflict } from '../../http-error';
+import { invoices, orders, products, services } from '../../db/schema';
 import { decryptSecret, encryptSecret } from '../../secrets';
-import type { IdempotencyClaim, OrderRecord, PaymentRecord, ServiceRecord, StoredAnswer } from '../port';
-
-export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
-export type Executor = Database | Transaction;
+import type { OrderRecord, ServiceRecord } from '../port';
+import type { Executor } from '../shared/store';
 
 /** What every module of the local billing shares: the store, the keys and settings it needs, the clock. */
 export interface LocalBillingContext {
@@ -23,14 +18,7 @@ export interface LocalBillingContext {
   mailQueued?: () => void;
 }
 
-export const newPaymentId = () => `pay_${randomBytes(18).toString('base64url')}`;
 export const cents = (amountCents: number) => amountCents / 100;
-
-/** A replayed answer queued nothing; a fresh one may have. */
-export const afterMail = (context: LocalBillingContext) => <T extends { replayed: boolean }>(answer: T): T => {
-  if (!answer.replayed) context.mailQueued?.();
-  return answer;
-};
 
 export async function readOrder(executor: Executor, id: number): Promise<OrderRecord | null> {
   const [order] = await executor.select().from(orders).where(eq(orders.id, id));
@@ -42,25 +30,6 @@ export async function readOrder(executor: Executor, id: number): Promise<OrderRe
     id: order.id, clientId: order.clientId, kind: order.kind, status: order.status, fraud: order.fraud, currency: order.currency,
     amountCents: order.amountCents, invoiceId: invoice.id, invoiceStatus: invoice.status, serviceIds: serviceRows.map((row) => row.id),
   };
-}
-
-export async function readPayment(executor: Executor, id: string): Promise<PaymentRecord | null> {
-  const [row] = await executor.select({ payment: payments, invoiceKind: invoices.kind, invoiceStatus: invoices.status, orderId: invoices.orderId, orderKind: orders.kind, orderStatus: orders.status })
-    .from(payments)
-    .innerJoin(invoices, eq(invoices.id, payments.invoiceId))
-    .leftJoin(orders, eq(orders.id, invoices.orderId))
-    .where(eq(payments.id, id));
-  if (!row) return null;
-  const returnPath = row.orderKind === 'reseller' ? '/checkout/resellers/waiting' : '/checkout/waiting';
-  return { ...row.payment, returnPath, invoiceStatus: row.invoiceStatus, invoiceKind: row.invoiceKind, orderId: row.orderId, orderStatus: row.orderStatus ?? null };
-}
-
-export async function insertPayment(executor: Executor, invoice: { id: number; currency: Currency; amountCents: number }, gateway: string, expiresAt: Date) {
-  const [payment] = await executor.insert(payments).values({
-    id: newPaymentId(), invoiceId: invoice.id, gateway, currency: invoice.currency, amountCents: invoice.amountCents, status: 'Open', expiresAt,
-  }).returning();
-  if (!payment) throw new Error('Payment was not created');
-  return payment;
 }
 
 export async function readService(context: LocalBillingContext, executor: Executor, id: number): Promise<ServiceRecord | null> {
@@ -80,32 +49,3 @@ export async function readService(context: LocalBillingContext, executor: Execut
 export const newCredentials = (context: LocalBillingContext) => ({
   username: generateUsername(), passwordEncrypted: encryptSecret(context.encryptionKey, generateServicePassword()),
 });
-
-/**
- * Runs `work` once per idempotency key: the first answer is stored in the same transaction and replayed
- * to every retry with the same body; concurrent retries wait on the key's row lock. A failed attempt
- * (an HttpError thrown by `work`) rolls back and stores nothing.
- */
-export async function idempotent<T>(db: Database, claim: IdempotencyClaim | null, work: (tx: Transaction) => Promise<T>): Promise<StoredAnswer<T>> {
-  return db.transaction(async (tx) => {
-    if (claim) {
-      const inserted = await tx.insert(idempotencyKeys)
-        .values({ scope: claim.scope, key: claim.key, requestHash: claim.requestHash, statusCode: 0, response: {} })
-        .onConflictDoNothing()
-        .returning({ key: idempotencyKeys.key });
-      if (inserted.length === 0) {
-        const [stored] = await tx.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.scope, claim.scope), eq(idempotencyKeys.key, claim.key)));
-        if (!stored || stored.requestHash !== claim.requestHash) {
-          throw conflict('idempotency_key_reused', 'This Idempotency-Key was already used with a different request.');
-        }
-        return { statusCode: stored.statusCode, body: stored.response as T, replayed: true };
-      }
-    }
-    const body = await work(tx);
-    if (claim) {
-      await tx.update(idempotencyKeys).set({ statusCode: 200, response: body as object })
-        .where(and(eq(idempotencyKeys.scope, claim.scope), eq(idempotencyKeys.key, claim.key)));
-    }
-    return { statusCode: 200, body, replayed: false };
-  });
-}

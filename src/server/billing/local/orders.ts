@@ -2,7 +2,9 @@ import { and, count, eq, gte, inArray } from 'drizzle-orm';
 import { affiliateClicks, invoices, orders, services } from '../../db/schema';
 import { queueUpsellReceipt } from '../../mail/outbox';
 import type { BillingPort, InvoiceRecord } from '../port';
-import { afterMail, idempotent, insertPayment, readOrder, type LocalBillingContext } from './context';
+import { afterMail, idempotentInTransaction } from '../shared/idempotency';
+import { insertPayment } from '../shared/payment-records';
+import { readOrder, type LocalBillingContext } from './context';
 import { placeLocalOrder } from './place-order';
 
 type OrderCalls = Pick<BillingPort,
@@ -42,7 +44,7 @@ export function localOrders(context: LocalBillingContext, catalogue: Pick<Billin
       return { id: invoiceId, clientId, kind, orderId, serviceId, status, currency, amountCents } satisfies InvoiceRecord;
     },
 
-    createUpsellInvoice: (input, claim) => idempotent(db, claim, async (tx) => {
+    createUpsellInvoice: (input, claim) => idempotentInTransaction(db, claim, async (tx) => {
       const [invoice] = await tx.insert(invoices).values({
         clientId: input.clientId, kind: 'upsell', serviceId: input.serviceId, extraQuantity: input.quantity, status: 'Unpaid', currency: input.currency, amountCents: input.amountCents,
         createdAt: context.clock.now(),

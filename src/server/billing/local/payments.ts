@@ -2,8 +2,8 @@ import { eq, sql } from 'drizzle-orm';
 import { clients, invoices, orders, services } from '../../db/schema';
 import { queueServiceActive } from '../../mail/outbox';
 import type { BillingPort, SettleResult } from '../port';
-import { insertPayment, newCredentials, readPayment, type LocalBillingContext } from './context';
-import { hasConfirmingPayment, readInvoiceProgress, recordPaymentEvent } from './payment-records';
+import { hasConfirmingPayment, insertPayment, readInvoiceProgress, readPayment, recordPaymentEvent } from '../shared/payment-records';
+import { newCredentials, type LocalBillingContext } from './context';
 
 type PaymentCalls = Pick<BillingPort, 'createPayment' | 'payment' | 'invoiceProgress' | 'paymentConfirming' | 'settlePayment'>;
 

@@ -1,11 +1,13 @@
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { MESSAGE_TEXTS } from '../../../domain/messages';
-import type { Database } from '../../db/connect';
-import { idempotencyKeys, promotions } from '../../db/schema';
-import { conflict, unprocessable } from '../../http-error';
+import { promotions } from '../../db/schema';
+import { unprocessable } from '../../http-error';
 import { orderReceiptMessages, outboxValues } from '../../mail/outbox';
 import type { IdempotencyClaim, NewOrder, PaymentRecord, PlacedOrder, StoredAnswer } from '../port';
-import { cents, newPaymentId, type Executor, type LocalBillingContext } from './context';
+import { claimWithAnswer, replayAnswer } from '../shared/idempotency';
+import { newPaymentId } from '../shared/payment-records';
+import type { Executor } from '../shared/store';
+import { cents, type LocalBillingContext } from './context';
 
 /** The rows of a raw query, on PGlite and on PostgreSQL alike (both drivers answer `{ rows }`). */
 const rowsOf = async <Row>(executor: Executor, query: SQL): Promise<Row[]> => ((await executor.execute(query)) as unknown as { rows: Row[] }).rows;
@@ -68,11 +70,7 @@ export async function placeLocalOrder(context: LocalBillingContext, productName:
     next_attempt_at: row.nextAttemptAt?.toISOString() ?? null,
   }));
 
-  const claimed = claim
-    ? sql`insert into idempotency_keys (scope, key, request_hash, status_code, response)
-        values (${claim.scope}::text, ${claim.key}::text, ${claim.requestHash}::text, 200, ${JSON.stringify(body)}::jsonb)
-        on conflict do nothing returning 1 as claimed`
-    : sql`select 1 as claimed`;
+  const claimed = claim ? claimWithAnswer(claim, body) : sql`select 1 as claimed`;
   const paymentInsert = payment
     ? sql`, new_payment as (
         insert into payments (id, invoice_id, gateway, currency, amount_cents, status, expires_at)
@@ -132,7 +130,7 @@ export async function placeLocalOrder(context: LocalBillingContext, productName:
   }
   if (!written) {
     if (!claim) throw new Error('Order was not created');
-    return replay(db, claim);
+    return replayAnswer<PlacedOrder>(db, claim);
   }
   context.mailQueued?.();
   // The link as readPayment would read it back: made now, open, on the invoice just made.
@@ -142,13 +140,4 @@ export async function placeLocalOrder(context: LocalBillingContext, productName:
     invoiceStatus: 'Unpaid', invoiceKind: 'order', orderId: reserved.orderId, orderStatus: status,
   } : undefined;
   return { statusCode: 200, body, replayed: false, ...(paymentRecord ? { payment: paymentRecord } : {}) };
-}
-
-/** The answer stored under a key claimed before: replayed to the same request, refused for another one. */
-async function replay(db: Database, claim: IdempotencyClaim): Promise<StoredAnswer<PlacedOrder>> {
-  const [stored] = await db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.scope, claim.scope), eq(idempotencyKeys.key, claim.key)));
-  if (!stored || stored.requestHash !== claim.requestHash) {
-    throw conflict('idempotency_key_reused', 'This Idempotency-Key was already used with a different request.');
-  }
-  return { statusCode: stored.statusCode, body: stored.response as PlacedOrder, replayed: true };
 }

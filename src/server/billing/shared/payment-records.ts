@@ -1,9 +1,35 @@
+import { randomBytes } from 'node:crypto';
 import { and, asc, desc, eq, gt, inArray } from 'drizzle-orm';
+import type { Currency } from '../../../domain/currency';
 import type { Database } from '../../db/connect';
 import { invoices, orders, paymentExceptions, payments, products, services, webhookEvents } from '../../db/schema';
 import { closedInvoiceReason } from '../port';
-import type { InvoiceProgress, PaymentEvent, PaymentExceptionReason, SettleResult } from '../port';
-import { readPayment, type Transaction } from './context';
+import type { InvoiceProgress, PaymentEvent, PaymentExceptionReason, PaymentRecord, SettleResult } from '../port';
+import type { Executor, Transaction } from './store';
+
+/** A payment id: the bearer token of its payment link, so it is drawn from a crypto random source. */
+export const newPaymentId = () => `pay_${randomBytes(18).toString('base64url')}`;
+
+/** A payment link as the port gives it, with its invoice's and order's status and the page the shopper returns to. */
+export async function readPayment(executor: Executor, id: string): Promise<PaymentRecord | null> {
+  const [row] = await executor.select({ payment: payments, invoiceKind: invoices.kind, invoiceStatus: invoices.status, orderId: invoices.orderId, orderKind: orders.kind, orderStatus: orders.status })
+    .from(payments)
+    .innerJoin(invoices, eq(invoices.id, payments.invoiceId))
+    .leftJoin(orders, eq(orders.id, invoices.orderId))
+    .where(eq(payments.id, id));
+  if (!row) return null;
+  const returnPath = row.orderKind === 'reseller' ? '/checkout/resellers/waiting' : '/checkout/waiting';
+  return { ...row.payment, returnPath, invoiceStatus: row.invoiceStatus, invoiceKind: row.invoiceKind, orderId: row.orderId, orderStatus: row.orderStatus ?? null };
+}
+
+/** A new open payment link for the invoice's whole amount. */
+export async function insertPayment(executor: Executor, invoice: { id: number; currency: Currency; amountCents: number }, gateway: string, expiresAt: Date) {
+  const [payment] = await executor.insert(payments).values({
+    id: newPaymentId(), invoiceId: invoice.id, gateway, currency: invoice.currency, amountCents: invoice.amountCents, status: 'Open', expiresAt,
+  }).returning();
+  if (!payment) throw new Error('Payment was not created');
+  return payment;
+}
 
 /** The invoice's latest payment link (by creation; of two made at once, the one that lasts longer), if any. */
 export async function latestPaymentOf(db: Database, invoiceId: number): Promise<typeof payments.$inferSelect | null> {
