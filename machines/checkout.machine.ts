@@ -7,13 +7,14 @@
 import { assign, fromPromise, raise, setup } from 'xstate';
 import type { components } from '../src/api/schema';
 import type { OrderStatus } from '../src/api/client';
-import { EXTRA_CONNECTION_OPTION_ID, MAX_CHECKOUT_PRODUCTS, PROXY_PROTECTION_OPTION_ID } from '../src/domain/constants';
+import { MAX_CHECKOUT_PRODUCTS } from '../src/domain/constants';
 import { currencyForCountry, DEFAULT_COUNTRY, type Currency } from '../src/domain/currency';
 import { isValidEmail } from '../src/domain/email';
 import { promotionRefusalMessage, type MessageKey } from '../src/domain/messages';
-import { quoteOrder, type OrderQuote, type PricedOption, type PricedProduct, type PricingTable } from '../src/domain/pricing';
+import { orderDraftOf, quoteChoice, type OrderChoice } from '../src/domain/order-draft';
+import type { OrderQuote, PricedOption, PricedProduct, PricingTable } from '../src/domain/pricing';
 import { acceptPromotion, isoDate, type Promotion, type PromotionLookup } from '../src/domain/promotion';
-import { placeOrderMachine, type OrderDraft, type OrderPayment, type OrderUser, type PlacedOrder, type PlaceOrderInput, type PlaceOrderOutput } from './place-order.machine';
+import { placeOrderMachine, type OrderPayment, type OrderUser, type PlacedOrder, type PlaceOrderInput, type PlaceOrderOutput } from './place-order.machine';
 
 export type { CreatedOrder, CreateOrderRequest, OrderDraft } from './place-order.machine';
 
@@ -85,16 +86,6 @@ export type AutoOrderStop = { reason: 'email' } | { reason: 'plan' } | { reason:
 export interface AutoOrder {
   product: CheckoutProduct;
   promotion: Promotion | null;
-}
-
-/** What is ordered: the form's choice, or the automatic order's product, options and promotion. */
-export interface OrderChoice {
-  product: CheckoutProduct;
-  extraConnection: boolean;
-  proxyProtection: boolean;
-  promotion: Promotion | null;
-  /** "Remind me if I don't finish": one reminder mail if the order is still unpaid after a while. */
-  remind: boolean;
 }
 
 export interface CheckoutInput {
@@ -214,7 +205,6 @@ export interface CheckoutOutput {
 type GuardArgs = { context: CheckoutContext; event: CheckoutEvent };
 
 const isFlagOn = (value: string | undefined) => value === 'true' || value === '1';
-const optionById = (product: CheckoutProduct, id: number) => product.configoptions.find((option) => option.id === id) ?? null;
 const todayOf = (context: CheckoutContext) => isoDate(new Date(context.now()));
 
 /** The selected product among the three offered. */
@@ -222,61 +212,27 @@ export function selectedProduct(context: Pick<CheckoutContext, 'products' | 'sel
   return context.products.find((product) => product.pid === context.selectedPid) ?? null;
 }
 
-function quoteWith(product: CheckoutProduct, currency: Currency, extraConnection: boolean, proxyProtection: boolean, promotion: Promotion | null) {
-  return quoteOrder({
-    product,
-    currency,
-    extraConnection: extraConnection ? optionById(product, EXTRA_CONNECTION_OPTION_ID) : null,
-    proxyProtection: proxyProtection ? optionById(product, PROXY_PROTECTION_OPTION_ID) : null,
-    promotion,
-  });
-}
-
-/** The total of the current choice (src/domain quoteOrder), or null without a priced product. */
+/** The total of the current choice (src/domain quoteChoice), or null without a priced product. */
 export function quoteFor(context: CheckoutContext): OrderQuote | null {
   const choice = formChoice(context);
-  return choice ? quoteOf(context, choice) : null;
-}
-
-function quoteOf(context: Pick<CheckoutContext, 'currency'>, choice: OrderChoice): OrderQuote | null {
-  return quoteWith(choice.product, context.currency, choice.extraConnection, choice.proxyProtection, choice.promotion);
+  return choice ? quoteChoice(choice, context.currency) : null;
 }
 
 /** The form's choice, or null without a selected product. */
-function formChoice(context: CheckoutContext): OrderChoice | null {
+function formChoice(context: CheckoutContext): OrderChoice<CheckoutProduct> | null {
   const product = selectedProduct(context);
   return product && { product, extraConnection: context.extraConnection, proxyProtection: context.proxyProtection, promotion: context.promotion, remind: context.remind };
 }
 
 /** The automatic order's choice: its product, the URL's options and promotion; a deep link has no form to untick, so the reminder stays on. */
-function autoOrderChoice(context: CheckoutContext, product: CheckoutProduct = context.autoOrder!.product, promotion: Promotion | null = context.autoOrder!.promotion): OrderChoice {
+function autoOrderChoice(context: CheckoutContext, product: CheckoutProduct = context.autoOrder!.product, promotion: Promotion | null = context.autoOrder!.promotion): OrderChoice<CheckoutProduct> {
   return { product, extraConnection: isFlagOn(context.query.extraconnect), proxyProtection: isFlagOn(context.query.proxyprotect), promotion, remind: true };
 }
 
-function configOptionsFor(product: CheckoutProduct, extraConnection: boolean, proxyProtection: boolean): NonNullable<OrderDraft['configoptions']> {
-  const options: NonNullable<OrderDraft['configoptions']> = {};
-  if (optionById(product, EXTRA_CONNECTION_OPTION_ID)) options['2'] = extraConnection ? 1 : 0;
-  if (optionById(product, PROXY_PROTECTION_OPTION_ID)) options['4'] = proxyProtection ? 1 : 0;
-  return options;
-}
-
-/** The one order request (POST /api/order's body, without its key) for a choice, from the form or the automatic order. */
-export function orderRequestOf(context: CheckoutContext, choice: OrderChoice): OrderDraft {
-  return {
-    pid: choice.product.pid,
-    paymentmethod: context.selectedGateway ?? '',
-    ...(choice.promotion ? { promocode: choice.promotion.code } : {}),
-    ...(context.affId ? { affid: context.affId } : {}),
-    amount: quoteOf(context, choice)?.total ?? 0,
-    currency: context.currency,
-    configoptions: configOptionsFor(choice.product, choice.extraConnection, choice.proxyProtection),
-    remind: choice.remind,
-  };
-}
-
 /** What placeOrder starts from: the request, and the user or the e-mail to identify. */
-function placeOrderInput(context: CheckoutContext, choice: OrderChoice, email: string): PlaceOrderInput {
-  return { request: orderRequestOf(context, choice), user: context.user, email, now: context.now, createIdempotencyKey: context.createIdempotencyKey };
+function placeOrderInput(context: CheckoutContext, choice: OrderChoice<CheckoutProduct>, email: string): PlaceOrderInput {
+  const request = orderDraftOf(choice, { currency: context.currency, gateway: context.selectedGateway, affId: context.affId });
+  return { request, user: context.user, email, now: context.now, createIdempotencyKey: context.createIdempotencyKey };
 }
 
 function initialSelectedPid(products: CheckoutProduct[], query: CheckoutQuery): number | null {
@@ -341,7 +297,7 @@ function isOrderComplete(context: CheckoutContext): boolean {
 
 function isAutoProductPriced(context: CheckoutContext, product: CheckoutProduct | null): boolean {
   if (!product || product.pid !== Number(context.query.pid)) return false;
-  const quote = quoteOf(context, autoOrderChoice(context, product, null));
+  const quote = quoteChoice(autoOrderChoice(context, product, null), context.currency);
   return quote !== null && quote.price > 0;
 }
 
@@ -359,7 +315,7 @@ export const checkoutMachineDocs = {
     checkSavedOrder: { input: 'SavedOrder { orderid, invoiceid }', output: 'SavedOrderStatus { orderid, status } (GET /api/orderStatus)', description: 'Asks what became of the order whose payment this browser saved.' },
     cancelUnpaidOrder: { input: '{ orderid: number }', output: '{ orderid, status } (POST /api/cancelOrder)', description: 'Cancels the unpaid order the banner offers; rejects with the server message.' },
     placeOrder: {
-      input: 'PlaceOrderInput { request (orderRequestOf), user, email, now, createIdempotencyKey }',
+      input: 'PlaceOrderInput { request (src/domain orderDraftOf), user, email, now, createIdempotencyKey }',
       output: "PlaceOrderOutput { outcome: 'payment' | 'waiting' | 'failed' | 'cancelled', user, order, payment, error }",
       description: 'The placeOrder machine: identifies a guest, creates the order, asks to confirm a changed price, hands over (docs/statecharts/placeOrder.md).',
     },

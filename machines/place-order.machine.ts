@@ -6,13 +6,14 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { components } from '../src/api/schema';
 import { PAYMENT_DEADLINE_MS } from '../src/domain/constants';
+import type { OrderDraft } from '../src/domain/order-draft';
 import type { UserId } from '../src/domain/user-id';
 import { isUserId } from '../src/domain/user-id';
 
 type Schemas = components['schemas'];
 
-/** The body of POST /api/order (the contract's OrderRequest): what the shopper chose and the total shown. */
-export type OrderDraft = Schemas['OrderRequest'];
+/** The body of POST /api/order without its key: what the shopper chose and the total shown (src/domain/order-draft.ts). */
+export type { OrderDraft };
 
 /** The user an order is placed for: a signed-in client's id or a guest's handle, with the e-mail. */
 export interface OrderUser {
@@ -64,7 +65,7 @@ export interface PriceChange {
 }
 
 export interface PlaceOrderInput {
-  /** The order request without its key, built by the checkout's one builder (orderRequestOf). */
+  /** The order request without its key, built by the one builder (src/domain orderDraftOf). */
   request: OrderDraft;
   /** The known user; null for a guest, who is identified by `email` first. */
   user: OrderUser | null;
