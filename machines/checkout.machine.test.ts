@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, waitFor, type ActorRefFrom, type AnyMachineSnapshot } from 'xstate';
 import { PAYMENT_DEADLINE_MS } from '../src/domain/constants';
+import { entryQuery, type EntryQuery } from '../src/domain/entry-query';
 import type { PromotionLookup } from '../src/domain/promotion';
 import { formatScenario, generatePathsForTest, replayPath, transitionCoverage } from '../scripts/statecharts/graph';
 import { seededPromotionLookup } from '../tests/facts/catalogue';
@@ -487,7 +488,7 @@ describe('checkout machine: ordering', () => {
 });
 
 describe('checkout machine: automatic order from URL parameters (spec section 5)', () => {
-  const autoQuery = { email: 'ann@example.com', pid: '2', auto_redirect: 'true', promocode: 'HALFYEAR20', proxyprotect: 'true' };
+  const autoQuery: EntryQuery = { email: 'ann@example.com', pid: '2', auto_redirect: 'true', promocode: 'HALFYEAR20', proxyprotect: 'true' };
 
   it('orders the product of the URL with a usable promo and redirects', async () => {
     const { actor, createOrder, redirectToPayment } = startCheckout({ query: autoQuery }, { country: 'GB' });
@@ -525,7 +526,7 @@ describe('checkout machine: automatic order from URL parameters (spec section 5)
   });
 
   it.each<[string, CheckoutInput['query'], Fakes, unknown]>([
-    ['the pid is not numeric', { ...autoQuery, pid: 'abc' }, {}, { reason: 'plan' }],
+    ['the pid is not an id (dropped on entry)', entryQuery({ ...autoQuery, pid: 'abc' }), {}, { reason: 'plan' }],
     ['the e-mail is missing', { ...autoQuery, email: '' }, {}, { reason: 'email' }],
     ['the e-mail has the wrong shape', { ...autoQuery, email: 'ann@example' }, {}, { reason: 'email' }],
     ['the guest cannot be identified', autoQuery, { guest: new Error('Bad gateway') }, { reason: 'failed', error: 'Bad gateway' }],
@@ -543,7 +544,7 @@ describe('checkout machine: automatic order from URL parameters (spec section 5)
   });
 
   it('shows the plain form, no reason, when auto_redirect is not "true"', async () => {
-    const { actor } = startCheckout({ query: { ...autoQuery, auto_redirect: '1' } });
+    const { actor } = startCheckout({ query: entryQuery({ ...autoQuery, auto_redirect: '1' }) });
     await settled(actor);
     expect(actor.getSnapshot().matches('ready')).toBe(true);
     expect(actor.getSnapshot().context.autoOrderStop).toBeNull();
@@ -688,14 +689,15 @@ describe('checkout guards', () => {
   });
 
   it('autoOrderRequested needs auto_redirect "true" and a gateway, for a guest or a known user; the e-mail and pid are checked inside', () => {
-    const query = { email: 'ann@example.com', pid: '2', auto_redirect: 'true' };
+    const query: EntryQuery = { email: 'ann@example.com', pid: '2', auto_redirect: 'true' };
+    const { pid: _pid, ...withoutPid } = query;
     expect(call(checkoutGuards.autoOrderRequested, { query })).toBe(true);
     expect(call(checkoutGuards.autoOrderRequested, { query, user: modelGuest })).toBe(true);
     expect(call(checkoutGuards.autoOrderRequested, { query, loaded: { products: true, gateways: true, currency: true, fraudCheck: false } })).toBe(false);
-    expect(call(checkoutGuards.autoOrderRequested, { query: { ...query, auto_redirect: 'yes' } })).toBe(false);
-    expect(call(checkoutGuards.autoOrderRequested, { query: { ...query, pid: '2a' } })).toBe(true);
+    expect(call(checkoutGuards.autoOrderRequested, { query: { ...query, auto_redirect: 'false' } })).toBe(false);
+    expect(call(checkoutGuards.autoOrderRequested, { query: withoutPid })).toBe(true);
     expect(call(checkoutGuards.autoOrderRequested, { query, selectedGateway: null })).toBe(false);
-    expect(call(checkoutGuards.linkPidInvalid, { query: { ...query, pid: '2a' } })).toBe(true);
+    expect(call(checkoutGuards.linkPidInvalid, { query: withoutPid })).toBe(true);
     expect(call(checkoutGuards.linkPidInvalid, { query })).toBe(false);
     expect(call(checkoutGuards.linkEmailInvalid, { query: { ...query, email: 'ann' } })).toBe(true);
     expect(call(checkoutGuards.linkEmailInvalid, { query: { pid: '2' } })).toBe(true);
@@ -774,7 +776,7 @@ describe('checkout guards', () => {
   });
 
   it('autoProductPriced / autoProductPricedWithPromo need the URL product with a positive price', () => {
-    const query = { email: 'ann@example.com', pid: '2', auto_redirect: 'true' };
+    const query: EntryQuery = { email: 'ann@example.com', pid: '2', auto_redirect: 'true' };
     const args = (extra: Partial<CheckoutContext>) => ({ context: { ...baseContext(), query, ...extra }, event: submit });
     expect(checkoutGuards.autoProductPriced(args({}), { product: modelProducts[1]! })).toBe(true);
     expect(checkoutGuards.autoProductPriced(args({}), { product: null })).toBe(false);

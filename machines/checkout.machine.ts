@@ -10,6 +10,7 @@ import type { OrderStatus } from '../src/api/client';
 import { MAX_CHECKOUT_PRODUCTS } from '../src/domain/constants';
 import { currencyForCountry, DEFAULT_COUNTRY, type Currency } from '../src/domain/currency';
 import { isValidEmail } from '../src/domain/email';
+import { isEntryFlagOn, type EntryQuery } from '../src/domain/entry-query';
 import { promotionRefusalMessage, type MessageKey } from '../src/domain/messages';
 import { orderDraftOf, quoteChoice, type OrderChoice } from '../src/domain/order-draft';
 import type { OrderQuote, PricedOption, PricedProduct, PricingTable } from '../src/domain/pricing';
@@ -43,17 +44,6 @@ function gatewayFor(gateways: CheckoutGateway[], preferred: string | null, curre
 
 /** The user the order is placed for: logged in, or a guest identified by e-mail (authMiddleware). */
 export type CheckoutUser = OrderUser;
-
-/** Query parameters read on entry (spec section 2). */
-export interface CheckoutQuery {
-  pid?: string;
-  extraconnect?: string;
-  proxyprotect?: string;
-  promocode?: string;
-  email?: string;
-  aff_id?: string;
-  auto_redirect?: string;
-}
 
 /** Why the promo code is not applied: a message key, or the server's own message when the lookup failed. */
 export type PromoError = { key: MessageKey } | { serverMessage: string };
@@ -89,7 +79,8 @@ export interface AutoOrder {
 }
 
 export interface CheckoutInput {
-  query?: CheckoutQuery;
+  /** The link's query, validated on entry (src/domain entryQuery): the chart trusts its shapes. */
+  query?: EntryQuery;
   /** The logged-in (or already identified) user, from the auth machine. */
   user?: CheckoutUser | null;
   /** The clock; tests pass a fixed one. */
@@ -116,7 +107,7 @@ export interface CheckoutPreload {
 }
 
 /** The context's loaded parts from a preload: as loading's onDone actions would have set them. */
-function preloadedContext(preloaded: CheckoutPreload, query: CheckoutQuery): Partial<CheckoutContext> {
+function preloadedContext(preloaded: CheckoutPreload, query: EntryQuery): Partial<CheckoutContext> {
   const products = preloaded.products.slice(0, MAX_CHECKOUT_PRODUCTS);
   const currency = currencyForCountry(preloaded.country);
   return {
@@ -135,7 +126,7 @@ function preloadedContext(preloaded: CheckoutPreload, query: CheckoutQuery): Par
 export interface CheckoutContext {
   now: () => number;
   createIdempotencyKey: () => string;
-  query: CheckoutQuery;
+  query: EntryQuery;
   user: CheckoutUser | null;
   loaded: { products: boolean; gateways: boolean; currency: boolean; fraudCheck: boolean };
   /** The first three catalogue products. */
@@ -204,7 +195,6 @@ export interface CheckoutOutput {
 
 type GuardArgs = { context: CheckoutContext; event: CheckoutEvent };
 
-const isFlagOn = (value: string | undefined) => value === 'true' || value === '1';
 const todayOf = (context: CheckoutContext) => isoDate(new Date(context.now()));
 
 /** The selected product among the three offered. */
@@ -226,7 +216,7 @@ function formChoice(context: CheckoutContext): OrderChoice<CheckoutProduct> | nu
 
 /** The automatic order's choice: its product, the URL's options and promotion; a deep link has no form to untick, so the reminder stays on. */
 function autoOrderChoice(context: CheckoutContext, product: CheckoutProduct = context.autoOrder!.product, promotion: Promotion | null = context.autoOrder!.promotion): OrderChoice<CheckoutProduct> {
-  return { product, extraConnection: isFlagOn(context.query.extraconnect), proxyProtection: isFlagOn(context.query.proxyprotect), promotion, remind: true };
+  return { product, extraConnection: isEntryFlagOn(context.query.extraconnect), proxyProtection: isEntryFlagOn(context.query.proxyprotect), promotion, remind: true };
 }
 
 /** What placeOrder starts from: the request, and the user or the e-mail to identify. */
@@ -235,8 +225,8 @@ function placeOrderInput(context: CheckoutContext, choice: OrderChoice<CheckoutP
   return { request, user: context.user, email, now: context.now, createIdempotencyKey: context.createIdempotencyKey };
 }
 
-function initialSelectedPid(products: CheckoutProduct[], query: CheckoutQuery): number | null {
-  const wanted = /^\d+$/.test(query.pid ?? '') ? Number(query.pid) : null;
+function initialSelectedPid(products: CheckoutProduct[], query: EntryQuery): number | null {
+  const wanted = query.pid !== undefined ? Number(query.pid) : null;
   return products.find((product) => product.pid === wanted)?.pid ?? products[0]?.pid ?? null;
 }
 
@@ -259,7 +249,7 @@ export const checkoutGuards = {
   savedOrderSettled: (_args: GuardArgs, params: { status: SavedOrderStatus }) => params.status.status === 'Active' || params.status.status === 'Cancelled',
   hasUnpaidOrder: ({ context }: GuardArgs) => context.unpaidOrder !== null,
   linkEmailInvalid: ({ context }: GuardArgs) => !isValidEmail(context.query.email ?? ''),
-  linkPidInvalid: ({ context }: GuardArgs) => !/^\d+$/.test(context.query.pid ?? ''),
+  linkPidInvalid: ({ context }: GuardArgs) => context.query.pid === undefined,
   linkPromotionAccepted: ({ context }: GuardArgs, params: { lookup: PromotionLookup }) =>
     context.autoOrder !== null && 'promotion' in acceptPromotion(params.lookup, context.autoOrder.product.pid, todayOf(context)),
   emailRequired: ({ context }: GuardArgs) => context.email.trim() === '' && context.autoOrderStop?.reason === 'email',
@@ -342,7 +332,7 @@ export const checkoutMachineDocs = {
     savedOrderSettled: { description: 'The saved order is Active (paid) or Cancelled: its saved payment is stale.' },
     hasUnpaidOrder: { description: 'The saved order is unpaid: the banner is shown.' },
     linkEmailInvalid: { description: "The link's e-mail is missing or has the wrong shape." },
-    linkPidInvalid: { description: "The link's pid is missing or not a number." },
+    linkPidInvalid: { description: "The link has no pid (a pid that is not an id is dropped on entry)." },
     linkPromotionAccepted: { description: "The link's promo code is usable for its product (listed, within its dates and uses)." },
     emailRequired: { description: "The e-mail is empty and the automatic order stopped for it: say so at once." },
     isGuest: { description: 'Nobody is signed in: the order needs the e-mail typed.' },
@@ -438,8 +428,8 @@ export const checkoutMachine = setup({
     loaded: { products: false, gateways: false, currency: false, fraudCheck: false },
     products: [],
     selectedPid: null,
-    extraConnection: isFlagOn(input.query?.extraconnect),
-    proxyProtection: isFlagOn(input.query?.proxyprotect),
+    extraConnection: isEntryFlagOn(input.query?.extraconnect),
+    proxyProtection: isEntryFlagOn(input.query?.proxyprotect),
     remind: true,
     gateways: [],
     selectedGateway: null,
@@ -571,8 +561,8 @@ export const checkoutMachine = setup({
           description: "Checking the link's e-mail and pid before anything is looked up.",
           always: [
             { guard: 'linkEmailInvalid', target: '#checkout.ready', description: "No e-mail of the right shape: stop on the form with 'Please enter a Valid Email.'", actions: assign({ autoOrderStop: { reason: 'email' } }) },
-            { guard: 'linkPidInvalid', target: '#checkout.ready', description: 'No numeric pid: stop on the form, the plan was not found.', actions: assign({ autoOrderStop: { reason: 'plan' } }) },
-            { target: 'loadingProduct', description: 'E-mail and pid have the right shape: look the product up.' },
+            { guard: 'linkPidInvalid', target: '#checkout.ready', description: 'No pid: stop on the form, the plan was not found.', actions: assign({ autoOrderStop: { reason: 'plan' } }) },
+            { target: 'loadingProduct', description: 'An e-mail of the right shape and a pid: look the product up.' },
           ],
         },
         loadingProduct: {

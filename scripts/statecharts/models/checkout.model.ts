@@ -11,6 +11,7 @@ import {
   type SavedOrderStatus,
 } from '../../../machines/checkout.machine';
 import type { PlaceOrderInput, PlaceOrderOutput } from '../../../machines/place-order.machine';
+import { entryQuery } from '../../../src/domain/entry-query';
 import type { PromotionLookup } from '../../../src/domain/promotion';
 import { SEEDED_PLANS, contractPricing, seededPromotionLookup } from '../../../tests/facts/catalogue';
 import type { MachineModel } from '../graph';
@@ -72,7 +73,7 @@ export const checkoutModelInputs: { name: string; input: CheckoutInput }[] = [
   },
   { name: 'auto-order link without promo', input: { ...base, query: { email: 'ann@example.com', pid: '2', auto_redirect: 'true' } } },
   { name: 'auto-order link without e-mail', input: { ...base, query: { pid: '2', auto_redirect: 'true' } } },
-  { name: 'auto-order link with a pid that is not a number', input: { ...base, query: { email: 'ann@example.com', pid: 'two', auto_redirect: 'true' } } },
+  { name: 'auto-order link with a pid that is not a number', input: { ...base, query: entryQuery({ email: 'ann@example.com', pid: 'two', auto_redirect: 'true' }) } },
   { name: 'return with an unpaid order', input: { ...base, savedOrder: modelSavedOrder, query: {} } },
   { name: 'signed-in client follows an auto-order link', input: { ...base, user: modelClient, query: { email: 'client@example.com', pid: '2', auto_redirect: 'true' } } },
   { name: 'signed-in client visit', input: { ...base, user: modelClient, query: { aff_id: 'partner-1' } } },
