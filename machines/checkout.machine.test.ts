@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createActor, fromPromise, waitFor, type ActorRefFrom, type AnyMachineSnapshot } from 'xstate';
+import { assign, createActor, fromPromise, waitFor, type ActorRefFrom, type AnyMachineSnapshot } from 'xstate';
 import { PAYMENT_DEADLINE_MS } from '../src/domain/constants';
 import { entryQuery, type EntryQuery } from '../src/domain/entry-query';
 import type { PromotionLookup } from '../src/domain/promotion';
@@ -116,8 +116,10 @@ function startCheckout(input: CheckoutInput, fakes: Fakes = {}) {
   const checkSavedOrder = vi.fn(() => settle(fakes.savedOrderStatus ?? new Error('not asked')));
   const cancelUnpaidOrder = vi.fn(({ input: request }: { input: { orderid: number } }) => settle(fakes.cancel ?? { orderid: request.orderid, status: 'Cancelled' }));
   const identifyGuest = vi.fn(({ input: request }: { input: { email: string } }) => settle(fakes.guest ?? { ...modelGuest, email: request.email }));
+  let keys = 0;
   const placeOrder = placeOrderMachine.provide({
     actors: { identifyGuest: fromPromise(identifyGuest), createOrder: fromPromise(({ input: request }: { input: OrderRequest }) => createOrder(request)) },
+    actions: { newIdempotencyKey: assign({ idempotencyKey: () => `key-${++keys}` }) },
   });
   const machine = checkoutMachine.provide({
     actors: {
@@ -139,10 +141,7 @@ function startCheckout(input: CheckoutInput, fakes: Fakes = {}) {
       resumeUnpaidOrder: (_args, params) => resumeUnpaidOrder(params),
     },
   });
-  let keys = 0;
-  const actor = createActor(machine, {
-    input: { now: () => CHECKOUT_MODEL_NOW, createIdempotencyKey: () => `key-${++keys}`, ...input },
-  }).start();
+  const actor = createActor(machine, { input: { now: () => CHECKOUT_MODEL_NOW, ...input } }).start();
   return { actor, createOrder, identifyGuest, redirectToPayment, goToWaiting, clearClientProduct, checkSavedOrder, cancelUnpaidOrder, forgetSavedOrder, resumeUnpaidOrder };
 }
 

@@ -85,8 +85,6 @@ export interface CheckoutInput {
   user?: CheckoutUser | null;
   /** The clock; tests pass a fixed one. */
   now?: () => number;
-  /** Makes one Idempotency-Key per attempt to create the order (placeOrder). */
-  createIdempotencyKey?: () => string;
   /** The order of the payment this browser saved, if any: checked before the form is shown. */
   savedOrder?: SavedOrder | null;
   /** Why an automatic order of this link stopped (the form it fell back to says so). */
@@ -125,7 +123,6 @@ function preloadedContext(preloaded: CheckoutPreload, query: EntryQuery): Partia
 
 export interface CheckoutContext {
   now: () => number;
-  createIdempotencyKey: () => string;
   query: EntryQuery;
   user: CheckoutUser | null;
   loaded: { products: boolean; gateways: boolean; currency: boolean; fraudCheck: boolean };
@@ -222,7 +219,7 @@ function autoOrderChoice(context: CheckoutContext, product: CheckoutProduct = co
 /** What placeOrder starts from: the request, and the user or the e-mail to identify. */
 function placeOrderInput(context: CheckoutContext, choice: OrderChoice<CheckoutProduct>, email: string): PlaceOrderInput {
   const request = orderDraftOf(choice, { currency: context.currency, gateway: context.selectedGateway, affId: context.affId });
-  return { request, user: context.user, email, now: context.now, createIdempotencyKey: context.createIdempotencyKey };
+  return { request, user: context.user, email, now: context.now };
 }
 
 function initialSelectedPid(products: CheckoutProduct[], query: EntryQuery): number | null {
@@ -305,7 +302,7 @@ export const checkoutMachineDocs = {
     checkSavedOrder: { input: 'SavedOrder { orderid, invoiceid }', output: 'SavedOrderStatus { orderid, status } (GET /api/orderStatus)', description: 'Asks what became of the order whose payment this browser saved.' },
     cancelUnpaidOrder: { input: '{ orderid: number }', output: '{ orderid, status } (POST /api/cancelOrder)', description: 'Cancels the unpaid order the banner offers; rejects with the server message.' },
     placeOrder: {
-      input: 'PlaceOrderInput { request (src/domain orderDraftOf), user, email, now, createIdempotencyKey }',
+      input: 'PlaceOrderInput { request (src/domain orderDraftOf), user, email, now }',
       output: "PlaceOrderOutput { outcome: 'payment' | 'waiting' | 'failed' | 'cancelled', user, order, payment, error }",
       description: 'The placeOrder machine: identifies a guest, creates the order, asks to confirm a changed price, hands over (docs/statecharts/placeOrder.md).',
     },
@@ -422,7 +419,6 @@ export const checkoutMachine = setup({
   description: 'The order: plan, add-ons, promo, e-mail and gateway, then the payment link.',
   context: ({ input }) => ({
     now: input.now ?? (() => Date.now()),
-    createIdempotencyKey: input.createIdempotencyKey ?? (() => globalThis.crypto.randomUUID()),
     query: input.query ?? {},
     user: input.user ?? null,
     loaded: { products: false, gateways: false, currency: false, fraudCheck: false },

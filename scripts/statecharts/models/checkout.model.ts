@@ -59,7 +59,7 @@ export const modelPlacedFlagged: PlaceOrderOutput = { outcome: 'waiting', user: 
 export const modelPlaceFailed: PlaceOrderOutput = { outcome: 'failed', user: null, error: 'Bad gateway' };
 export const modelPlaceCancelled: PlaceOrderOutput = { outcome: 'cancelled', user: modelGuest };
 
-const base = { now: () => CHECKOUT_MODEL_NOW, createIdempotencyKey: () => 'key-1' };
+const base = { now: () => CHECKOUT_MODEL_NOW };
 
 /** The order whose payment this browser saved (the payment page left by the back button). */
 export const modelSavedOrder: SavedOrder = { orderid: 301, invoiceid: 401 };
