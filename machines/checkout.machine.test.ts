@@ -19,10 +19,10 @@ import {
 } from '../scripts/statecharts/models/checkout.model';
 import { placeOrderModelFlaggedOrder as modelFraudOrder, placeOrderModelOrder as modelOrder, priceChangedError } from '../scripts/statecharts/models/place-order.model';
 import type { CreatedOrder, CreateOrderRequest as OrderRequest } from './place-order.machine';
+import { checkoutGuards } from './checkout.guards';
+import { quoteFor } from './checkout.order';
 import {
-  checkoutGuards,
   checkoutMachine,
-  quoteFor,
   type CheckoutContext,
   type CheckoutEvent,
   type CheckoutInput,

@@ -1,7 +1,7 @@
 import { fromPromise, type AnyEventObject, type AnyMachineSnapshot } from 'xstate';
+import { checkoutMachineDocs } from '../../../machines/checkout.docs';
 import {
   checkoutMachine,
-  checkoutMachineDocs,
   type CheckoutContext,
   type CheckoutGateway,
   type CheckoutInput,
