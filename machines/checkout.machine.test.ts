@@ -10,7 +10,7 @@ import { CHECKOUT_MODEL_NOW, checkoutModel, modelPromotionLookup } from '../scri
 import { placeOrderModelOrder as modelOrder } from '../scripts/statecharts/models/place-order.model';
 import { quoteFor } from './checkout.order';
 import { checkoutMachine, type CheckoutContext, type CheckoutGateway, type CheckoutProduct } from './checkout.machine';
-import { settled, startCheckout, type Fakes } from './checkout.test-support';
+import { settled, startCheckout, type Fakes } from '../tests/support/checkout-machine';
 
 const { paths, error: pathsError } = generatePathsForTest(checkoutModel);
 

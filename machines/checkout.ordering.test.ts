@@ -9,7 +9,7 @@ import { modelGuest, modelProducts, modelPromotionLookup } from '../scripts/stat
 import { placeOrderModelFlaggedOrder as modelFraudOrder, placeOrderModelOrder as modelOrder, priceChangedError } from '../scripts/statecharts/models/place-order.model';
 import type { CreatedOrder } from './place-order.machine';
 import type { CheckoutInput, SavedOrderStatus } from './checkout.machine';
-import { placeOrderIn, settled, startCheckout, type Fakes } from './checkout.test-support';
+import { placeOrderIn, settled, startCheckout, type Fakes } from '../tests/support/checkout-machine';
 
 describe('checkout machine: ordering', () => {
   const readyGuest = async (fakes: Fakes = {}) => {

@@ -1,11 +1,11 @@
 /** The checkout machine under unit test: fake actors answering at once, spies on its effects, and waits for it to settle. */
 import { expect, vi } from 'vitest';
 import { assign, createActor, fromPromise, waitFor, type ActorRefFrom, type AnyMachineSnapshot } from 'xstate';
-import type { PromotionLookup } from '../src/domain/promotion';
-import { CHECKOUT_MODEL_NOW, modelGateways, modelGuest, modelProducts, modelPromotionLookup } from '../scripts/statecharts/models/checkout.model';
-import { placeOrderModelOrder as modelOrder } from '../scripts/statecharts/models/place-order.model';
-import { checkoutMachine, type CheckoutGateway, type CheckoutInput, type CheckoutProduct, type CheckoutUser, type SavedOrderStatus } from './checkout.machine';
-import { placeOrderMachine, type CreatedOrder, type CreateOrderRequest as OrderRequest } from './place-order.machine';
+import type { PromotionLookup } from '../../src/domain/promotion';
+import { CHECKOUT_MODEL_NOW, modelGateways, modelGuest, modelProducts, modelPromotionLookup } from '../../scripts/statecharts/models/checkout.model';
+import { placeOrderModelOrder as modelOrder } from '../../scripts/statecharts/models/place-order.model';
+import { checkoutMachine, type CheckoutGateway, type CheckoutInput, type CheckoutProduct, type CheckoutUser, type SavedOrderStatus } from '../../machines/checkout.machine';
+import { placeOrderMachine, type CreatedOrder, type CreateOrderRequest as OrderRequest } from '../../machines/place-order.machine';
 
 export interface Fakes {
   products?: CheckoutProduct[] | Error;
