@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createActor, fromPromise, waitFor, type AnyMachineSnapshot } from 'xstate';
+import { assign, createActor, fromPromise, waitFor, type AnyMachineSnapshot } from 'xstate';
 import { formatScenario, generatePathsForTest, replayPath, transitionCoverage } from '../scripts/statecharts/graph';
 import {
   PLACE_ORDER_MODEL_NOW,
@@ -83,9 +83,12 @@ function startPlaceOrder(input: Partial<PlaceOrderInput>, fakes: Fakes = {}) {
     return answer;
   });
   let keys = 0;
-  const machine = placeOrderMachine.provide({ actors: { identifyGuest: fromPromise(identifyGuest), createOrder: fromPromise(createOrder) } });
+  const machine = placeOrderMachine.provide({
+    actors: { identifyGuest: fromPromise(identifyGuest), createOrder: fromPromise(createOrder) },
+    actions: { newIdempotencyKey: assign({ idempotencyKey: () => `key-${++keys}` }) },
+  });
   const actor = createActor(machine, {
-    input: { request: placeOrderModelRequest, user: null, email: 'ann@example.com', now: () => PLACE_ORDER_MODEL_NOW, createIdempotencyKey: () => `key-${++keys}`, ...input },
+    input: { request: placeOrderModelRequest, user: null, email: 'ann@example.com', now: () => PLACE_ORDER_MODEL_NOW, ...input },
   }).start();
   const requests = () => createOrder.mock.calls.map(([call]) => call.input);
   return { actor, identifyGuest, requests };
@@ -173,8 +176,9 @@ describe('placeOrder machine: the price changed (409)', () => {
     let answer: (order: CreatedOrder) => void = () => {};
     const machine = placeOrderMachine.provide({
       actors: { identifyGuest: fromPromise(async () => placeOrderModelGuest), createOrder: fromPromise(() => new Promise<CreatedOrder>((resolve) => (answer = resolve))) },
+      actions: { newIdempotencyKey: assign({ idempotencyKey: 'key' }) },
     });
-    const actor = createActor(machine, { input: { request: placeOrderModelRequest, user: placeOrderModelClient, email: '', now: () => PLACE_ORDER_MODEL_NOW, createIdempotencyKey: () => 'key' } }).start();
+    const actor = createActor(machine, { input: { request: placeOrderModelRequest, user: placeOrderModelClient, email: '', now: () => PLACE_ORDER_MODEL_NOW } }).start();
     actor.send({ type: 'price.cancel' });
     actor.send({ type: 'price.confirm' });
     expect(actor.getSnapshot().value).toBe('creatingOrder');
@@ -182,10 +186,22 @@ describe('placeOrder machine: the price changed (409)', () => {
     await finished(actor);
     expect(actor.getSnapshot().value).toBe('toPayment');
   });
+
+  it('creates no order without a provided key maker: the machine draws no key itself', () => {
+    const createOrder = vi.fn(async () => placeOrderModelOrder);
+    const machine = placeOrderMachine.provide({ actors: { identifyGuest: fromPromise(async () => placeOrderModelGuest), createOrder: fromPromise(createOrder) } });
+    const actor = createActor(machine, { input: { request: placeOrderModelRequest, user: placeOrderModelClient, email: '', now: () => PLACE_ORDER_MODEL_NOW } });
+    const errors: unknown[] = [];
+    actor.subscribe({ error: (error) => errors.push(error) });
+    actor.start();
+    expect(actor.getSnapshot().status).toBe('error');
+    expect(errors).toEqual([new Error('newIdempotencyKey not provided')]);
+    expect(createOrder).not.toHaveBeenCalled();
+  });
 });
 
 describe('placeOrder guards', () => {
-  const context = createActor(placeOrderMachine, { input: { request: placeOrderModelRequest, user: null, email: '', now: () => 0, createIdempotencyKey: () => 'k' } }).getSnapshot().context;
+  const context = createActor(placeOrderMachine, { input: { request: placeOrderModelRequest, user: null, email: '', now: () => 0 } }).getSnapshot().context;
   const args = { context, event: { type: 'price.confirm' } };
 
   it('isKnownUser', () => {

@@ -6,13 +6,14 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { components } from '../src/api/schema';
 import { PAYMENT_DEADLINE_MS } from '../src/domain/constants';
+import type { OrderDraft } from '../src/domain/order-draft';
 import type { UserId } from '../src/domain/user-id';
 import { isUserId } from '../src/domain/user-id';
 
 type Schemas = components['schemas'];
 
-/** The body of POST /api/order (the contract's OrderRequest): what the shopper chose and the total shown. */
-export type OrderDraft = Schemas['OrderRequest'];
+/** The body of POST /api/order without its key: what the shopper chose and the total shown (src/domain/order-draft.ts). */
+export type { OrderDraft };
 
 /** The user an order is placed for: a signed-in client's id or a guest's handle, with the e-mail. */
 export interface OrderUser {
@@ -64,15 +65,13 @@ export interface PriceChange {
 }
 
 export interface PlaceOrderInput {
-  /** The order request without its key, built by the checkout's one builder (orderRequestOf). */
+  /** The order request without its key, built by the one builder (src/domain orderDraftOf). */
   request: OrderDraft;
   /** The known user; null for a guest, who is identified by `email` first. */
   user: OrderUser | null;
   /** The guest's e-mail (ignored for a known user). */
   email: string;
   now: () => number;
-  /** Makes one Idempotency-Key per attempt to create the order. */
-  createIdempotencyKey: () => string;
 }
 
 export interface PlaceOrderContext extends PlaceOrderInput {
@@ -132,7 +131,7 @@ export const placeOrderMachineDocs = {
   },
   actions: {
     newIdempotencyKey: {
-      input: 'createIdempotencyKey',
+      input: 'none (provided: the app draws a random key, tests a known one)',
       output: 'idempotencyKey',
       description:
         'One key per attempt: a confirmed new total is a new request body, and the server refuses a key reused with another body (the refused attempt created nothing, so a new key cannot make a second order).',
@@ -167,7 +166,12 @@ export const placeOrderMachine = setup({
     createOrder: fromPromise<CreatedOrder, CreateOrderRequest>(notProvided('createOrder')),
   },
   actions: {
-    newIdempotencyKey: assign({ idempotencyKey: ({ context }) => context.createIdempotencyKey() }),
+    // A key is drawn at random, so the chart only declares it: the app provides the drawing, and without it no order is sent.
+    newIdempotencyKey: assign({
+      idempotencyKey: (): string => {
+        throw new Error('newIdempotencyKey not provided');
+      },
+    }),
   },
   guards: placeOrderGuards,
 }).createMachine({

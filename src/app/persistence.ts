@@ -2,9 +2,9 @@
  * The `checkout` cookie (30 days): what lets a reload or a return resume where the shopper was.
  * It is built from actor snapshots and holds no secret — no password, no service credentials.
  */
-import type { CheckoutQuery } from '../../machines/checkout.machine';
 import type { WaitingOrder } from '../../machines/waiting.context';
 import { CHECKOUT_COOKIE_MAX_AGE_S } from '../domain/constants';
+import type { EntryQuery } from '../domain/entry-query';
 import type { CookieJar } from './cookies';
 
 export const CHECKOUT_COOKIE = 'checkout';
@@ -25,7 +25,7 @@ export interface SavedPayment {
 }
 
 /** The checkout form as the shopper left it, replayed as the checkout's query. */
-export type SavedChoices = Pick<CheckoutQuery, 'pid' | 'extraconnect' | 'proxyprotect' | 'promocode' | 'email'>;
+export type SavedChoices = Pick<EntryQuery, 'pid' | 'extraconnect' | 'proxyprotect' | 'promocode' | 'email'>;
 
 export interface SavedState {
   choices?: SavedChoices;

@@ -2,6 +2,7 @@
 import { createRootRouteWithContext, createRoute, createRouter, type RouterHistory } from '@tanstack/react-router';
 import type { AutoOrderStop } from '../../machines/checkout.machine';
 import { APP_BASE, APP_ROUTES } from '../domain/app-routes';
+import { entryQuery } from '../domain/entry-query';
 import { loadCheckoutPreload } from './actors/checkout';
 import { settle, unwrap } from './api';
 import { focusPageHeading } from './browser';
@@ -9,7 +10,7 @@ import { Layout } from './components/Layout';
 import { lazyComponent, lazyView } from './lazy';
 import { applyLocale, likelyLocale, parseLocalePrefix } from './locale';
 import { resumeOrder, resumeSearch } from './resume';
-import { entrySearch, parseSearch, serviceSearch, stringifySearch } from './search';
+import { parseSearch, serviceSearch, stringifySearch } from './search';
 import type { AppServices } from './services';
 import { CheckoutView } from './views/CheckoutView';
 import { PendingView, StartingView } from './views/PendingView';
@@ -19,7 +20,7 @@ export interface RouterContext {
 }
 
 const rootRoute = createRootRouteWithContext<RouterContext>()({
-  validateSearch: entrySearch,
+  validateSearch: entryQuery,
   // autoLogin: the session starts with the `email` query. A new aff_id's click is recorded by the server as it sends the page (src/server/affiliate-click.ts).
   beforeLoad: async ({ context: { app }, search, location }) => {
     app.locales.prefetch(likelyLocale(app, location.pathname));

@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { DehydratedData, RecordedAnswer, RenderRequest, RenderResult } from '../app/entry-server';
 import { DEFAULT_LOCALE, isLocale, LANGUAGE_COOKIE, pickLocale, visitorCurrency, type Locale } from '../domain/locale';
-import { ENTRY_FLAG } from '../domain/entry-query';
+import { ENTRY_SHAPES, FIRST_SCREEN_ENTRY_KEYS } from '../domain/entry-query';
 import { escapeHtml } from './escape-html';
 import { shareableInRender } from './operations';
 
@@ -41,8 +41,6 @@ export type ServerPage = RenderedPage | { redirect: string };
 export const PROXY_HEADERS = ['x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'forwarded', 'x-real-ip'];
 /** Headers an in-process call carries over from the page's request, so the API sees the same visitor. */
 const FORWARDED_HEADERS = ['cookie', 'accept-language', 'user-agent', ...PROXY_HEADERS];
-/** The entry query of the index (src/app/search.ts entrySearch) that changes its first screen, and the values a cached page may be keyed by. */
-const CACHED_ENTRY_QUERY = ['pid', 'extraconnect', 'proxyprotect'];
 
 /**
  * The cache key's part for an index URL's entry query, or null when the page is rendered for this request only:
@@ -51,12 +49,12 @@ const CACHED_ENTRY_QUERY = ['pid', 'extraconnect', 'proxyprotect'];
  */
 export function cachedEntryKey(query: URLSearchParams, catalogue: unknown): string | null {
   if (query.has('promocode')) return null;
-  if (CACHED_ENTRY_QUERY.some((key) => query.getAll(key).length > 1)) return null;
+  if (FIRST_SCREEN_ENTRY_KEYS.some((key) => query.getAll(key).length > 1)) return null;
   const pid = query.get('pid');
   const sold = (catalogue as { products?: { pid?: unknown }[] } | null)?.products?.map((product) => String(product.pid)) ?? [];
   if (pid !== null && !sold.includes(pid)) return null;
-  if (['extraconnect', 'proxyprotect'].some((key) => query.has(key) && !ENTRY_FLAG.test(query.get(key) ?? ''))) return null;
-  return CACHED_ENTRY_QUERY.filter((key) => query.has(key)).map((key) => `${key}=${query.get(key)}`).join('&');
+  if (FIRST_SCREEN_ENTRY_KEYS.some((key) => query.has(key) && !ENTRY_SHAPES[key].test(query.get(key) ?? ''))) return null;
+  return FIRST_SCREEN_ENTRY_KEYS.filter((key) => query.has(key)).map((key) => `${key}=${query.get(key)}`).join('&');
 }
 /** The session a cached page is rendered with, per kind of visitor: its user never shows on the first screen (the e-mail shows after hydration). */
 export const STAND_IN_EMAIL = 'server-render@example.invalid';

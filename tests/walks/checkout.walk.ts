@@ -6,7 +6,7 @@
  * the machine's quote.
  */
 import fc from 'fast-check';
-import { createActor, type AnyActorRef, type AnyMachineSnapshot } from 'xstate';
+import { assign, createActor, type AnyActorRef, type AnyMachineSnapshot } from 'xstate';
 import {
   checkoutMachine,
   type CheckoutContext,
@@ -281,7 +281,7 @@ type CheckoutStart = { query: NonNullable<CheckoutInput['query']>; user: Checkou
  * The real checkout machine with the walk's server behind every actor and the walk's clock and key
  * maker. The one place that knows which actors the chart invokes (helper B's placeOrder child goes here).
  */
-function checkoutUnderWalk(server: WalkServer, world: CheckoutWorld) {
+function checkoutUnderWalk(server: WalkServer, world: CheckoutWorld, newKey: () => string) {
   return checkoutMachine.provide({
     actors: {
       loadProducts: server.actor('loadProducts'),
@@ -291,7 +291,10 @@ function checkoutUnderWalk(server: WalkServer, world: CheckoutWorld) {
       lookupPromotion: server.actor('lookupPromotion'),
       loadProduct: server.actor('loadProduct'),
       // The form and the deep link place their order through the placeOrder child.
-      placeOrder: placeOrderMachine.provide({ actors: { identifyGuest: server.actor('identifyGuest'), createOrder: server.actor('createOrder') } }),
+      placeOrder: placeOrderMachine.provide({
+        actors: { identifyGuest: server.actor('identifyGuest'), createOrder: server.actor('createOrder') },
+        actions: { newIdempotencyKey: assign({ idempotencyKey: newKey }) },
+      }),
     },
     actions: {
       clearClientProduct: () => {},
@@ -484,8 +487,8 @@ export const checkoutWalks: WalkSpec<CheckoutWorld, CheckoutStart> = {
       createdLinks: [],
       redirects: [],
     };
-    const actor = createActor(checkoutUnderWalk(server, world), {
-      input: { query: start.query, user: start.user, now: () => clock.now, createIdempotencyKey: () => `key-${++keys}` },
+    const actor = createActor(checkoutUnderWalk(server, world, () => `key-${++keys}`), {
+      input: { query: start.query, user: start.user, now: () => clock.now },
       clock,
     });
     return {

@@ -5,7 +5,7 @@
  * each new total, checked against what a product owner promises.
  */
 import fc from 'fast-check';
-import { createActor } from 'xstate';
+import { assign, createActor } from 'xstate';
 import { ApiFailure } from '../../src/app/api';
 import { placeOrderMachine, type CreatedOrder, type CreateOrderRequest, type OrderDraft, type OrderUser, type PlaceOrderContext, type PlaceOrderOutput } from '../../machines/place-order.machine';
 import { userCommand, type AnswerPlan, type AnswerPlans, type Invariant, type Step, type WalkServer, type WalkClock, type WalkSpec } from './harness';
@@ -168,8 +168,11 @@ export const placeOrderWalks: WalkSpec<PlaceOrderWorld, PlaceOrderStart> = {
   begin(start: PlaceOrderStart, server: WalkServer, clock: WalkClock) {
     let keys = 0;
     const world: PlaceOrderWorld = { formTotal: start.request.amount, knownUser: start.user, identified: null, confirmed: null, createdLink: undefined };
-    const machine = placeOrderMachine.provide({ actors: { identifyGuest: server.actor('identifyGuest'), createOrder: server.actor('createOrder') } });
-    const actor = createActor(machine, { input: { ...start, now: () => clock.now, createIdempotencyKey: () => `key-${++keys}` }, clock });
+    const machine = placeOrderMachine.provide({
+      actors: { identifyGuest: server.actor('identifyGuest'), createOrder: server.actor('createOrder') },
+      actions: { newIdempotencyKey: assign({ idempotencyKey: () => `key-${++keys}` }) },
+    });
+    const actor = createActor(machine, { input: { ...start, now: () => clock.now }, clock });
     return {
       actor,
       world,

@@ -1,7 +1,7 @@
 import { fromPromise, type AnyEventObject, type AnyMachineSnapshot } from 'xstate';
+import { checkoutMachineDocs } from '../../../machines/checkout.docs';
 import {
   checkoutMachine,
-  checkoutMachineDocs,
   type CheckoutContext,
   type CheckoutGateway,
   type CheckoutInput,
@@ -11,6 +11,7 @@ import {
   type SavedOrderStatus,
 } from '../../../machines/checkout.machine';
 import type { PlaceOrderInput, PlaceOrderOutput } from '../../../machines/place-order.machine';
+import { entryQuery } from '../../../src/domain/entry-query';
 import type { PromotionLookup } from '../../../src/domain/promotion';
 import { SEEDED_PLANS, contractPricing, seededPromotionLookup } from '../../../tests/facts/catalogue';
 import type { MachineModel } from '../graph';
@@ -58,7 +59,7 @@ export const modelPlacedFlagged: PlaceOrderOutput = { outcome: 'waiting', user: 
 export const modelPlaceFailed: PlaceOrderOutput = { outcome: 'failed', user: null, error: 'Bad gateway' };
 export const modelPlaceCancelled: PlaceOrderOutput = { outcome: 'cancelled', user: modelGuest };
 
-const base = { now: () => CHECKOUT_MODEL_NOW, createIdempotencyKey: () => 'key-1' };
+const base = { now: () => CHECKOUT_MODEL_NOW };
 
 /** The order whose payment this browser saved (the payment page left by the back button). */
 export const modelSavedOrder: SavedOrder = { orderid: 301, invoiceid: 401 };
@@ -72,7 +73,7 @@ export const checkoutModelInputs: { name: string; input: CheckoutInput }[] = [
   },
   { name: 'auto-order link without promo', input: { ...base, query: { email: 'ann@example.com', pid: '2', auto_redirect: 'true' } } },
   { name: 'auto-order link without e-mail', input: { ...base, query: { pid: '2', auto_redirect: 'true' } } },
-  { name: 'auto-order link with a pid that is not a number', input: { ...base, query: { email: 'ann@example.com', pid: 'two', auto_redirect: 'true' } } },
+  { name: 'auto-order link with a pid that is not a number', input: { ...base, query: entryQuery({ email: 'ann@example.com', pid: 'two', auto_redirect: 'true' }) } },
   { name: 'return with an unpaid order', input: { ...base, savedOrder: modelSavedOrder, query: {} } },
   { name: 'signed-in client follows an auto-order link', input: { ...base, user: modelClient, query: { email: 'client@example.com', pid: '2', auto_redirect: 'true' } } },
   { name: 'signed-in client visit', input: { ...base, user: modelClient, query: { aff_id: 'partner-1' } } },

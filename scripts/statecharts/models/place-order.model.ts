@@ -1,4 +1,4 @@
-import { fromPromise, type AnyEventObject, type AnyMachineSnapshot } from 'xstate';
+import { assign, fromPromise, type AnyEventObject, type AnyMachineSnapshot } from 'xstate';
 import {
   placeOrderMachine,
   placeOrderMachineDocs,
@@ -32,8 +32,7 @@ export const placeOrderModelClient = { userid: 42, email: 'client@example.com' }
 export const placeOrderModelOrder: CreatedOrder = { orderid: 501, invoiceid: 601, serviceids: [701], fraud: false, link: 'https://pay.example/601' };
 export const placeOrderModelFlaggedOrder: CreatedOrder = { orderid: 502, invoiceid: 602, serviceids: [702], fraud: true, link: null };
 
-// One key for every attempt keeps replays equal to the paths; the unit test counts new keys per attempt.
-const base = { request: placeOrderModelRequest, now: () => PLACE_ORDER_MODEL_NOW, createIdempotencyKey: () => 'key-1' };
+const base = { request: placeOrderModelRequest, now: () => PLACE_ORDER_MODEL_NOW };
 
 /** A guest ordering from the form, and a signed-in client (not identified again). */
 export const placeOrderModelInputs: { name: string; input: PlaceOrderInput }[] = [
@@ -52,6 +51,8 @@ const machine = placeOrderMachine.provide({
     identifyGuest: fromPromise<IdentifiedGuest, { email: string }>(never),
     createOrder: fromPromise<CreatedOrder, CreateOrderRequest>(never),
   },
+  // One key for every attempt keeps replays equal to the paths; the unit test counts new keys per attempt.
+  actions: { newIdempotencyKey: assign({ idempotencyKey: 'key-1' }) },
 });
 
 const done = (id: string, output: unknown): AnyEventObject => ({ type: `xstate.done.actor.${id}`, output });

@@ -1,5 +1,5 @@
 /** The checkout machine with the app's actors (typed-client calls) and actions (navigation, saved state). */
-import { fromPromise } from 'xstate';
+import { assign, fromPromise } from 'xstate';
 import { checkoutMachine, type CheckoutContext, type CheckoutGateway, type CheckoutPreload, type CheckoutProduct, type SavedOrder, type SavedOrderStatus } from '../../../machines/checkout.machine';
 import { placeOrderMachine, type CreatedOrder, type CreateOrderRequest, type IdentifiedGuest } from '../../../machines/place-order.machine';
 import { currencyForCountry } from '../../domain/currency';
@@ -87,8 +87,9 @@ export function checkoutLogic(app: AppServices, hooks: { goToWaiting: () => void
 }
 
 /**
- * The placeOrder machine wired to the typed client. A refused order rejects with the ApiFailure,
- * whose serverPrice (409 price_changed) the machine reads as a price change.
+ * The placeOrder machine wired to the typed client, drawing a random Idempotency-Key for each attempt to
+ * create the order. A refused order rejects with the ApiFailure, whose serverPrice (409 price_changed) the
+ * machine reads as a price change.
  */
 export function placeOrderLogic(app: AppServices) {
   const { client } = app;
@@ -100,6 +101,9 @@ export function placeOrderLogic(app: AppServices) {
         const order = await unwrap(client.POST('/checkout/api/order', { params: { header: { 'Idempotency-Key': idempotencyKey } }, body }));
         return { orderid: order.orderid, invoiceid: order.invoiceid, serviceids: order.serviceids, fraud: order.fraud, link: order.link };
       }),
+    },
+    actions: {
+      newIdempotencyKey: assign({ idempotencyKey: () => globalThis.crypto.randomUUID() }),
     },
   });
 }

@@ -6,6 +6,7 @@ import type { Actor, SnapshotFrom } from 'xstate';
 import { checkoutMachine, selectedProduct, type AutoOrderStop, type CheckoutOption, type CheckoutPreload, type CheckoutUser } from '../../../machines/checkout.machine';
 import { EXTRA_CONNECTION_OPTION_ID, PROXY_PROTECTION_OPTION_ID } from '../../domain/constants';
 import type { Currency } from '../../domain/currency';
+import type { EntryQuery } from '../../domain/entry-query';
 import { priceFor } from '../../domain/pricing';
 import { GatewayPicker, PlanPicker } from '../components/Choices';
 import { Alert, Loading } from '../components/Feedback';
@@ -16,7 +17,6 @@ import { cycleKey, useFormat, whenIdle } from '../format';
 import { useApp, useHydrated, useMessage, useMinimumDuration } from '../hooks';
 import { lazyComponent } from '../lazy';
 import { localeParam, useLocale } from '../locale';
-import type { EntrySearch } from '../search';
 import { useCheckoutActor, useCheckoutUser, usePlaceOrder } from './checkout-actor';
 
 const route = getRouteApi('/{-$locale}/');
@@ -97,7 +97,7 @@ function LoginDisclosure() {
 }
 
 interface CheckoutProps {
-  search: EntrySearch;
+  search: EntryQuery;
   preloaded: CheckoutPreload | null;
   user: CheckoutUser | null;
   autoOrderStop: AutoOrderStop | null;

@@ -3,11 +3,11 @@ import { useSelector } from '@xstate/react';
 import { Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CheckoutUser } from '../../../machines/checkout.machine';
+import type { EntryQuery } from '../../domain/entry-query';
 import { Notice } from '../components/Notice';
 import { OrderNotice } from '../components/OrderNotice';
 import { PageTitle } from '../components/PageTitle';
 import { localeParam, useLocale } from '../locale';
-import type { EntrySearch } from '../search';
 import { Alert } from '../components/Feedback';
 import { useMessage } from '../hooks';
 import { lazyComponent } from '../lazy';
@@ -39,7 +39,7 @@ export function CreatingOrderView() {
   );
 }
 
-function AutomaticOrder({ search, user }: { search: EntrySearch; user: CheckoutUser | null }) {
+function AutomaticOrder({ search, user }: { search: EntryQuery; user: CheckoutUser | null }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const locale = useLocale();

@@ -6,10 +6,10 @@ import type { AutoOrderStop, checkoutMachine, CheckoutInput, CheckoutPreload, Ch
 import type { placeOrderMachine } from '../../../machines/place-order.machine';
 import { checkoutLogic, choicesOf, savedOrderOf } from '../actors/checkout';
 import { AFFILIATE_COOKIE } from '../../domain/constants';
+import { entryQuery, type EntryQuery } from '../../domain/entry-query';
 import { useApp } from '../hooks';
 import { readChoices } from '../persistence';
 import { localeParam, useLocale } from '../locale';
-import type { EntrySearch } from '../search';
 import type { AppServices } from '../services';
 
 /**
@@ -26,7 +26,7 @@ export function useCheckoutUser(): CheckoutUser | null | undefined {
 }
 
 /** The checkout actor of a view: the real machine with the app's actors, its form choices saved as they change. */
-export function useCheckoutActor(search: EntrySearch, user: CheckoutUser | null, autoOrderStop: AutoOrderStop | null = null, preloaded: CheckoutPreload | null = null) {
+export function useCheckoutActor(search: EntryQuery, user: CheckoutUser | null, autoOrderStop: AutoOrderStop | null = null, preloaded: CheckoutPreload | null = null) {
   const app = useApp();
   const navigate = useNavigate();
   const locale = useLocale();
@@ -72,13 +72,14 @@ export function usePlaceOrder(actor: Actor<typeof checkoutMachine>): { placeOrde
  * The URL's entry parameters over the saved choices (not for an automatic order, which uses the URL alone),
  * the saved order to offer (not to an automatic order either) and why a link's automatic order stopped.
  */
-function checkoutInput(app: AppServices, search: EntrySearch, user: CheckoutUser | null, autoOrderStop: AutoOrderStop | null): CheckoutInput {
+function checkoutInput(app: AppServices, search: EntryQuery, user: CheckoutUser | null, autoOrderStop: AutoOrderStop | null): CheckoutInput {
   const automatic = search.auto_redirect === 'true';
   const saved = automatic ? {} : (readChoices(app.store) ?? {});
   // The affiliate of the URL, else the one that brought this browser within 90 days.
   const affId = search.aff_id ?? app.cookies.read(AFFILIATE_COOKIE);
   return {
-    query: { ...saved, ...search, ...(affId ? { aff_id: affId } : {}) },
+    // The saved choices and the affiliate cookie are untrusted too: the whole query is validated as the URL's is.
+    query: entryQuery({ ...saved, ...search, ...(affId ? { aff_id: affId } : {}) }),
     user,
     now: app.now,
     savedOrder: automatic ? null : savedOrderOf(app),

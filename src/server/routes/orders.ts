@@ -2,6 +2,7 @@ import { PAYMENT_DEADLINE_MS } from '../../domain/constants';
 import { EXTRA_CONNECTION_OPTION_ID, PROXY_PROTECTION_OPTION_ID } from '../../domain/constants';
 import { MESSAGE_TEXTS, promotionRefusalMessage } from '../../domain/messages';
 import { sameAmount, toCents } from '../../domain/money';
+import { addOnsOf } from '../../domain/order-draft';
 import { quoteOrder, quoteProducts, quoteUpsell } from '../../domain/pricing';
 import { isoDate, promotionRefusal, type Promotion } from '../../domain/promotion';
 import { pricedPromotion } from '../billing/promotions';
@@ -100,8 +101,7 @@ export function orderRoutes({ billing, gateways, fraud, config, clock, shop }: R
         total = quoteProducts(products, body.currency);
       } else {
         const product = products[0] as CatalogueProduct;
-        extraConnection = body.configoptions?.['2'] === 1;
-        proxyProtection = body.configoptions?.['4'] === 1;
+        ({ extraConnection, proxyProtection } = addOnsOf(body.configoptions));
         const option = (id: number, chosen: boolean) => {
           if (!chosen) return null;
           const found = product.configoptions.find((candidate) => candidate.id === id);
