@@ -23,7 +23,10 @@ const PROXY_PROTECTION_KEY = `${PROXY_PROTECTION_OPTION_ID}` as const;
 /** The add-ons as the contract carries them (ConfigOptionChoices): by option id, 1 = chosen, 0 = offered and not chosen. */
 export type ConfigOptionChoices = Partial<Record<typeof EXTRA_CONNECTION_KEY | typeof PROXY_PROTECTION_KEY, 0 | 1>>;
 
-const optionOf = (product: OptionedProduct, id: number) => product.configoptions.find((option) => option.id === id) ?? null;
+/** A product as far as its options go: which option ids it offers. */
+type OfferedOptions<Option extends { id: number }> = { configoptions: readonly Option[] };
+
+const optionOf = <Option extends { id: number }>(product: OfferedOptions<Option>, id: number) => product.configoptions.find((option) => option.id === id) ?? null;
 
 /** The product's option for each chosen add-on; null when it is not chosen or the product does not offer it. */
 export function addOnOptions(product: OptionedProduct, addOns: AddOns): { extraConnection: PricedOption | null; proxyProtection: PricedOption | null } {
@@ -34,7 +37,7 @@ export function addOnOptions(product: OptionedProduct, addOns: AddOns): { extraC
 }
 
 /** The add-ons as configoptions: every option the product offers, 1 when chosen; an option it does not offer is left out. */
-export function configOptionsOf(product: OptionedProduct, addOns: AddOns): ConfigOptionChoices {
+export function configOptionsOf(product: OfferedOptions<{ id: number }>, addOns: AddOns): ConfigOptionChoices {
   const choices: ConfigOptionChoices = {};
   if (optionOf(product, EXTRA_CONNECTION_OPTION_ID)) choices[EXTRA_CONNECTION_KEY] = addOns.extraConnection ? 1 : 0;
   if (optionOf(product, PROXY_PROTECTION_OPTION_ID)) choices[PROXY_PROTECTION_KEY] = addOns.proxyProtection ? 1 : 0;

@@ -1,5 +1,5 @@
 import { and, asc, count, eq, gte } from 'drizzle-orm';
-import { EXTRA_CONNECTION_OPTION_ID, PROXY_PROTECTION_OPTION_ID } from '../../../domain/constants';
+import { configOptionsOf } from '../../../domain/order-draft';
 import { generateServicePassword, generateUsername } from '../../../domain/credentials';
 import type { Currency } from '../../../domain/currency';
 import { affiliateClicks, invoices, orders, services } from '../../db/schema';
@@ -12,7 +12,7 @@ import type { WhmcsCatalogue } from './catalogue';
 import { requireId, text, toId, WhmcsRefusal } from './client';
 import { money, type WhmcsBillingContext } from './context';
 import type { WhmcsInvoices } from './invoices';
-import { phpSerializeBase64 } from './php-serialize';
+import { phpSerializeBase64, type PhpArray } from './php-serialize';
 import type { WhmcsServices } from './services';
 import type { WhmcsUnfinished } from './unfinished';
 
@@ -88,13 +88,7 @@ export function whmcsOrders(context: WhmcsBillingContext, parts: {
       paymentmethod: gateway,
       pid: items.map(({ item }) => item.pid),
       billingcycle: items.map(({ item }) => orderCycle(item.billingcycle)),
-      configoptions: items.map(({ item, product: found }) => {
-        const offered = new Set(found?.configoptions.map((option) => option.id) ?? []);
-        const chosen: Record<number, number> = {};
-        if (offered.has(EXTRA_CONNECTION_OPTION_ID)) chosen[EXTRA_CONNECTION_OPTION_ID] = item.extraConnection ? 1 : 0;
-        if (offered.has(PROXY_PROTECTION_OPTION_ID)) chosen[PROXY_PROTECTION_OPTION_ID] = item.proxyProtection ? 1 : 0;
-        return phpSerializeBase64(chosen);
-      }),
+      configoptions: items.map(({ item, product: found }) => phpSerializeBase64(found ? configOptionsOf(found, item) as PhpArray : {})),
       // Our generated credentials, in the product's Username and Password custom fields.
       customfields: items.map(({ product: found }) => {
         const fields: Record<number, string> = {};
