@@ -42,6 +42,28 @@ describe('Idempotency-Key', () => {
     expect(await ordersOf(shopper.userid)).toBe(1);
   });
 
+  // A retry's answer is the first request's, whatever changed since: the promotion's last use was its own.
+  it.skipIf(process.env.TEST_BILLING === 'whmcs')('a retry after the order took a promotion\'s last use replays the order instead of refusing the code', async () => {
+    const shopper = await guest(t.app);
+    const key = randomUUID();
+    await t.db.execute(sql`update promotions set maxuses = uses + 1 where code = 'WELCOME10'`);
+    try {
+      // 12.99 EUR less 10 % (tests/facts/catalogue.ts: WELCOME10) is 11.69.
+      const body = { ...BASIC_ORDER, promocode: 'WELCOME10', amount: 11.69 };
+      const first = await shopper.call('order', { body, headers: { 'idempotency-key': key } });
+      expect(first.status).toBe(200);
+      const retry = await shopper.call('order', { body, headers: { 'idempotency-key': key } });
+      expect(retry.status).toBe(200);
+      expect(retry.body).toEqual(first.body);
+      expect(await ordersOf(shopper.userid)).toBe(1);
+      // A new key is a new order, and the code is used up.
+      const another = await shopper.call('order', { body, headers: { 'idempotency-key': randomUUID() } });
+      expect(another.status).toBe(422);
+    } finally {
+      await t.db.execute(sql`update promotions set maxuses = 0 where code = 'WELCOME10'`);
+    }
+  });
+
   it('the same key with another body is refused with 409 idempotency_key_reused and changes nothing', async () => {
     const shopper = await guest(t.app);
     const key = randomUUID();
@@ -141,6 +163,26 @@ describe('Idempotency-Key', () => {
       expect(distinct.map((answer) => answer.status)).toEqual([200, 200]);
       expect(distinct[0]?.body.invoiceid).not.toBe(distinct[1]?.body.invoiceid);
       expect(await upsellInvoices()).toBe(before + 3);
+    });
+
+    it.skipIf(process.env.TEST_BILLING === 'whmcs')('a retry after the service was suspended replays its invoice; a new key is refused', async () => {
+      const demo = await loggedIn(t.app);
+      const [service] = (await demo.call('getActiveProducts')).body.products;
+      if (!service) throw new Error('The demo client has no active service');
+      const key = randomUUID();
+      const first = await demo.call('addInvoice', { body: upsell(service.serviceid), headers: { 'idempotency-key': key } });
+      expect(first.status).toBe(200);
+      await t.db.execute(sql`update services set status = 'Suspended' where id = ${service.serviceid}`);
+      try {
+        const retry = await demo.call('addInvoice', { body: upsell(service.serviceid), headers: { 'idempotency-key': key } });
+        expect(retry.status).toBe(200);
+        expect(retry.body).toEqual(first.body);
+        const another = await demo.call('addInvoice', { body: upsell(service.serviceid), headers: { 'idempotency-key': randomUUID() } });
+        expect(another.status).toBe(409);
+        expect(another.body.error.code).toBe('service_not_active');
+      } finally {
+        await t.db.execute(sql`update services set status = 'Active' where id = ${service.serviceid}`);
+      }
     });
   });
 });

@@ -166,6 +166,15 @@ export interface NewOrder {
   recoveryAfterMs?: number | null;
 }
 
+/** The invoice of extra connections created for a service, with its payment. */
+export interface UpsellInvoice {
+  invoiceid: number;
+  paymentId: string;
+  amountCents: number;
+  currency: Currency;
+  deadline: string;
+}
+
 export interface PlacedOrder {
   orderid: number;
   invoiceid: number;
@@ -262,6 +271,8 @@ export interface BillingPort {
 
   /** Orders from the address since then; with `atMost`, counting may stop there (a limit only asks whether it is reached). */
   ordersFromIpSince(ip: string, since: Date, atMost?: number): Promise<number>;
+  /** The answer recorded under an Idempotency-Key for the same body, replayed before anything that may have changed since is checked again. */
+  recordedAnswer<T>(claim: IdempotencyClaim): Promise<StoredAnswer<T> | null>;
   /** A fresh answer may carry its payment link as stored (`payment`), so the caller need not read it back. */
   placeOrder(order: NewOrder, claim: IdempotencyClaim | null): Promise<StoredAnswer<PlacedOrder> & { payment?: PaymentRecord }>;
   order(id: number): Promise<OrderRecord | null>;
@@ -269,7 +280,7 @@ export interface BillingPort {
   changeOrderStatus(id: number, from: OrderStatus[], to: 'Cancelled' | 'Fraud'): Promise<OrderRecord | null>;
 
   invoice(id: number): Promise<InvoiceRecord | null>;
-  createUpsellInvoice(invoice: NewUpsellInvoice, claim: IdempotencyClaim | null): Promise<StoredAnswer<{ invoiceid: number; paymentId: string; amountCents: number; currency: Currency; deadline: string }>>;
+  createUpsellInvoice(invoice: NewUpsellInvoice, claim: IdempotencyClaim | null): Promise<StoredAnswer<UpsellInvoice>>;
   createPayment(input: { invoiceId: number; gateway: string; expiresAt: Date }): Promise<PaymentRecord>;
   payment(id: string): Promise<PaymentRecord | null>;
   /** The invoice's latest payment, whether a payment came too late, and what it bills (the waiting page's receipt). */

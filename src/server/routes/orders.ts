@@ -6,7 +6,7 @@ import { addOnsOf } from '../../domain/order-draft';
 import { quoteOrder, quoteProducts, quoteUpsell } from '../../domain/pricing';
 import { isoDate, promotionRefusal, type Promotion } from '../../domain/promotion';
 import { pricedPromotion } from '../billing/promotions';
-import type { CatalogueProduct, InvoiceProgress } from '../billing/port';
+import type { CatalogueProduct, InvoiceProgress, NewUpsellInvoice, PaymentRecord, PlacedOrder, StoredAnswer, UpsellInvoice } from '../billing/port';
 import { idempotencyClaim } from '../billing/shared/idempotency';
 import type { PaymentGateway } from '../payments/port';
 import type { CatalogueTranslations } from '../catalogue/load';
@@ -18,7 +18,7 @@ import { assertOwnsOrder, rememberOrder, requireLogin, requireSession, type Sess
 import { shopperLocale } from '../mail/locale';
 import { paymentLink, refuseCurrency } from '../payments/link';
 import { visitorOf } from '../visitor';
-import type { Handlers, RouteDeps } from './types';
+import type { Handler, Handlers, RouteDeps } from './types';
 
 /** The receipt of the waiting and success pages; a stored cycle is one of the catalogue's (the catalogue file is checked against them). */
 function receiptOf(progress: InvoiceProgress, gateways: PaymentGateway[], names: Record<string, string>, locale: Locale | undefined, translations: CatalogueTranslations): components['schemas']['Receipt'] {
@@ -81,6 +81,66 @@ export function orderRoutes({ billing, gateways, fraud, config, clock, shop }: R
     return client.reseller ? packs : [...packs, activation];
   };
 
+  /** The order's total as the server prices it; a body whose amount differs is refused with the server's amount. */
+  const priceOrder = async (body: components['schemas']['OrderRequest'], products: CatalogueProduct[], reseller: boolean) => {
+    let total: number | null;
+    let discount = 0;
+    let extraConnection = false;
+    let proxyProtection = false;
+    if (reseller) {
+      total = quoteProducts(products, body.currency);
+    } else {
+      const product = products[0] as CatalogueProduct;
+      ({ extraConnection, proxyProtection } = addOnsOf(body.configoptions));
+      const option = (id: number, chosen: boolean) => {
+        if (!chosen) return null;
+        const found = product.configoptions.find((candidate) => candidate.id === id);
+        if (!found) throw badRequest(`Option ${id} is not offered with this product.`);
+        return found;
+      };
+      let promotion: Promotion | null = null;
+      if (body.promocode) {
+        const stored = await billing.promotion(body.promocode);
+        if (!stored) throw unprocessable('promotion_invalid', 'Promotion code not found.');
+        const refusal = promotionRefusal(stored, product.pid, isoDate());
+        if (refusal) throw unprocessable('promotion_invalid', MESSAGE_TEXTS[promotionRefusalMessage(refusal)]);
+        promotion = await pricedPromotion(billing, stored);
+      }
+      const quote = quoteOrder({
+        product, currency: body.currency, promotion,
+        extraConnection: option(EXTRA_CONNECTION_OPTION_ID, extraConnection),
+        proxyProtection: option(PROXY_PROTECTION_OPTION_ID, proxyProtection),
+      });
+      total = quote?.total ?? null;
+      discount = quote?.discount ?? 0;
+    }
+    if (total === null) throw unprocessable('not_priced', `This product is not sold in ${body.currency}.`);
+    if (!sameAmount(body.amount, total)) throw priceChanged(total, body.currency);
+    return { total, discount, extraConnection, proxyProtection };
+  };
+
+  /** The invoice of extra connections a request asks for, priced on the server: the service must be the session's, active, and offer them. */
+  const newUpsellInvoice = async (request: Parameters<Handler<'addInvoice'>>[0], session: Session, gateway: PaymentGateway): Promise<NewUpsellInvoice> => {
+    const { serviceId, extraQuantity, price, currency } = request.body;
+    const service = await billing.service(serviceId);
+    if (!service) throw notFound('This service does not exist.');
+    if (service.clientId !== session.clientId) throw forbidden();
+    // Extra connections are an account's: a sign-up whose address is not proved yet cannot buy them.
+    if (session.reach !== 'client') throw unauthenticated('Sign in to continue.');
+    if (service.status !== 'Active') throw conflict('service_not_active', 'Extra connections can only be added to an active service.');
+    const product = await billing.product(service.pid);
+    const option = product?.configoptions.find((candidate) => candidate.id === EXTRA_CONNECTION_OPTION_ID);
+    if (!option) throw unprocessable('not_offered', 'Extra connections are not offered for this service.');
+    const amount = quoteUpsell(option, service.billingcycle, currency, extraQuantity);
+    if (amount === null) throw unprocessable('not_priced', `Extra connections are not sold in ${currency} for this service.`);
+    if (!sameAmount(price, amount)) throw priceChanged(amount, currency);
+    return {
+      clientId: session.clientId, serviceId, quantity: extraQuantity, currency, amountCents: toCents(amount),
+      payment: { gateway: gateway.module, expiresAt: new Date(clock.now().getTime() + PAYMENT_DEADLINE_MS) },
+      locale: shopperLocale(request, visitorOf(request, config).country),
+    };
+  };
+
   return {
     async order(request) {
       const session = await requireSession(request);
@@ -88,64 +148,35 @@ export function orderRoutes({ billing, gateways, fraud, config, clock, shop }: R
       const reseller = Array.isArray(body.pid);
       if (reseller) await requireLogin(request);
       if (reseller && (body.promocode || body.configoptions)) throw badRequest('Reseller orders take no promotion or options.');
-      const pids = Array.isArray(body.pid) ? await resellerOrderPids(session, body.pid) : [body.pid];
-      const products = await productsFor(pids, reseller ? 'reseller' : 'retail');
       const gateway = gatewayOf(body.paymentmethod);
       refuseCurrency(gateway, body.currency);
-
-      let total: number | null;
-      let discount = 0;
-      let extraConnection = false;
-      let proxyProtection = false;
-      if (reseller) {
-        total = quoteProducts(products, body.currency);
-      } else {
-        const product = products[0] as CatalogueProduct;
-        ({ extraConnection, proxyProtection } = addOnsOf(body.configoptions));
-        const option = (id: number, chosen: boolean) => {
-          if (!chosen) return null;
-          const found = product.configoptions.find((candidate) => candidate.id === id);
-          if (!found) throw badRequest(`Option ${id} is not offered with this product.`);
-          return found;
-        };
-        let promotion: Promotion | null = null;
-        if (body.promocode) {
-          const stored = await billing.promotion(body.promocode);
-          if (!stored) throw unprocessable('promotion_invalid', 'Promotion code not found.');
-          const refusal = promotionRefusal(stored, product.pid, isoDate());
-          if (refusal) throw unprocessable('promotion_invalid', MESSAGE_TEXTS[promotionRefusalMessage(refusal)]);
-          promotion = await pricedPromotion(billing, stored);
-        }
-        const quote = quoteOrder({
-          product, currency: body.currency, promotion,
-          extraConnection: option(EXTRA_CONNECTION_OPTION_ID, extraConnection),
-          proxyProtection: option(PROXY_PROTECTION_OPTION_ID, proxyProtection),
-        });
-        total = quote?.total ?? null;
-        discount = quote?.discount ?? 0;
+      const claim = idempotencyClaim(request, `order:${session.clientId}:${session.id}`);
+      // A retry replays its first answer before anything that may have changed since (a price, a promotion's last use, a pack) is checked again.
+      let answer: StoredAnswer<PlacedOrder> & { payment?: PaymentRecord } | null = claim ? await billing.recordedAnswer<PlacedOrder>(claim) : null;
+      if (!answer) {
+        const pids = Array.isArray(body.pid) ? await resellerOrderPids(session, body.pid) : [body.pid];
+        const products = await productsFor(pids, reseller ? 'reseller' : 'retail');
+        const { total, discount, extraConnection, proxyProtection } = await priceOrder(body, products, reseller);
+        const visitor = visitorOf(request, config);
+        const verdict = await fraud.assess(visitor);
+        answer = await billing.placeOrder({
+          clientId: session.clientId,
+          kind: reseller ? 'reseller' : 'retail',
+          items: products.map((product) => ({ pid: product.pid, billingcycle: product.billingcycle, extraConnection, proxyProtection })),
+          currency: body.currency,
+          amountCents: toCents(total),
+          ip: visitor.ip,
+          country: visitor.country,
+          promocode: body.promocode ?? null,
+          discountCents: toCents(discount),
+          affid: body.affid ?? null,
+          fraud: !verdict.valid,
+          payment: verdict.valid ? { gateway: gateway.module, expiresAt: new Date(clock.now().getTime() + PAYMENT_DEADLINE_MS) } : null,
+          locale: shopperLocale(request, visitor.country),
+          // "Remind me if I don't finish" is ticked unless the body says false.
+          recoveryAfterMs: body.remind === false ? null : config.mail.recoveryAfterMs,
+        }, claim);
       }
-      if (total === null) throw unprocessable('not_priced', `This product is not sold in ${body.currency}.`);
-      if (!sameAmount(body.amount, total)) throw priceChanged(total, body.currency);
-
-      const visitor = visitorOf(request, config);
-      const verdict = await fraud.assess(visitor);
-      const answer = await billing.placeOrder({
-        clientId: session.clientId,
-        kind: reseller ? 'reseller' : 'retail',
-        items: products.map((product) => ({ pid: product.pid, billingcycle: product.billingcycle, extraConnection, proxyProtection })),
-        currency: body.currency,
-        amountCents: toCents(total),
-        ip: visitor.ip,
-        country: visitor.country,
-        promocode: body.promocode ?? null,
-        discountCents: toCents(discount),
-        affid: body.affid ?? null,
-        fraud: !verdict.valid,
-        payment: verdict.valid ? { gateway: gateway.module, expiresAt: new Date(clock.now().getTime() + PAYMENT_DEADLINE_MS) } : null,
-        locale: shopperLocale(request, visitor.country),
-        // "Remind me if I don't finish" is ticked unless the body says false.
-        recoveryAfterMs: body.remind === false ? null : config.mail.recoveryAfterMs,
-      }, idempotencyClaim(request, `order:${session.clientId}:${session.id}`));
       const { paymentId, ...placed } = answer.body;
       await rememberOrder(request, session, placed.orderid);
       return { ...placed, link: paymentId ? await paymentLink(gateway, billing, config.publicUrl, answer.payment ?? paymentId, request.log) : null };
@@ -153,26 +184,12 @@ export function orderRoutes({ billing, gateways, fraud, config, clock, shop }: R
 
     async addInvoice(request) {
       const session = await requireLogin(request);
-      const { serviceId, extraQuantity, paymentmethod, price, currency } = request.body;
-      const service = await billing.service(serviceId);
-      if (!service) throw notFound('This service does not exist.');
-      if (service.clientId !== session.clientId) throw forbidden();
-      // Extra connections are an account's: a sign-up whose address is not proved yet cannot buy them.
-      if (session.reach !== 'client') throw unauthenticated('Sign in to continue.');
-      if (service.status !== 'Active') throw conflict('service_not_active', 'Extra connections can only be added to an active service.');
-      const gateway = gatewayOf(paymentmethod);
-      refuseCurrency(gateway, currency);
-      const product = await billing.product(service.pid);
-      const option = product?.configoptions.find((candidate) => candidate.id === EXTRA_CONNECTION_OPTION_ID);
-      if (!option) throw unprocessable('not_offered', 'Extra connections are not offered for this service.');
-      const amount = quoteUpsell(option, service.billingcycle, currency, extraQuantity);
-      if (amount === null) throw unprocessable('not_priced', `Extra connections are not sold in ${currency} for this service.`);
-      if (!sameAmount(price, amount)) throw priceChanged(amount, currency);
-      const answer = await billing.createUpsellInvoice({
-        clientId: session.clientId, serviceId, quantity: extraQuantity, currency, amountCents: toCents(amount),
-        payment: { gateway: gateway.module, expiresAt: new Date(clock.now().getTime() + PAYMENT_DEADLINE_MS) },
-        locale: shopperLocale(request, visitorOf(request, config).country),
-      }, idempotencyClaim(request, `addInvoice:${session.clientId}:${session.id}`));
+      const gateway = gatewayOf(request.body.paymentmethod);
+      refuseCurrency(gateway, request.body.currency);
+      const claim = idempotencyClaim(request, `addInvoice:${session.clientId}:${session.id}`);
+      // As for an order: a retry replays its first answer, whatever the service or its price became since.
+      let answer = claim ? await billing.recordedAnswer<UpsellInvoice>(claim) : null;
+      answer ??= await billing.createUpsellInvoice(await newUpsellInvoice(request, session, gateway), claim);
       const { invoiceid, paymentId, amountCents, deadline } = answer.body;
       return { invoiceid, amount: amountCents / 100, currency: answer.body.currency, link: await paymentLink(gateway, billing, config.publicUrl, paymentId, request.log), deadline };
     },

@@ -1,5 +1,6 @@
 import { systemClock } from '../../clock';
 import type { BillingPort } from '../port';
+import { recordedAnswer } from '../shared/idempotency';
 import { localCatalogue } from './catalogue';
 import { localClients } from './clients';
 import type { LocalBillingContext } from './context';
@@ -19,5 +20,6 @@ export function createLocalBilling(db: LocalBillingContext['db'], options: Omit<
     ...localOrders(context, catalogue),
     ...localPayments(context),
     ...localServices(context),
+    recordedAnswer: (claim) => recordedAnswer(db, claim),
   };
 }

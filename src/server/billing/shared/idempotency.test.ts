@@ -10,7 +10,7 @@ import { HttpError } from '../../http-error';
 import type { IdempotencyClaim } from '../port';
 import {
   claimWithAnswer, hasAnswer, idempotencyClaim, idempotentInTransaction, idempotentWithCommittedClaim, recordAnswer, recordProgress, releaseClaim,
-  replayAnswer, staleClaimKeys, takeClaim, yieldClaim,
+  recordedAnswer, replayAnswer, staleClaimKeys, takeClaim, yieldClaim,
 } from './idempotency';
 import type { Executor } from './store';
 
@@ -133,6 +133,18 @@ describe('a claim written with its answer in the statement that makes the record
     expect(await claimed(claim, { orderid: 42 })).toBe(0);
     expect(await replayAnswer(store.db, claim)).toEqual({ statusCode: 200, body: { orderid: 41 }, replayed: true });
     expect(await refusal(replayAnswer(store.db, otherBody(claim)))).toEqual({ status: 409, code: 'idempotency_key_reused' });
+  });
+});
+
+describe('the answer recorded before a request is checked again', () => {
+  it('is none for a new key or one still unanswered, the first answer for the same body, and 409 for another body', async () => {
+    const claim = newClaim();
+    expect(await recordedAnswer(store.db, claim)).toBeNull();
+    expect(await takeClaim(store.db, claim, false)).toMatchObject({ mine: true });
+    expect(await recordedAnswer(store.db, claim)).toBeNull();
+    await recordAnswer(store.db, claim, { orderid: 43 });
+    expect(await recordedAnswer(store.db, claim)).toEqual({ statusCode: 200, body: { orderid: 43 }, replayed: true });
+    expect(await refusal(recordedAnswer(store.db, otherBody(claim)))).toEqual({ status: 409, code: 'idempotency_key_reused' });
   });
 });
 

@@ -47,6 +47,14 @@ export async function replayAnswer<T>(executor: Executor, claim: IdempotencyClai
   return { statusCode: stored.statusCode, body: stored.response as T, replayed: true };
 }
 
+/** The answer already recorded under the claim's key for the same body; null while there is none; another body is refused. */
+export async function recordedAnswer<T>(executor: Executor, claim: IdempotencyClaim): Promise<StoredAnswer<T> | null> {
+  const [stored] = await executor.select().from(idempotencyKeys).where(keyOf(claim));
+  if (!stored || stored.statusCode === UNANSWERED) return null;
+  if (stored.requestHash !== claim.requestHash) throw keyReused();
+  return { statusCode: stored.statusCode, body: stored.response as T, replayed: true };
+}
+
 /** Stores the request's answer under its claim: every later request with the key and body gets it replayed. */
 export async function recordAnswer(executor: Executor, claim: IdempotencyClaim, body: unknown): Promise<void> {
   await executor.update(idempotencyKeys).set({ statusCode: 200, response: body as object }).where(keyOf(claim));

@@ -2,6 +2,7 @@ import { systemClock, type Clock } from '../../clock';
 import type { WhmcsConfig } from '../../config';
 import type { Database } from '../../db/connect';
 import type { BillingPort } from '../port';
+import { recordedAnswer } from '../shared/idempotency';
 import { whmcsCatalogue } from './catalogue';
 import { createWhmcsClient, type WhmcsClient } from './client';
 import { whmcsClients } from './clients';
@@ -35,6 +36,7 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
     ...payments.calls,
     ...services.calls,
     ...unfinished.calls,
+    recordedAnswer: (claim) => recordedAnswer(db, claim),
   };
 }
 
