@@ -53,11 +53,11 @@ async function fillForm(form: NonNullable<CheckoutFlow['form']>, user: Shopper):
 }
 
 /** Waits for the journey's end screen and checks what it says. */
-async function seeEnd(flow: CheckoutFlow, rendered: RenderedApp, shop: FlowShop): Promise<void> {
+async function seeEnd(flow: CheckoutFlow, rendered: RenderedApp, shop: FlowShop, form: { shown: boolean }): Promise<void> {
   const { end } = flow;
   switch (end.screen) {
     case 'payment page':
-      await waitFor(() => expect(rendered.left, `the payment page (the orders that reached the shop: ${JSON.stringify(shop.orders)})`).toEqual([end.link]));
+      await waitFor(() => expect(rendered.left, `the payment page (the form was ${form.shown ? '' : 'not '}shown; the orders that reached the shop: ${JSON.stringify(shop.orders)})`).toEqual([end.link]));
       return;
     case 'under review':
       expect(await screen.findByRole('heading', { level: 1, name: en.waiting.underReview })).toBeTruthy();
@@ -98,7 +98,7 @@ describe('checkout journeys (tests/facts/flows.ts)', () => {
       await screen.findByText(flow.priceChange.offer);
       await user.click(screen.getByRole('button', { name: flow.priceChange.choice === 'confirm' ? flow.priceChange.confirmButton : en.checkout.cancelPrice }));
     }
-    await seeEnd(flow, rendered, shop);
+    await seeEnd(flow, rendered, shop, form);
 
     expect(form.shown, 'the order form was shown').toBe(flow.formShown);
     expect(shop.identified, 'the e-mails identified').toEqual(flow.identified);
