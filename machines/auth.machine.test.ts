@@ -21,6 +21,10 @@ describe('auth machine: generated paths', () => {
     expect(paths.length).toBe(authModel.expectedPaths);
   });
 
+  it('walks the expected number of transition pairs, of the expected number reachable (a changed target changes these)', () => {
+    expect(transitionCoverage(authModel, paths).transitionPairs).toEqual(authModel.expectedPairs);
+  });
+
   it('walks every transition and guard outcome of the machine, or lists it unreachable with a reason', () => {
     const coverage = transitionCoverage(authModel, paths);
     expect(coverage.transitions.missing).toEqual([]);

@@ -54,6 +54,10 @@ describe('checkout machine: generated paths', () => {
     expect(paths.length).toBe(checkoutModel.expectedPaths);
   });
 
+  it('walks the expected number of transition pairs, of the expected number reachable (a changed target changes these)', () => {
+    expect(transitionCoverage(checkoutModel, paths).transitionPairs).toEqual(checkoutModel.expectedPairs);
+  });
+
   it('walks every transition and guard outcome of the machine, or lists it unreachable with a reason', () => {
     const coverage = transitionCoverage(checkoutModel, paths);
     expect(coverage.transitions.missing).toEqual([]);

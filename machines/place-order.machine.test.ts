@@ -46,6 +46,10 @@ describe('placeOrder machine: generated paths', () => {
     expect(paths.length).toBe(placeOrderModel.expectedPaths);
   });
 
+  it('walks the expected number of transition pairs, of the expected number reachable (a changed target changes these)', () => {
+    expect(transitionCoverage(placeOrderModel, paths).transitionPairs).toEqual(placeOrderModel.expectedPairs);
+  });
+
   it('walks every transition and guard outcome of the machine, or lists it unreachable with a reason', () => {
     const coverage = transitionCoverage(placeOrderModel, paths);
     expect(coverage.transitions.missing).toEqual([]);

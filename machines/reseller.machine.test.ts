@@ -30,6 +30,10 @@ describe('reseller machine: generated paths', () => {
     expect(paths).toHaveLength(resellerModel.expectedPaths);
   });
 
+  it('walks the expected number of transition pairs, of the expected number reachable (a changed target changes these)', () => {
+    expect(transitionCoverage(resellerModel, paths).transitionPairs).toEqual(resellerModel.expectedPairs);
+  });
+
   it('walks every transition and guard outcome of the machine, or lists it unreachable with a reason', () => {
     const coverage = transitionCoverage(resellerModel, paths);
     expect(coverage.transitions.missing).toEqual([]);

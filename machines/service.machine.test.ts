@@ -24,6 +24,10 @@ describe('service machine: generated paths', () => {
     expect(paths).toHaveLength(serviceModel.expectedPaths);
   });
 
+  it('walks the expected number of transition pairs, of the expected number reachable (a changed target changes these)', () => {
+    expect(transitionCoverage(serviceModel, paths).transitionPairs).toEqual(serviceModel.expectedPairs);
+  });
+
   it('walks every transition and guard outcome of the machine, or lists it unreachable with a reason', () => {
     const coverage = transitionCoverage(serviceModel, paths);
     expect(coverage.transitions.missing).toEqual([]);

@@ -23,6 +23,10 @@ describe('upsell machine: generated paths', () => {
     expect(paths).toHaveLength(upsellModel.expectedPaths);
   });
 
+  it('walks the expected number of transition pairs, of the expected number reachable (a changed target changes these)', () => {
+    expect(transitionCoverage(upsellModel, paths).transitionPairs).toEqual(upsellModel.expectedPairs);
+  });
+
   it('walks every transition and guard outcome of the machine, or lists it unreachable with a reason', () => {
     const coverage = transitionCoverage(upsellModel, paths);
     expect(coverage.transitions.missing).toEqual([]);

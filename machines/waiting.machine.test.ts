@@ -27,6 +27,10 @@ describe('waiting machine: generated paths', () => {
     expect(paths).toHaveLength(waitingModel.expectedPaths);
   });
 
+  it('walks the expected number of transition pairs, of the expected number reachable (a changed target changes these)', () => {
+    expect(transitionCoverage(waitingModel, paths).transitionPairs).toEqual(waitingModel.expectedPairs);
+  });
+
   it('walks every transition and guard outcome of the machine, or lists it unreachable with a reason', () => {
     const coverage = transitionCoverage(waitingModel, paths);
     expect(coverage.transitions.missing).toEqual([]);

@@ -55,6 +55,11 @@ export interface MachineModel {
   describeEvent: (event: AnyEventObject) => string;
   /** How many paths `generatePaths` must produce; a statechart that changes by accident fails. */
   expectedPaths: number;
+  /**
+   * Transition pairs the generated paths walk, of `total` reachable with the model's events (`npm run paths`:
+   * pairs walked/reachable); pinned like `expectedPaths`, so a target that moves fails even with the same paths.
+   */
+  expectedPairs?: { walked: number; total: number };
   /** The machine file's `<name>MachineDocs`, printed by the diagram generator. */
   docs?: MachineDocs;
   /** Upper bound on distinct snapshots explored (value + context); default 5000. */

@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { parseArgs } from 'node:util';
-import { walkProperty } from '../../tests/walks/harness';
+import { walkPromises } from '../../tests/walks/harness';
 import { WALK_RUNS, walkSpecs } from '../../tests/walks/specs';
 
 const { values } = parseArgs({
@@ -24,11 +24,11 @@ console.log(`Random walks: ${runs} runs per promise, seed ${seed}`);
 let broken = 0;
 const started = performance.now();
 for (const spec of walkSpecs.filter((candidate) => !values.machine || candidate.machine === values.machine)) {
-  for (const invariant of spec.invariants.filter((candidate) => !values.only || candidate.sentence.includes(values.only))) {
+  for (const promise of walkPromises(spec).filter((candidate) => !values.only || candidate.sentence.includes(values.only))) {
     const begun = performance.now();
-    const result = await fc.check(walkProperty(spec, invariant), { seed, numRuns: runs });
+    const result = await fc.check(promise.property, { seed, numRuns: runs });
     const seconds = ((performance.now() - begun) / 1000).toFixed(1);
-    console.log(`${result.failed ? 'BROKEN' : 'ok    '}  ${spec.machine}: ${invariant.sentence}  (${result.numRuns} runs, ${seconds} s)`);
+    console.log(`${result.failed ? 'BROKEN' : 'ok    '}  ${spec.machine}: ${promise.sentence}  (${result.numRuns} runs, ${seconds} s)`);
     if (result.failed) {
       broken += 1;
       // fast-check's report gives the seed, the path to replay and the shrunk walk; the error gives the promise and its exact steps.

@@ -176,6 +176,10 @@ export function describeViewWalk<P extends Page>(walk: ViewWalk<P>): void {
     it('generates the expected number of paths (a changed statechart changes this)', () => {
       expect(paths.length).toBe(model.expectedPaths);
     });
+
+    it('walks the expected number of transition pairs along those paths (a changed target changes this)', () => {
+      expect(new Set(paths.flatMap((path) => path.pairs)).size).toBe(model.expectedPairs?.walked);
+    });
     clearScreens(model.name);
 
     it.each(paths.map((path) => [formatScenario(model, path), path] as const))('%s', async (_scenario, path) => {

@@ -224,22 +224,68 @@ export interface WalkSpec<TWorld, TStart> {
   /** What the server may answer, per actor. */
   answers: AnswerPlans<TWorld>;
   invariants: Invariant<TWorld>[];
+  /** The promises that something good happens (tests/walks/progress.ts). */
+  progress?: Progress<TWorld, TStart>[];
   /** The clock reading when a walk starts. */
   startTime: number;
+}
+
+/** One move that finishes a walk: the server answering a call, the shopper's click, time passing. */
+export interface FinishMove {
+  kind: Step<unknown>['kind'];
+  label: string;
+  act: () => void;
+}
+
+/**
+ * A promise that something good happens: from these starts, the server answering only well, whatever the
+ * shopper does meanwhile, the walk reaches its goal once finished (every call answered well, the shopper's
+ * last move made, time passed), in at most MAX_STEPS more steps.
+ */
+export interface Progress<TWorld, TStart> {
+  sentence: string;
+  /** The starts the promise is about. */
+  start: fc.Arbitrary<TStart>;
+  /** The server's good answers, per actor: the only answers of the walk. */
+  answers: Record<string, AnswerPlan<TWorld>>;
+  /** The next move that finishes the walk, or null when none is left. */
+  finish(walk: Walk<TWorld>): FinishMove | null;
+  /** What is not reached once the walk is finished (null: the promise holds). */
+  missing(walk: Walk<TWorld>): string | null;
+}
+
+/** The finishing move that answers the oldest waiting call of a planned actor with its planned answer, or null. */
+export function answerWaitingCall<TWorld>(walk: Walk<TWorld>, plans: Record<string, AnswerPlan<TWorld>>): FinishMove | null {
+  const call = walk.server.calls.find((candidate) => candidate.open && candidate.actor in plans);
+  if (!call) return null;
+  const plan = plans[call.actor]!;
+  return { kind: 'answer', label: `${call.actor}: ${plan.label}`, act: () => walk.server.answer(call, plan.answer(call.input as never, walk)) };
+}
+
+/** The finishing move that lets time pass to the next timer, or null when none is set. */
+export function timePasses<TWorld>(walk: Walk<TWorld>): FinishMove | null {
+  if (!walk.clock.pending().length) return null;
+  return { kind: 'time', label: `${Math.min(...walk.clock.pending())} ms pass`, act: () => walk.clock.passToNextTimer() };
 }
 
 /** Most steps one walk takes (commands whose check fails are skipped, so walks are often shorter). */
 export const MAX_STEPS = 50;
 
+/** A walk of the spec's machine from one start, checked against one invariant, with the actor started as step 0. */
+async function openWalk<TWorld, TStart>(spec: WalkSpec<TWorld, TStart>, start: TStart, invariant: Invariant<TWorld>): Promise<Walk<TWorld>> {
+  const server = new WalkServer();
+  const clock = new WalkClock(spec.startTime);
+  const walk: Walk<TWorld> = { ...spec.begin(start, server, clock), server, clock, invariant, steps: [] };
+  // The actor starts during step 0: the calls made on start belong to it.
+  await runStep(walk, 'user', 'the page opens', () => walk.actor.start());
+  return walk;
+}
+
 /** The property "this invariant holds after every step of every walk" for one machine. */
 export function walkProperty<TWorld, TStart>(spec: WalkSpec<TWorld, TStart>, invariant: Invariant<TWorld>) {
   // The walk comes first so fast-check shrinks it first (shrinking the start first left long walks unshrunk).
   return fc.asyncProperty(fc.commands([...spec.commands, ...Array.from({ length: Math.max(2, Math.ceil(spec.commands.length / 2)) }, () => serverAnswers(spec.answers))], { maxCommands: MAX_STEPS, size: 'max' }), spec.start, async (commands, start) => {
-    const server = new WalkServer();
-    const clock = new WalkClock(spec.startTime);
-    const walk: Walk<TWorld> = { ...spec.begin(start, server, clock), server, clock, invariant, steps: [] };
-    // The actor starts during step 0: the calls made on start belong to it.
-    await runStep(walk, 'user', 'the page opens', () => walk.actor.start());
+    const walk = await openWalk(spec, start, invariant);
     try {
       await fc.asyncModelRun(() => ({ model: walk, real: walk }), commands);
     } finally {
@@ -248,7 +294,31 @@ export function walkProperty<TWorld, TStart>(spec: WalkSpec<TWorld, TStart>, inv
   });
 }
 
-/** Every invariant of every machine as a named property. */
-export function walkProperties(specs: WalkSpec<never, never>[]) {
-  return specs.flatMap((spec) => spec.invariants.map((invariant) => ({ machine: spec.machine, sentence: invariant.sentence, property: walkProperty(spec, invariant) })));
+/** The property "every walk from these starts, answered well, reaches the goal once finished" for one machine. */
+export function progressProperty<TWorld, TStart>(spec: WalkSpec<TWorld, TStart>, progress: Progress<TWorld, TStart>) {
+  const goodAnswers = Object.fromEntries(Object.entries(progress.answers).map(([actor, plan]) => [actor, fc.constant(plan)]));
+  const unchecked: Invariant<TWorld> = { sentence: progress.sentence, broken: () => null };
+  return fc.asyncProperty(fc.commands([...spec.commands, serverAnswers(goodAnswers), serverAnswers(goodAnswers)], { maxCommands: MAX_STEPS, size: 'max' }), progress.start, async (commands, start) => {
+    const walk = await openWalk(spec, start, unchecked);
+    try {
+      await fc.asyncModelRun(() => ({ model: walk, real: walk }), commands);
+      for (let moves = 0; moves < MAX_STEPS; moves++) {
+        const move = progress.finish(walk);
+        if (!move) break;
+        await runStep(walk, move.kind, move.label, move.act);
+      }
+      const missing = progress.missing(walk);
+      if (missing) throw new Error(`Not reached: "${progress.sentence}"\n  ${missing}\n  steps: ${walk.steps.map((text, i) => `${i + 1}. ${text}`).join('; ')}`);
+    } finally {
+      walk.actor.stop();
+    }
+  });
+}
+
+/** Every promise of one machine (its invariants, then its progress) as a named property. */
+export function walkPromises(spec: WalkSpec<never, never>) {
+  return [
+    ...spec.invariants.map((invariant) => ({ sentence: invariant.sentence, property: walkProperty(spec, invariant) })),
+    ...(spec.progress ?? []).map((progress) => ({ sentence: progress.sentence, property: progressProperty(spec, progress) })),
+  ];
 }

@@ -90,5 +90,6 @@ export const authModel: MachineModel = {
   events,
   describeEvent,
   expectedPaths: 15,
+  expectedPairs: { walked: 17, total: 50 },
   docs: authMachineDocs,
 };

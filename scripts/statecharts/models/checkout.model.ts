@@ -289,6 +289,7 @@ export const checkoutModel: MachineModel = {
   events,
   describeEvent,
   expectedPaths: 59,
+  expectedPairs: { walked: 124, total: 367 },
   docs: checkoutMachineDocs,
   unreachable: {
     'checkout.ready.promo.rejected → checkout.ready.promo.checking on promo.apply [hasPromoCode]: false':

@@ -103,5 +103,6 @@ export const placeOrderModel: MachineModel = {
   events,
   describeEvent,
   expectedPaths: 8,
+  expectedPairs: { walked: 9, total: 16 },
   docs: placeOrderMachineDocs,
 };

@@ -137,5 +137,6 @@ export const resellerModel: MachineModel = {
   events,
   describeEvent,
   expectedPaths: 16,
+  expectedPairs: { walked: 22, total: 59 },
   docs: resellerMachineDocs,
 };

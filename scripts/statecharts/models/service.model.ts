@@ -112,6 +112,7 @@ export const serviceModel: MachineModel = {
   events,
   describeEvent,
   expectedPaths: 27,
+  expectedPairs: { walked: 25, total: 142 },
   docs: serviceMachineDocs,
   unreachable: {
     'serviceCopied → serviceCopied on copy.username [hasText]: false':

@@ -91,5 +91,6 @@ export const upsellModel: MachineModel = {
   events,
   describeEvent,
   expectedPaths: 10,
+  expectedPairs: { walked: 7, total: 25 },
   docs: upsellMachineDocs,
 };

@@ -150,5 +150,6 @@ export const waitingModel: MachineModel = {
   events,
   describeEvent,
   expectedPaths: 48,
+  expectedPairs: { walked: 52, total: 267 },
   docs: waitingMachineDocs,
 };
