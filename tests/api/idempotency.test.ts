@@ -179,7 +179,7 @@ describe('Idempotency-Key', () => {
         expect(retry.body).toEqual(first.body);
         const another = await demo.call('addInvoice', { body: upsell(service.serviceid), headers: { 'idempotency-key': randomUUID() } });
         expect(another.status).toBe(409);
-        expect(another.body.error.code).toBe('service_not_active');
+        expect(another.body).toEqual({ error: { code: 'service_not_active', message: expect.any(String) } });
       } finally {
         await t.db.execute(sql`update services set status = 'Active' where id = ${service.serviceid}`);
       }
