@@ -1,28 +1,32 @@
-import { readdirSync } from 'node:fs';
-import { join, posix, relative, sep } from 'node:path';
 import js from '@eslint/js';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
-const ROOT = import.meta.dirname;
+const TESTS = ['**/*.test.{ts,tsx}'];
 
 // Machines stay pure: side effects arrive through .provide(), never through imports.
 const MACHINES_MAY = 'Machines import only xstate and src/domain.';
-const MACHINE_PATTERNS = [
-  { group: ['react', 'react-*', '@tanstack/*', 'i18next', 'react-i18next', 'openapi-fetch', '**/src/app/*', '**/src/server/*'], message: MACHINES_MAY },
-  // The contract's shapes, never its client: a machine's request and response types are the generated ones.
-  { group: ['**/src/api/*'], allowTypeImports: true, message: 'Machines import only types from src/api.' },
-];
 
 /**
  * The layers and what each may import of ours besides itself (`may`, folders or files from the root; `not`, parts of
- * those it may not). Packages are free unless `packages` names the only ones. Tests (*.test.*, tests/) import anything.
+ * those it may not; `packages`, import patterns of the packages it may not import). Tests (*.test.*, tests/) import anything.
  */
 const LAYERS = [
   { layer: 'src/domain', may: [], says: 'src/domain imports only itself (and packages): the rules the machines, the app and the server share depend on nothing of ours.' },
   { layer: 'src/api', may: [], says: 'src/api imports only itself (and packages): the contract\'s generated types and its one client.' },
   { layer: 'src/i18n', may: ['src/domain'], says: 'src/i18n imports only src/domain (and packages).' },
-  { layer: 'src/statecharts', may: [], packages: ['xstate'], says: 'src/statecharts imports only xstate: the app ships it, the scripts and the studio share it.' },
-  { layer: 'machines', may: ['src/domain', 'src/api'], patterns: MACHINE_PATTERNS, says: MACHINES_MAY },
+  {
+    layer: 'src/statecharts', may: [], says: 'src/statecharts imports only xstate: the app ships it, the scripts and the studio share it.',
+    packages: [{ regex: '^(?![./])(?!xstate(?:/|$))' }],
+  },
+  {
+    layer: 'machines', may: ['src/domain', 'src/api'], says: MACHINES_MAY,
+    packages: [
+      { group: ['react', 'react-*', '@tanstack/*', 'i18next', 'react-i18next', 'openapi-fetch'] },
+      // The contract's shapes, never its client: a machine's request and response types are the generated ones.
+      { group: ['**/src/api/*'], allowTypeImports: true, message: 'Machines import only types from src/api.' },
+    ],
+  },
   {
     layer: 'src/app', may: ['src/domain', 'src/api', 'src/i18n', 'src/statecharts', 'machines'],
     says: 'src/app imports only src/domain, src/api, src/i18n, src/statecharts and machines/ (and packages): never src/server, scripts/ or tests/.',
@@ -41,53 +45,20 @@ const LAYERS = [
   },
 ];
 
-const escapeRegex = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const EXTENSION = '(?:\\.(?:[cm]?[jt]sx?|json))?';
-
-/** A regex for the start of every relative specifier by which a file in `folder` names `target` or what is in it (both from the root). */
-function naming(folder, target) {
-  const steps = folder.split('/');
-  const names = [];
-  for (let up = 1; up <= steps.length; up += 1) {
-    const ancestor = steps.slice(0, steps.length - up).join('/');
-    const climb = escapeRegex('../'.repeat(up));
-    // Up into the target itself: whatever follows, short of climbing further.
-    if (ancestor === target || ancestor.startsWith(`${target}/`)) names.push(`${climb}(?!\\.\\.(?:/|$))`);
-    // Up to an ancestor of the target, then down to it.
-    else if (ancestor === '' || target.startsWith(`${ancestor}/`)) names.push(`${climb}${escapeRegex(ancestor === '' ? target : posix.relative(ancestor, target))}${EXTENSION}(?:/|$)`);
-  }
-  return `(?:${names.join('|')})`;
-}
-const withoutExtension = (path) => path.replace(/\.[cm]?[jt]sx?$/, '');
-
-/** How many folders deep a layer's files lie below it, at most (0: all in the layer's own folder). */
-function depthOf(layer) {
-  const folders = readdirSync(join(ROOT, layer), { recursive: true, withFileTypes: true }).filter((entry) => entry.isDirectory());
-  return Math.max(0, ...folders.map((entry) => relative(join(ROOT, layer), join(entry.parentPath, entry.name)).split(sep).length));
-}
-
-/**
- * A layer's fence as `@typescript-eslint/no-restricted-imports` patterns, one config per depth of folder in the layer: a
- * relative specifier names a folder only together with where the importing file lies (from src/server/routes/, `../app`
- * is src/server/app.ts, not src/app).
- */
-function fence({ layer, may, not = [], packages, patterns = [], says }) {
-  return Array.from({ length: depthOf(layer) + 1 }, (_, depth) => {
-    const folder = `${layer}${'/x'.repeat(depth)}`;
-    const allowed = [layer, ...may].map((path) => naming(folder, withoutExtension(path))).join('|');
-    const fenced = [
-      ...patterns,
-      // Out of the layer (up past its folder) to anything it may not import.
-      { regex: `^(?!${allowed})(?:\\.\\./){${depth + 1}}`, message: says },
-      ...not.map((path) => ({ regex: `^${naming(folder, withoutExtension(path))}`, message: says })),
-      ...(packages ? [{ regex: `^(?![./])(?!(?:${packages.map(escapeRegex).join('|')})(?:/|$))`, message: says }] : []),
-    ];
-    return {
-      files: [`${layer}/${'*/'.repeat(depth)}*.{ts,tsx}`],
-      ignores: ['**/*.test.{ts,tsx}'],
-      rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: fenced }] },
-    };
-  });
+/** A layer's fence: of the repository it reaches only itself, what it may, and the packages; a nested layer comes after its parent, as the last config of a file sets the rule. */
+function fence({ layer, may, not = [], packages = [], says }) {
+  const zones = [
+    { target: layer, from: '.', except: [layer, ...may, 'node_modules'], message: says },
+    ...(not.length > 0 ? [{ target: layer, from: not, message: says }] : []),
+  ];
+  return {
+    files: [`${layer}/**/*.{ts,tsx}`],
+    ignores: TESTS,
+    rules: {
+      'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones }],
+      ...(packages.length > 0 ? { '@typescript-eslint/no-restricted-imports': ['error', { patterns: packages.map((pattern) => ({ message: says, ...pattern })) }] } : {}),
+    },
+  };
 }
 
 export default tseslint.config(
@@ -99,8 +70,12 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
-  // Every layer fenced: a nested layer (src/server/mail) comes after its parent, as the last config of a file sets the rule.
-  ...LAYERS.flatMap(fence),
+  {
+    plugins: { 'import-x': importX },
+    // The fences compare where an import lands, so the resolver finds the repository's extension-less TypeScript imports.
+    settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.d.ts', '.js', '.json'] })] },
+  },
+  ...LAYERS.map(fence),
   {
     // The app also runs in the server's render, where no browser exists: routes, views and actors reach the page through
     // src/app/browser.ts (the render gives it the request, read-only). An effect or an event handler, which never runs
