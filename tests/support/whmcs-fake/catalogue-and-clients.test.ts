@@ -25,6 +25,10 @@ describe('envelope', () => {
 
   it('answers an unknown action with Command Not Found', async () => {
     expect((await call('GetEverything')).body).toEqual({ result: 'error', message: 'Command Not Found' });
+    // Names an object has of itself in JavaScript are no actions either.
+    for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+      expect((await call(name)).body).toEqual({ result: 'error', message: 'Command Not Found' });
+    }
   });
 
   it('answers XML, not JSON, without responsetype=json', async () => {

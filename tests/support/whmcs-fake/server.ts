@@ -195,7 +195,8 @@ export async function createWhmcsFake(options: WhmcsFakeOptions = {}): Promise<W
       send(response, 403, { result: 'error', message: 'Authentication Failed' }, responsetype);
       return;
     }
-    const handler = actions[actionName.toLowerCase()];
+    // Own actions only: `constructor` or `toString` is no API action, as in WHMCS.
+    const handler = Object.hasOwn(actions, actionName.toLowerCase()) ? actions[actionName.toLowerCase()] : undefined;
     if (!handler) {
       send(response, 200, { result: 'error', message: 'Command Not Found' }, responsetype);
       return;
