@@ -2,13 +2,9 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { payments } from '../../src/server/db/schema';
 import {
-  BILLING_UNDER_TEST, Browser, createTestApp, guest, guestWithOrder, linkPath, newAccount, payOnSandbox, placeOrder, rows, storeSnapshot, type Answer, type TestApp,
+  BILLING_UNDER_TEST, Browser, createTestApp, guest, guestWithOrder, linkPath, newAccount, payOnSandbox, placeOrder, rows, storeSnapshot, type TestApp,
 } from './helper';
-
-const expectError = (answer: Answer, status: number, code: string) => {
-  expect(answer.status, answer.text).toBe(status);
-  expect(answer.body).toEqual({ error: expect.objectContaining({ code, message: expect.any(String) }) });
-};
+import { expectError } from './error-answer';
 
 describe('the money path: order, sandbox page, signed confirmation, credentials', () => {
   let t: TestApp;
