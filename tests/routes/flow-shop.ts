@@ -1,10 +1,25 @@
 /**
- * The shop the journeys of tests/facts/flows.ts talk to: the seeded catalogue, gateways and promotions
- * (tests/facts/catalogue.ts) behind a fake fetch whose answers are checked against openapi.yaml, and a log
- * of what reached it (identifications, orders and the shop's answer to each, status reads, cancels).
+ * The shop the journeys of tests/facts/flows.ts and tests/facts/flows-account.ts talk to: the seeded catalogue,
+ * gateways and promotions (tests/facts/catalogue.ts) behind a fake fetch whose answers are checked against
+ * openapi.yaml, the accounts it knows (FLOW_CLIENT, FLOW_RESELLER), and a log of what reached it
+ * (identifications, sign-ins and sign-outs, orders, invoices and the shop's answer to each, status reads,
+ * cancels, device addresses).
  */
-import { SEEDED_PLANS, SEEDED_PROMOTIONS, contractPricing, type FactCurrency } from '../facts/catalogue';
-import { FLOW_PAYMENT_LINK, PROVISIONED_SERVICE, WAITING_ORDER, type FlowSession, type OrderSent, type StatusAnswer } from '../facts/flows';
+import { EXTRA_CONNECTION_PRICING, PANEL_ACTIVATION_PID, SEEDED_PLANS, SEEDED_PROMOTIONS, SEEDED_RESELLER_PRODUCTS, contractPricing, type FactCurrency } from '../facts/catalogue';
+import { FLOW_PAYMENT_LINK, PROVISIONED_SERVICE, WAITING_ORDER, type OrderSent, type StatusAnswer } from '../facts/flows';
+import {
+  CLIENT_PASSWORD,
+  FLOW_RESELLER,
+  RESELLER_PAYMENT_LINK,
+  RESELLER_SERVICE,
+  UPSELL_INVOICE,
+  type AccountSession,
+  type ClientService,
+  type InvoiceSent,
+  type ResellerAuthSent,
+  type ResellerOrderSent,
+  type ServiceAnswer,
+} from '../facts/flows-account';
 import { controlledApi } from '../model/api';
 import { apiError, type Operation } from '../support/fake-api';
 
@@ -19,8 +34,29 @@ const retailProduct = (plan: (typeof SEEDED_PLANS)[number]) => ({
   configoptions: plan.configoptions.map((option) => ({ id: option.id, name: option.name, pricing: contractPricing(option.pricing) })),
 });
 
-const sessionOf = (session: FlowSession) =>
-  session.kind === 'client' ? { loggedIn: true, guest: false, userid: session.userid, email: session.email } : { loggedIn: false, guest: false, userid: null, email: null };
+const resellerProduct = (pack: (typeof SEEDED_RESELLER_PRODUCTS)[number]) => ({
+  pid: pack.pid, name: pack.name, description: `${pack.name}, paid once.`, group: 'reseller', paytype: 'onetime', billingcycle: pack.billingcycle, pricing: contractPricing(pack.pricing), configoptions: [],
+});
+
+/** The opaque handles of a guest's and a sign-up's session (openapi.yaml GuestHandle). */
+const GUEST_HANDLE = 'g_Flow0Guest0Handle00001';
+const SIGN_UP_HANDLE = 'g_Flow0SignUp0Handle0001';
+
+const sessionOf = (session: AccountSession) => {
+  switch (session.kind) {
+    case 'client':
+      return { loggedIn: true, guest: false, userid: session.userid, email: session.email === '' ? null : session.email };
+    case 'guest':
+      return { loggedIn: false, guest: true, userid: GUEST_HANDLE, email: session.email };
+    case 'sign-up':
+      return { loggedIn: false, guest: false, userid: SIGN_UP_HANDLE, email: session.email };
+    case 'visitor':
+      return { loggedIn: false, guest: false, userid: null, email: null };
+  }
+};
+
+const unauthenticated = () => apiError(401, 'unauthenticated', 'Please log in.');
+const invalidLogin = () => apiError(401, 'invalid_credentials', 'Email or Password Invalid');
 
 /** What one order request asked for, as OrderSent writes it (its answer added by the shop). */
 interface OrderBody {
@@ -32,7 +68,7 @@ interface OrderBody {
 }
 
 export interface FlowShopOptions {
-  session: FlowSession;
+  session: AccountSession;
   country: string;
   /** The first order is refused with 409 price_changed at this total. */
   priceChangedTo?: number;
@@ -42,18 +78,40 @@ export interface FlowShopOptions {
   statuses?: StatusAnswer[];
   /** Seconds since the page opened, for the log of status reads. */
   elapsed?: () => number;
+  /** The signed-in client's active services (getActiveProducts). */
+  services?: ClientService[];
+  /** The first upsell invoice is refused with 409 price_changed at this price. */
+  upsellPriceChangedTo?: number;
+  /** The service of the success page: provisioned, not yet, or not reachable without a login. */
+  service?: ServiceAnswer;
 }
 
 /** The shop of one journey and its log. */
-export function flowShop({ session, country, priceChangedTo, flagged = false, statuses = [], elapsed = () => 0 }: FlowShopOptions) {
+export function flowShop({ session, country, priceChangedTo, flagged = false, statuses = [], elapsed = () => 0, services = [], upsellPriceChangedTo, service = 'provisioned' }: FlowShopOptions) {
+  let current = sessionOf(session);
   const identified: string[] = [];
+  const signIns: Array<{ email: string; password: string }> = [];
+  const resellerSignIns: ResellerAuthSent[] = [];
+  const resellerOrders: ResellerOrderSent[] = [];
+  const invoices: InvoiceSent[] = [];
+  const devicesSaved: Array<{ serviceid: number; macAddress: string }> = [];
+  let signOuts = 0;
   const orders: OrderSent[] = [];
   const statusReads: number[] = [];
   const cancelled: number[] = [];
   const json = async (request: Request) => (await request.json()) as Record<string, unknown>;
 
   const order = async (request: Request) => {
-    const body = (await json(request)) as unknown as OrderBody;
+    const body = (await json(request)) as unknown as OrderBody | (ResellerOrderSent & { pid: number[] });
+    if (Array.isArray(body.pid)) return resellerOrder(body as ResellerOrderSent);
+    return retailOrder(body as OrderBody);
+  };
+  const deadline = () => new Date(Date.now() + 86_400_000).toISOString();
+  const resellerOrder = ({ pid, paymentmethod, amount, currency }: ResellerOrderSent) => {
+    resellerOrders.push({ pid, paymentmethod, amount, currency });
+    return { orderid: WAITING_ORDER.orderid, invoiceid: WAITING_ORDER.invoiceid, serviceids: [WAITING_ORDER.serviceid], fraud: false, status: 'Pending', amount, currency, link: RESELLER_PAYMENT_LINK, deadline: deadline() };
+  };
+  const retailOrder = (body: OrderBody) => {
     const sent = {
       pid: body.pid,
       configoptions: { '2': body.configoptions?.['2'] ?? 0, '4': body.configoptions?.['4'] ?? 0 },
@@ -68,7 +126,7 @@ export function flowShop({ session, country, priceChangedTo, flagged = false, st
     orders.push({ ...sent, answer: flagged ? 'flagged' : 'created' });
     return {
       orderid: WAITING_ORDER.orderid, invoiceid: WAITING_ORDER.invoiceid, serviceids: [WAITING_ORDER.serviceid], fraud: flagged, status: flagged ? 'Fraud' : 'Pending',
-      amount: body.amount, currency: body.currency, link: flagged ? null : FLOW_PAYMENT_LINK, deadline: flagged ? null : new Date(Date.now() + 86_400_000).toISOString(),
+      amount: body.amount, currency: body.currency, link: flagged ? null : FLOW_PAYMENT_LINK, deadline: flagged ? null : deadline(),
     };
   };
 
@@ -87,7 +145,8 @@ export function flowShop({ session, country, priceChangedTo, flagged = false, st
   };
 
   const answers: Partial<Record<Operation, unknown>> = {
-    session: sessionOf(session),
+    // The session as the shop knows it now: a sign-in, a sign-up and a sign-out change it.
+    session: () => current,
     currency: { country, currency: country === 'GB' ? 'GBP' : 'EUR' },
     getProducts: { totalresults: SEEDED_PLANS.length, products: SEEDED_PLANS.map(retailProduct) },
     getProduct: (request: Request) => {
@@ -106,8 +165,9 @@ export function flowShop({ session, country, priceChangedTo, flagged = false, st
     authMiddleware: async (request: Request) => {
       const { email } = (await json(request)) as { email: string };
       identified.push(email);
-      return { userid: 'g_Flow0Guest0Handle00001', email };
+      return { userid: GUEST_HANDLE, email };
     },
+    ...accountAnswers(),
     order,
     orderStatus,
     invoiceStatus: {
@@ -119,15 +179,76 @@ export function flowShop({ session, country, priceChangedTo, flagged = false, st
       cancelled.push(orderid);
       return { orderid, status: 'Cancelled' };
     },
-    getClientProducts: {
-      serviceid: WAITING_ORDER.serviceid, orderid: WAITING_ORDER.orderid, pid: 1, name: '1 Month', status: 'Active', billingcycle: 'Monthly',
-      username: PROVISIONED_SERVICE.username, password: PROVISIONED_SERVICE.password, serverhostname: PROVISIONED_SERVICE.host,
-      playlistUrl: `http://${PROVISIONED_SERVICE.host}/get.php?username=${PROVISIONED_SERVICE.username}&password=${PROVISIONED_SERVICE.password}&type=m3u_plus`,
-      macAddress: { id: 13, value: '' }, extraConnect: { id: 2, value: 1 }, reseller: null,
+  };
+
+  /** Sign-in and sign-out, the reseller pages, the upsell and the success page's service. */
+  function accountAnswers(): Partial<Record<Operation, unknown>> {
+    const signedIn = () => current.loggedIn;
+    const provisioned = service === 'provisioned';
+    return {
+      auth: async (request: Request) => {
+        const { email, password } = (await json(request)) as { email: string; password: string };
+        signIns.push({ email, password });
+        if (email !== 'client@example.com' || password !== CLIENT_PASSWORD) return invalidLogin();
+        current = sessionOf({ kind: 'client', userid: 42, email });
+        return { userid: 42, email, loggedIn: true };
+      },
+      signOut: () => {
+        signOuts += 1;
+        current = sessionOf({ kind: 'visitor' });
+        return { loggedIn: false };
+      },
+      getResellersProducts: { totalresults: SEEDED_RESELLER_PRODUCTS.length, products: SEEDED_RESELLER_PRODUCTS.map(resellerProduct), newResellerPid: PANEL_ACTIVATION_PID },
+      resellerAuth: async (request: Request) => {
+        const { email, password, existingReseller } = (await json(request)) as unknown as ResellerAuthSent;
+        resellerSignIns.push({ email, password, existingReseller });
+        if (!existingReseller) {
+          current = sessionOf({ kind: 'sign-up', email });
+          return { userid: SIGN_UP_HANDLE, email, reseller: false };
+        }
+        if (email !== FLOW_RESELLER.email || password !== FLOW_RESELLER.password) return invalidLogin();
+        current = sessionOf({ kind: 'client', userid: FLOW_RESELLER.userid, email });
+        return { userid: FLOW_RESELLER.userid, email, reseller: true };
+      },
+      getResellerProducts: () => (signedIn() ? { ...RESELLER_SERVICE, status: 'Active' } : unauthenticated()),
+      getActiveProducts: () =>
+        signedIn()
+          ? { totalresults: services.length, products: services.map((active) => ({ ...active, pid: 1, pricing: contractPricing(EXTRA_CONNECTION_PRICING) })) }
+          : unauthenticated(),
+      addInvoice: async (request: Request) => {
+        const { serviceId, extraQuantity, paymentmethod, price, currency } = (await json(request)) as unknown as InvoiceSent;
+        const sent = { serviceId, extraQuantity, paymentmethod, price, currency };
+        if (upsellPriceChangedTo !== undefined && invoices.length === 0) {
+          invoices.push({ ...sent, answer: { priceChanged: upsellPriceChangedTo } });
+          return apiError(409, 'price_changed', 'The price has changed.', { amount: upsellPriceChangedTo, currency });
+        }
+        invoices.push({ ...sent, answer: 'created' });
+        return { invoiceid: UPSELL_INVOICE.invoiceid, amount: price, currency, link: UPSELL_INVOICE.link, deadline: deadline() };
+      },
+      getClientProducts: () =>
+        service === 'sign in first'
+          ? unauthenticated()
+          : {
+              serviceid: WAITING_ORDER.serviceid, orderid: WAITING_ORDER.orderid, pid: 1, name: '1 Month', status: provisioned ? 'Active' : 'Pending', billingcycle: 'Monthly',
+              username: provisioned ? PROVISIONED_SERVICE.username : null, password: provisioned ? PROVISIONED_SERVICE.password : null, serverhostname: PROVISIONED_SERVICE.host,
+              playlistUrl: provisioned ? `http://${PROVISIONED_SERVICE.host}/get.php?username=${PROVISIONED_SERVICE.username}&password=${PROVISIONED_SERVICE.password}&type=m3u_plus` : null,
+              macAddress: { id: 13, value: '' }, extraConnect: { id: 2, value: 1 }, reseller: null,
+            },
+      updateMacAddress: async (request: Request) => {
+        const { serviceid, macAddress } = (await json(request)) as { serviceid: number; macAddress: string };
+        devicesSaved.push({ serviceid, macAddress });
+        return { serviceid, macAddress: { id: 13, value: macAddress }, result: 'success' };
+      },
+    };
+  }
+
+  const api = controlledApi({ answers });
+  return {
+    ...api, identified, orders, statusReads, cancelled, signIns, resellerSignIns, resellerOrders, invoices, devicesSaved,
+    get signOuts() {
+      return signOuts;
     },
   };
-  const api = controlledApi({ answers });
-  return { ...api, identified, orders, statusReads, cancelled };
 }
 
 export type FlowShop = ReturnType<typeof flowShop>;
