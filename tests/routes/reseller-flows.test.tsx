@@ -37,7 +37,7 @@ async function fillForm(form: ResellerFlow['form'], user: ReturnType<typeof user
 async function seeEnd(flow: ResellerFlow, rendered: RenderedApp): Promise<void> {
   const { end } = flow;
   if (end.screen === 'payment page') {
-    await waitFor(() => expect(rendered.left).toEqual([end.link]));
+    await waitFor(() => expect(rendered.left, 'the payment page opened').toEqual([end.link]));
     return;
   }
   await waitFor(() => expect(alertTexts()).toContain(end.says));
