@@ -156,8 +156,11 @@ describe('the server on PostgreSQL', () => {
     for (const failure of failures) {
       expect(failure.status).toBe(503);
       expect(failure.body).toMatchObject(ERROR_SHAPE);
-      expect((failure.body as { error: { code: string } }).error.code).toBe('store_unavailable');
     }
+    // Refusals come back fast while the store is down, so 4 shoppers can make a flood the store gate sheds (503 overloaded) on a busy machine.
+    const codes = failures.map((failure) => (failure.body as { error: { code: string } }).error.code);
+    expect(codes).toContain('store_unavailable');
+    expect(codes.filter((code) => code !== 'store_unavailable' && code !== 'overloaded')).toEqual([]);
     const stored = new Set(cluster.query(`SELECT id FROM orders WHERE id IN (${acknowledged.join(',')})`, 'shop').trim().split('\n').map(Number));
     expect(acknowledged.filter((id) => !stored.has(id))).toEqual([]);
     expect(stored.size).toBe(acknowledged.length);

@@ -130,7 +130,8 @@ describe('npm start', () => {
     let output = '';
     npm.stdout.on('data', (chunk: Buffer) => { output += chunk.toString(); });
     npm.stderr.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-    const npmExited = new Promise<number | string>((done) => npm.once('exit', (code, signal) => done(code ?? signal ?? 'unknown')));
+    // 'close', not 'exit': the server's last lines may still be in the pipe when npm exits.
+    const npmExited = new Promise<number | string>((done) => npm.once('close', (code, signal) => done(code ?? signal ?? 'unknown')));
     try {
       // npm start builds what is stale first: a fresh checkout builds everything.
       await eventually(async () => expect(output).toMatch(/ready in \d+ ms/), 170_000, 100);

@@ -49,7 +49,8 @@ export async function spawnServer(env: Record<string, string>, nodeArgs: string[
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
   child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-  const exited = new Promise<number | string>((done) => child.once('exit', (code, signal) => done(code ?? signal ?? 'unknown')));
+  // 'close', not 'exit': what the server wrote last may still be in the pipe when it exits.
+  const exited = new Promise<number | string>((done) => child.once('close', (code, signal) => done(code ?? signal ?? 'unknown')));
   const ready = new Promise<void>((done, fail) => {
     const check = () => {
       if (/ready in \d+ ms/.test(output)) {
