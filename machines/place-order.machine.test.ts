@@ -176,6 +176,19 @@ describe('placeOrder machine: the price changed (409)', () => {
     expect(actor.getSnapshot().context.priceChange).toEqual({ previous: 14.5, amount: 15, currency: 'EUR' });
   });
 
+  it("a confirm orders again in the server's currency as well as its amount (409 price_changed carries both)", async () => {
+    const inPounds = Object.assign(new Error('api.price_changed'), { serverPrice: { amount: 10.99, currency: 'GBP' } });
+    const { actor, requests } = startPlaceOrder({}, { answers: [inPounds, placeOrderModelOrder] });
+    await waitFor(actor, (snapshot) => snapshot.matches('priceChanged'));
+    expect(actor.getSnapshot().context.priceChange).toEqual({ previous: 16.99, amount: 10.99, currency: 'GBP' });
+    actor.send({ type: 'price.confirm' });
+    await finished(actor);
+    expect(requests().map(({ amount, currency }) => ({ amount, currency }))).toEqual([
+      { amount: 16.99, currency: 'EUR' },
+      { amount: 10.99, currency: 'GBP' },
+    ]);
+  });
+
   it('ignores confirm and cancel while the order is being created', async () => {
     let answer: (order: CreatedOrder) => void = () => {};
     const machine = placeOrderMachine.provide({

@@ -160,6 +160,10 @@ describe('locale', () => {
   it('lets the browserLang cookie win', () => {
     expect(pickLocale({ cookie: 'de-de', country: 'ES', browserLanguages: ['nl-NL'] })).toBe('de-de');
   });
+  it('reads the browserLang cookie whatever its case, as language tags are (BCP 47)', () => {
+    expect(pickLocale({ cookie: 'DE-DE', country: 'ES', browserLanguages: ['nl-NL'] })).toBe('de-de');
+    expect(pickLocale({ cookie: 'en-GB' })).toBe('en-gb');
+  });
   it('is Spanish for visitors from ES', () => expect(pickLocale({ country: 'ES', browserLanguages: ['en-US'] })).toBe('es-es'));
   it('follows the browser languages', () => {
     expect(pickLocale({ browserLanguages: ['nl-NL', 'en'] })).toBe('nl-nl');

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { services } from '../../src/server/db/schema';
 import {
-  Browser, createTestApp, DEMO_ACCOUNTS, guest, guestWithOrder, loggedIn, newAccount, payOnSandbox, placeOrder, signInByLink, storeSnapshot,
+  Browser, createTestApp, DEMO_ACCOUNTS, guest, guestWithOrder, loggedIn, newAccount, payOnSandbox, placeOrder, signInByLink, storeSnapshot, verifiedAccount,
   type Answer, type OrderResponse, type TestApp,
 } from './helper';
 
@@ -112,6 +112,30 @@ describe('every call on an order, invoice or service checks it belongs to the se
     const signedIn: Record<string, number> = {};
     for (const [name, call] of callsOnTheOwnersThings().filter(([name]) => SIGNED_IN_ONLY.has(name))) signedIn[name] = (await call(owner)).status;
     expect(signedIn).toEqual({ updateClientProduct: 200, moduleTerminate: 200, moduleCreate: 409, restartService: 409 });
+  });
+});
+
+describe('an invoice of extra connections (no order behind it) is its client\'s alone', () => {
+  it('another signed-in client gets 403 on its status and on a new payment link for it, and nothing changes', async () => {
+    const owner = await verifiedAccount(t);
+    const order = await placeOrder(owner);
+    await payOnSandbox(t.app, order.link);
+    // One extra connection on the 1 Month plan: 4 EUR (the demo catalogue's monthly price).
+    const upsell = await owner.call('addInvoice', { body: { serviceId: order.serviceids[0] as number, extraQuantity: 1, paymentmethod: 'sandbox', price: 4, currency: 'EUR' } });
+    expect(upsell.status, upsell.text).toBe(200);
+    const invoiceid = upsell.body.invoiceid;
+    const other = await verifiedAccount(t);
+    const before = await storeSnapshot(t.db);
+    const answers = {
+      getInvoiceStatus: await other.call('getInvoiceStatus', { query: { invoiceid: String(invoiceid) } }),
+      offshore: await other.call('offshore', { body: { invoiceid, paymentmethod: 'sandbox', amount: 4, currency: 'EUR' } }),
+      coinbase: await other.call('coinbase', { body: { invoiceid, paymentmethod: 'sandboxcrypto', amount: 4, currency: 'EUR' } }),
+    };
+    for (const [name, answer] of Object.entries(answers)) {
+      expect([answer.status, answer.body], name).toEqual([403, { error: { code: 'forbidden', message: expect.any(String) } }]);
+    }
+    expect(await storeSnapshot(t.db)).toEqual(before);
+    expect((await owner.call('getInvoiceStatus', { query: { invoiceid: String(invoiceid) } })).status).toBe(200);
   });
 });
 

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { services } from '../../src/server/db/schema';
-import { Browser, DEMO_ACCOUNTS, createTestApp, freshEmail, guest, loggedIn, paymentIdOf, payOnSandbox, placeOrder, type TestApp } from './helper';
+import { BASIC_ORDER, Browser, DEMO_ACCOUNTS, createTestApp, freshEmail, guest, loggedIn, paymentIdOf, payOnSandbox, placeOrder, type TestApp } from './helper';
 
 /** Peers in 10.0.0.0/8 are the trusted proxies of these tests (TRUST_PROXY); 203.0.113.0/24 is the open internet. */
 const PROXY = '10.9.9.9';
@@ -101,6 +101,28 @@ describe('answers with credentials or personal data are not stored; logs carry n
     }
     expect(answers.getClientProducts.status).toBe(200);
     expect(answers.refused.status).toBe(401);
+  });
+
+  it('an order, an invoice of extra connections, a payment link and a reseller check are sent with Cache-Control: no-store', async () => {
+    const demo = await loggedIn(t.app, DEMO_ACCOUNTS.client);
+    const [demoService] = await t.db.select().from(services).where(eq(services.clientId, demo.userid));
+    const shopper = await guest(t.app);
+    const order = await shopper.call('order', { body: BASIC_ORDER });
+    const { orderid, invoiceid } = order.body;
+    const answers = {
+      order,
+      resumeOrder: await shopper.call('resumeOrder', { query: { orderid: String(orderid) } }),
+      offshore: await shopper.call('offshore', { body: { invoiceid, paymentmethod: 'sandbox', amount: BASIC_ORDER.amount, currency: 'EUR' } }),
+      coinbase: await shopper.call('coinbase', { body: { invoiceid, paymentmethod: 'sandboxcrypto', amount: BASIC_ORDER.amount, currency: 'EUR' } }),
+      // One extra connection on the demo client's 1 Month plan: 4 EUR.
+      addInvoice: await demo.call('addInvoice', { body: { serviceId: demoService?.id ?? 0, extraQuantity: 1, paymentmethod: 'sandbox', price: 4, currency: 'EUR' } }),
+      isReseller: await demo.call('isReseller'),
+    };
+    expect(order.status, order.text).toBe(200);
+    expect(answers.addInvoice.status, answers.addInvoice.text).toBe(200);
+    for (const [name, answer] of Object.entries(answers)) {
+      expect(answer.headers['cache-control'], name).toBe('no-store');
+    }
   });
 
   it('a whole purchase logs no e-mail, password, session cookie or payment-link id', async () => {

@@ -40,6 +40,16 @@ describe('rate limits (per connection address, per call)', () => {
     expect(statuses).toEqual([...Array(10).fill(401), 429, 429]);
   });
 
+  it('auth: the window is a minute, so the 429 asks for a wait of more than a second and at most 60 s', async () => {
+    const attacker = new Browser(t.app);
+    await hammer(10, () => attacker.call('auth', { body: { email: freshEmail(), password: 'guess' } }));
+    const refused = await attacker.call('auth', { body: { email: freshEmail(), password: 'guess' } });
+    expectRateLimited(refused);
+    const wait = Number(refused.headers['retry-after']);
+    expect(wait).toBeGreaterThan(1);
+    expect(wait).toBeLessThanOrEqual(60);
+  });
+
   it('resellerAuth: 10 attempts a minute, then 429', async () => {
     const attacker = new Browser(t.app);
     const wrong = () => ({ email: freshEmail(), password: 'guess', existingReseller: true });
