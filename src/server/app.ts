@@ -304,7 +304,7 @@ export const checkoutApp = fastifyPlugin(async (app: FastifyInstance, options: C
   await app.register(async (scope) => recoveryOptOutPages(scope, { recovery, demo: config.mode === 'demo' }));
   await app.register(async (scope) => demoOutboxPages(scope, { db: store.db, render: renderMail, demo: config.mode === 'demo', from: config.mail.from, sending: ports.mailer !== null }));
   await app.register(async (scope) => apiDocsPage(scope, { demo: config.mode === 'demo', publicUrl: config.publicUrl, file: options.apiDocsFile }));
-  await serveSpa(app, config.distDir, { demoBanner: config.mode === 'demo' });
+  await serveSpa(app, config.distDir, { demoBanner: config.mode === 'demo', countryHeader: config.countryHeader });
   // Without a mailer (the demo without SMTP_URL) the mail stays in the outbox, for the demo outbox page.
   if (ports.mailer) {
     const worker = startMailWorker({

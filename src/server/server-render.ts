@@ -120,8 +120,8 @@ export function headersOf(request: FastifyRequest, names: readonly string[]): Re
 }
 
 /** In-process GETs with the request's headers, each made once per request. */
-function inProcessGet(app: FastifyInstance, request: FastifyRequest) {
-  const headers = headersOf(request, FORWARDED_HEADERS);
+function inProcessGet(app: FastifyInstance, request: FastifyRequest, forwardedHeaders: readonly string[]) {
+  const headers = headersOf(request, forwardedHeaders);
   const made = new Map<string, Promise<{ status: number; body: unknown }>>();
   return (url: string) => {
     let answer = made.get(url);
@@ -145,7 +145,9 @@ function splitAnswers(answers: RecordedAnswer[]) {
   return { shared: answers.filter((answer) => isShareable(answer.url)), personal: answers.filter((answer) => !isShareable(answer.url)) };
 }
 
-export function createServerRenderer(app: FastifyInstance, distDir: string, { banner }: { banner?: (html: string, locale: Locale) => string } = {}): ServerRenderer {
+/** `countryHeader`: the header a trusted proxy names the visitor's country in (COUNTRY_HEADER), carried over like the proxy's others. */
+export function createServerRenderer(app: FastifyInstance, distDir: string, { banner, countryHeader = null }: { banner?: (html: string, locale: Locale) => string; countryHeader?: string | null } = {}): ServerRenderer {
+  const forwardedHeaders = countryHeader ? [...FORWARDED_HEADERS, countryHeader] : FORWARDED_HEADERS;
   const bundle = join(distDir, 'ssr', 'entry-server.js');
   const templateFile = join(distDir, 'pages', 'template.html');
   const assetsFile = join(distDir, 'pages', 'assets.json');
@@ -184,7 +186,7 @@ export function createServerRenderer(app: FastifyInstance, distDir: string, { ba
     const prefixed = isLocale(prefix) && prefix !== DEFAULT_LOCALE;
     const isIndex = segments.length === (prefixed ? 1 : 0);
     const isWaiting = segments[prefixed ? 1 : 0] === 'waiting' || (segments[prefixed ? 1 : 0] === 'resellers' && segments[prefixed ? 2 : 1] === 'waiting');
-    const get = inProcessGet(app, request);
+    const get = inProcessGet(app, request, forwardedHeaders);
     const now = Date.now();
     const browserLanguages = acceptedLanguages(request.headers['accept-language']);
     const renderRequest = (answer: RenderRequest['get']): RenderRequest => ({

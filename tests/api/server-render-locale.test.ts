@@ -142,3 +142,37 @@ describe("the server's index page is in its locale", () => {
     },
   );
 });
+
+describe("the server's index page follows the visitor's country (spec §4, §5)", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    // Behind a trusted proxy that names the visitor's country, as in production.
+    t = await createTestApp({ DIST_DIR: join(ROOT, 'dist'), TRUST_PROXY: '10.0.0.0/8', COUNTRY_HEADER: 'cf-ipcountry' });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const requestFrom = (country: string, path: string) =>
+    t.app.inject({ method: 'GET', url: path, remoteAddress: '10.0.0.9', headers: { 'accept-encoding': 'identity', 'cf-ipcountry': country } });
+  const pageFrom = async (country: string, path: string) => {
+    const answer = await requestFrom(country, path);
+    expect(answer.statusCode, `${path} from ${country}`).toBe(200);
+    return answer.body;
+  };
+  const planPrices = (html: string) => all(html, /<span class="plan-price">([\s\S]*?)<\/span>/g);
+
+  it('a visitor from ES on the unprefixed index is sent to the Spanish page', async () => {
+    const answer = await requestFrom('ES', '/checkout/');
+    expect([answer.statusCode, answer.headers.location]).toEqual([302, '/checkout/es-es/']);
+  });
+
+  it('one locale is priced in GBP for a visitor from GB and in EUR for anyone else, whichever came first', async () => {
+    // de-de has no currency of its own: GB pays in GBP, every other country in EUR (demo.yaml: 10.99, 49.99, 169 GBP).
+    const british = [`10,99${NBSP}£ pro Monat`, `49,99${NBSP}£ alle 6 Monate`, `169,00${NBSP}£ einmalige Zahlung`];
+    const euro = PAGES['de-de'].plans.map(([, price]) => price);
+    expect(planPrices(await pageFrom('GB', '/checkout/de-de/'))).toEqual(british);
+    expect(planPrices(await pageFrom('FR', '/checkout/de-de/'))).toEqual(euro);
+    expect(planPrices(await pageFrom('GB', '/checkout/de-de/'))).toEqual(british);
+  });
+});
