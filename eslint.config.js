@@ -40,6 +40,14 @@ const LAYERS = [
     says: 'src/server/mail imports only src/domain, src/api, src/i18n and src/server but billing/, sign-in.ts, recovery.ts and routes/ (and packages): it renders what its callers hand it.',
   },
   {
+    layer: 'src/server/billing/whmcs', may: ['src/domain', 'src/api', 'src/i18n', 'src/server'], not: ['src/server/billing/local'],
+    says: 'src/server/billing/whmcs imports what src/server may but billing/local/: what both adapters use lives in billing/shared/.',
+  },
+  {
+    layer: 'src/server/billing/local', may: ['src/domain', 'src/api', 'src/i18n', 'src/server'], not: ['src/server/billing/whmcs'],
+    says: 'src/server/billing/local imports what src/server may but billing/whmcs/: what both adapters use lives in billing/shared/.',
+  },
+  {
     layer: 'studio', may: ['src/domain', 'src/api', 'src/i18n', 'src/statecharts', 'src/app', 'machines'],
     says: 'studio/ imports only src/ (but src/server) and machines/ (and packages): never scripts/, src/server or tests/; its data comes as JSON from scripts/studio.',
   },

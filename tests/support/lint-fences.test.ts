@@ -72,6 +72,18 @@ const FENCES: Fence[] = [
     says: 'src/server/mail imports only src/domain, src/api, src/i18n and src/server but billing/, sign-in.ts, recovery.ts and routes/',
   },
   {
+    file: 'src/server/billing/whmcs/planted.ts',
+    fenced: ['../local/context', '../local', '../../../app/format'],
+    allowed: ['../shared/idempotency', '../port', './client', '../../db/schema', '../../../domain/order-draft'],
+    says: 'src/server/billing/whmcs imports what src/server may but billing/local/',
+  },
+  {
+    file: 'src/server/billing/local/planted.ts',
+    fenced: ['../whmcs/client', '../whmcs'],
+    allowed: ['../shared/payment-records', '../port', './context', '../../clock'],
+    says: 'src/server/billing/local imports what src/server may but billing/whmcs/',
+  },
+  {
     file: 'studio/src/live/planted.tsx',
     fenced: ['../../../scripts/statecharts/paths', '../../../src/server/merchant', '../../../tests/support/fake-api'],
     allowed: ['../../../src/statecharts/paths-figures', '../../../src/app/inspect/live-protocol', '../data'],
