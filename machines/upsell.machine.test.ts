@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import { formatScenario, generatePathsForTest, replayPath, transitionCoverage } from '../scripts/statecharts/graph';
-import { upsellModel, upsellModelInput, upsellModelServices } from '../scripts/statecharts/models/upsell.model';
+import { upsellModel, upsellModelInput, upsellModelServerPrice, upsellModelServices } from '../scripts/statecharts/models/upsell.model';
 import { PAYMENT_DEADLINE_MS, UPSELL_MAX_QUANTITY, UPSELL_MIN_QUANTITY } from '../src/domain/constants';
 import { PAYMENT_LINKS } from '../tests/facts/messages';
 import { upsellFact } from '../tests/facts/prices';
@@ -33,21 +33,27 @@ describe('upsell machine: generated paths', () => {
     expect(coverage.guardOutcomes.missing).toEqual([]);
     expect(coverage.transitions.walked + coverage.guardOutcomes.walked + coverage.unreachable.length).toBe(coverage.transitions.total + coverage.guardOutcomes.total);
     // Counted in the machine file: every on/always/after/onDone/onError entry, each guarded branch; two outcomes per guard.
-    expect([coverage.transitions.total, coverage.guardOutcomes.total]).toEqual([10, 10]);
+    expect([coverage.transitions.total, coverage.guardOutcomes.total]).toEqual([11, 12]);
   });
 
   for (const path of paths) {
     it(formatScenario(upsellModel, path), () => {
-      replayPath(upsellModel, path, (snapshot) => {
+      // The server's total after a 409 price_changed, until a service or quantity change reprices.
+      let serverTotal: number | null = null;
+      replayPath(upsellModel, path, (snapshot, step) => {
         const context = snapshot.context as UpsellContext;
+        if (step.event.type === 'service.select' || step.event.type === 'quantity.change') serverTotal = null;
+        if (step.event.type === 'xstate.error.actor.createInvoice' && 'serverPrice' in (step.event.error as object)) serverTotal = upsellModelServerPrice.amount;
         expect(context.quantity).toBeGreaterThanOrEqual(UPSELL_MIN_QUANTITY);
         expect(context.quantity).toBeLessThanOrEqual(UPSELL_MAX_QUANTITY);
         if (snapshot.matches('ready')) {
           const selected = context.services.find((service) => service.serviceid === context.selectedServiceId);
           expect(selected).toBeDefined();
-          expect(context.price).toBe(upsellPrice(selected, context.currency, context.quantity));
+          if (serverTotal !== null) expect(context.price).toBe(serverTotal);
+          else expect(context.price).toBe(upsellPrice(selected, context.currency, context.quantity));
           // The facts table's price for the service's cycle, the currency and the quantity (the One Time service is not sold in EUR).
-          if (selected!.serviceid === 12) expect(context.price).toBeNull();
+          if (serverTotal !== null) expect(context.error).toBe('api.price_changed');
+          else if (selected!.serviceid === 12) expect(context.price).toBeNull();
           else expect(context.price).toBe(upsellFact({ billingcycle: selected!.billingcycle, currency: context.currency, quantity: context.quantity }));
         }
         if (snapshot.matches('empty')) expect(context.selectedServiceId).toBeNull();
@@ -104,6 +110,13 @@ describe('upsell machine: guards', () => {
     expect(upsellGuards.canSubmit({ context: context({ selectedServiceId: null }) })).toBe(false);
     expect(upsellGuards.canSubmit({ context: context({ selectedGateway: 'paypal' }) })).toBe(false);
   });
+  it("priceChanged needs a 409 price_changed with the server's amount in the currency shown", () => {
+    const refused = (serverPrice: unknown) => Object.assign(new Error('api.price_changed'), { serverPrice });
+    expect(upsellGuards.priceChanged({ context: context() }, { error: refused({ amount: 12.5, currency: 'EUR' }) })).toBe(true);
+    expect(upsellGuards.priceChanged({ context: context() }, { error: refused({ amount: 12.5, currency: 'GBP' }) })).toBe(false);
+    expect(upsellGuards.priceChanged({ context: context() }, { error: refused(undefined) })).toBe(false);
+    expect(upsellGuards.priceChanged({ context: context() }, { error: new Error('api.bad_gateway') })).toBe(false);
+  });
 });
 
 describe('upsell machine: price', () => {
@@ -155,7 +168,7 @@ describe('upsell machine: with the app actors', () => {
     });
   });
 
-  it('shows the server message of a refused invoice and keeps the choices', async () => {
+  it('shows the server message of an invoice refused without a price of its own and keeps the choices and the price', async () => {
     const machine = upsellMachine.provide({
       actors: {
         loadActiveServices: fromPromise<ActiveServicesOutput>(async () => ({ totalresults: 2, products: upsellModelServices })),
@@ -172,6 +185,76 @@ describe('upsell machine: with the app actors', () => {
     await vi.waitFor(() => expect(actor.getSnapshot().context.error).toBe('The price has changed.'));
     expect(actor.getSnapshot().value).toBe('ready');
     expect(actor.getSnapshot().context).toMatchObject({ selectedServiceId: 11, quantity: 3, price: upsellFact({ billingcycle: 'Monthly', currency: 'EUR', quantity: 3 }) });
+    actor.stop();
+  });
+
+  it("takes the server's total of a 409 price_changed (12.50 EUR): the next payment sends 12.50 and is accepted", async () => {
+    const asked: CreateInvoiceInput[] = [];
+    const machine = upsellMachine.provide({
+      actors: {
+        loadActiveServices: fromPromise<ActiveServicesOutput>(async () => ({ totalresults: 2, products: upsellModelServices })),
+        createInvoice: fromPromise<CreateInvoiceOutput, CreateInvoiceInput>(async ({ input }) => {
+          asked.push(input);
+          if (asked.length === 1) throw Object.assign(new Error('api.price_changed'), { serverPrice: { amount: 12.5, currency: 'EUR' } });
+          return invoice;
+        }),
+      },
+    });
+    const actor = createActor(machine, { input: upsellModelInput });
+    actor.start();
+    await vi.waitFor(() => expect(actor.getSnapshot().value).toBe('ready'));
+    actor.send({ type: 'quantity.change', quantity: 3 });
+    actor.send({ type: 'order.submit' });
+    await vi.waitFor(() => expect(actor.getSnapshot().context.error).toBe('api.price_changed'));
+    expect(actor.getSnapshot().value).toBe('ready');
+    expect(actor.getSnapshot().context).toMatchObject({ selectedServiceId: 11, quantity: 3, price: 12.5 });
+    actor.send({ type: 'order.submit' });
+    await vi.waitFor(() => expect(actor.getSnapshot().status).toBe('done'));
+    const threeConnections = upsellFact({ billingcycle: 'Monthly', currency: 'EUR', quantity: 3 });
+    expect(asked).toEqual([
+      { serviceId: 11, extraQuantity: 3, paymentmethod: 'sandbox_card', price: threeConnections, currency: 'EUR' },
+      { serviceId: 11, extraQuantity: 3, paymentmethod: 'sandbox_card', price: 12.5, currency: 'EUR' },
+    ]);
+  });
+
+  it("reprices from the service's pricing when the quantity or the service changes after a price change", async () => {
+    const machine = upsellMachine.provide({
+      actors: {
+        loadActiveServices: fromPromise<ActiveServicesOutput>(async () => ({ totalresults: 2, products: upsellModelServices })),
+        createInvoice: fromPromise<CreateInvoiceOutput, CreateInvoiceInput>(async () => {
+          throw Object.assign(new Error('api.price_changed'), { serverPrice: { amount: 12.5, currency: 'EUR' } });
+        }),
+      },
+    });
+    const actor = createActor(machine, { input: upsellModelInput });
+    actor.start();
+    await vi.waitFor(() => expect(actor.getSnapshot().value).toBe('ready'));
+    actor.send({ type: 'order.submit' });
+    await vi.waitFor(() => expect(actor.getSnapshot().context.price).toBe(12.5));
+    actor.send({ type: 'quantity.change', quantity: 2 });
+    expect(actor.getSnapshot().context.price).toBe(upsellFact({ billingcycle: 'Monthly', currency: 'EUR', quantity: 2 }));
+    actor.send({ type: 'order.submit' });
+    await vi.waitFor(() => expect(actor.getSnapshot().context.price).toBe(12.5));
+    actor.send({ type: 'service.select', serviceid: 12 });
+    expect(actor.getSnapshot().context.price).toBeNull();
+    actor.stop();
+  });
+
+  it('keeps its own price when the server names its total in another currency', async () => {
+    const machine = upsellMachine.provide({
+      actors: {
+        loadActiveServices: fromPromise<ActiveServicesOutput>(async () => ({ totalresults: 2, products: upsellModelServices })),
+        createInvoice: fromPromise<CreateInvoiceOutput, CreateInvoiceInput>(async () => {
+          throw Object.assign(new Error('api.price_changed'), { serverPrice: { amount: 12.5, currency: 'GBP' } });
+        }),
+      },
+    });
+    const actor = createActor(machine, { input: upsellModelInput });
+    actor.start();
+    await vi.waitFor(() => expect(actor.getSnapshot().value).toBe('ready'));
+    actor.send({ type: 'order.submit' });
+    await vi.waitFor(() => expect(actor.getSnapshot().context.error).toBe('api.price_changed'));
+    expect(actor.getSnapshot().context.price).toBe(upsellFact({ billingcycle: 'Monthly', currency: 'EUR', quantity: 1 }));
     actor.stop();
   });
 });

@@ -8,6 +8,7 @@ import type { Currency } from '../src/domain/currency';
 import { failureMessage } from '../src/domain/failure-message';
 import { quoteUpsell } from '../src/domain/pricing';
 import type { ActiveProduct, ActiveProductList, AddInvoiceRequest, AddInvoiceResponse, Gateway } from '../src/api/client';
+import { isPriceChangeError } from './place-order.machine';
 
 /** An active service of the client (getActiveProducts): its extra connections and the extra-connection pricing. */
 export type ActiveService = ActiveProduct;
@@ -33,7 +34,7 @@ export interface UpsellContext {
   quantity: number;
   gateways: UpsellGateway[];
   selectedGateway: string;
-  /** What the invoice will cost in the visitor's currency; null when the service's cycle is not sold in it. */
+  /** What the invoice will cost in the visitor's currency (the server's total after a 409 price_changed); null when the cycle is not sold in it. */
   price: number | null;
   invoiceid: number | null;
   paymentLink: string | null;
@@ -101,6 +102,7 @@ export const upsellGuards = {
   isKnownGateway: ({ context }: GuardArgs, params: { gateway: string }) => context.gateways.some((gateway) => gateway.module === params.gateway),
   canSubmit: ({ context }: GuardArgs) =>
     context.price !== null && selectedService(context) !== undefined && context.gateways.some((gateway) => gateway.module === context.selectedGateway),
+  priceChanged: ({ context }: GuardArgs, params: { error: unknown }) => isPriceChangeError(params.error) && params.error.serverPrice.currency === context.currency,
 };
 
 /** What the views and the app read about each actor, action, guard and delay. */
@@ -124,6 +126,11 @@ export const upsellMachineDocs = {
     selectGateway: { description: 'Selects the payment gateway.', input: 'gateway', output: 'selectedGateway' },
     clearError: { description: 'Hides the last error message.', output: 'error' },
     storeError: { description: 'Keeps the server message of a failed call to show it.', input: 'the actor error', output: 'error' },
+    takeServerPrice: {
+      description: "Shows the server's total of a refused invoice as the price, with its message; the next payment sends it.",
+      input: 'the actor error (409 price_changed: serverPrice { amount, currency })',
+      output: 'price, error',
+    },
     storeInvoice: {
       description: 'Keeps the invoice, its payment link and its one-day deadline.',
       input: 'invoiceid, link, deadline',
@@ -137,6 +144,7 @@ export const upsellMachineDocs = {
     quantityInRange: { description: `The quantity is a whole number from ${UPSELL_MIN_QUANTITY} to ${UPSELL_MAX_QUANTITY}; anything else is ignored.` },
     isKnownGateway: { description: 'The chosen gateway is in the gateway list.' },
     canSubmit: { description: 'A service, a price in the currency and a listed gateway are set.' },
+    priceChanged: { description: 'The server refused the price (409 price_changed) and said its own amount in the currency shown.' },
   },
   events: {
     'service.select': { description: 'The client picks one of their services.' },
@@ -168,6 +176,9 @@ export const upsellMachine = setup({
     selectGateway: assign((_, params: { gateway: string }) => ({ selectedGateway: params.gateway })),
     clearError: assign({ error: null }),
     storeError: assign((_, params: { error: unknown }) => ({ error: failureMessage(params.error) })),
+    takeServerPrice: assign((_, params: { error: unknown }) =>
+      isPriceChangeError(params.error) ? { price: params.error.serverPrice.amount, error: failureMessage(params.error) } : { error: failureMessage(params.error) },
+    ),
     storeInvoice: assign((_, params: { invoice: CreateInvoiceOutput }) => ({
       invoiceid: params.invoice.invoiceid,
       paymentLink: params.invoice.link,
@@ -262,11 +273,19 @@ export const upsellMachine = setup({
           actions: { type: 'storeInvoice', params: ({ event }) => ({ invoice: event.output }) },
           description: 'Invoice created: go to its payment page.',
         },
-        onError: {
-          target: 'ready',
-          actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
-          description: 'The invoice was refused: the server message is shown, the choices are kept.',
-        },
+        onError: [
+          {
+            guard: { type: 'priceChanged', params: ({ event }) => ({ error: event.error }) },
+            target: 'ready',
+            actions: { type: 'takeServerPrice', params: ({ event }) => ({ error: event.error }) },
+            description: "409 price_changed: the server's total is shown and paid next, the choices are kept.",
+          },
+          {
+            target: 'ready',
+            actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
+            description: 'The invoice was refused: the server message is shown, the choices are kept.',
+          },
+        ],
       },
     },
     redirecting: {

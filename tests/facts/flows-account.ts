@@ -81,12 +81,13 @@ export interface UpsellFlow {
   shows?: { service: string; price: string; pay: string };
   /** The shop refuses the first invoice: 409 price_changed with its own price. */
   priceChangedTo?: number;
+  /** What the form says after that refusal (its message, the shop's price and the Pay button); then the client pays again. */
+  afterRefusal?: { says: string; price: string; pay: string };
   /** Whether the client's services were read (GET /api/getActiveProducts): never without a client's login. */
   servicesRead: boolean;
   invoices: InvoiceSent[];
   end:
     | { screen: 'payment page'; link: string }
-    | { screen: 'upsell form'; says: string }
     | { screen: 'sign in'; title: string }
     | { screen: 'guest'; says: string };
 }
@@ -118,17 +119,21 @@ export const UPSELL_FLOWS = {
     end: { screen: 'payment page', link: UPSELL_INVOICE.link },
   },
   priceChanged: {
-    journey: 'The shop prices the connections differently (409): the form says so, nothing is bought and no payment page opens',
-    source: "README departures 1 (an upsell price sent by the browser is compared; a mismatch is refused with 409 price_changed); DESIGN §6.1",
+    journey: "The shop prices the connections differently (409): the form says so and shows the shop's €9.00; paying again opens the payment page of one invoice at €9.00",
+    source: "README departures 1 (an upsell price sent by the browser is compared; a mismatch is refused with 409 price_changed, carrying the shop's amount and currency); DESIGN §6.1",
     session: FLOW_CLIENT,
     country: 'NL',
     services: [CLIENT_SERVICES.monthly],
     form: { quantity: 2 },
     shows: { service: '1 Month, service #3101', price: '€8.00 per month', pay: 'Pay €8.00' },
     priceChangedTo: 9,
+    afterRefusal: { says: APP_MESSAGES.priceChanged, price: '€9.00 per month', pay: 'Pay €9.00' },
     servicesRead: true,
-    invoices: [{ serviceId: 3101, extraQuantity: 2, paymentmethod: 'sandbox', price: 8, currency: 'EUR', answer: { priceChanged: 9 } }],
-    end: { screen: 'upsell form', says: APP_MESSAGES.priceChanged },
+    invoices: [
+      { serviceId: 3101, extraQuantity: 2, paymentmethod: 'sandbox', price: 8, currency: 'EUR', answer: { priceChanged: 9 } },
+      { serviceId: 3101, extraQuantity: 2, paymentmethod: 'sandbox', price: 9, currency: 'EUR', answer: 'created' },
+    ],
+    end: { screen: 'payment page', link: UPSELL_INVOICE.link },
   },
   visitorSignsIn: {
     journey: 'A visitor who is not signed in is asked to log in: no service is read and nothing is bought',

@@ -3,7 +3,7 @@ import { fireEvent, screen, within } from '@testing-library/react';
 import { expect } from 'vitest';
 import type { AnyEventObject } from 'xstate';
 import type { ActiveService, ActiveServicesOutput, CreateInvoiceOutput, UpsellContext } from '../../machines/upsell.machine';
-import { upsellModel, upsellModelInput, upsellModelServices } from '../../scripts/statecharts/models/upsell.model';
+import { upsellModel, upsellModelInput, upsellModelServerPrice, upsellModelServices } from '../../scripts/statecharts/models/upsell.model';
 import { MIN_LOADING_MS } from '../../src/domain/constants';
 import { APP_MESSAGES, PAYMENT_LINKS, upsellNotSold } from '../facts/messages';
 import { upsellFact } from '../facts/prices';
@@ -13,6 +13,14 @@ import { advance } from './settle';
 import { describeViewWalk, refusedInputs, shown, type Page } from './walk';
 import { cycleText, en, money } from './texts';
 
+/** The walk's page, with the server's refusal the page must show until the client reprices or pays again. */
+type UpsellPage = Page & {
+  /** The server's total of a 409 price_changed, shown until a service or quantity change reprices. */
+  serverTotal: number | null;
+  /** The message of the last refused invoice, shown until the next payment. */
+  refusal: string | null;
+};
+
 const session = { loggedIn: true, guest: false, userid: 42, email: 'client@example.com' };
 
 const activeProducts = (output: ActiveServicesOutput) => ({
@@ -20,7 +28,7 @@ const activeProducts = (output: ActiveServicesOutput) => ({
   products: output.products.map((service: ActiveService) => ({ ...service, pricing: contractPricing(service.pricing) })),
 });
 
-async function perform(event: AnyEventObject, page: Page): Promise<void> {
+async function perform(event: AnyEventObject, page: UpsellPage): Promise<void> {
   const { api, user } = page;
   switch (event.type) {
     case 'xstate.done.actor.loadActiveServices':
@@ -33,8 +41,10 @@ async function perform(event: AnyEventObject, page: Page): Promise<void> {
     case 'services.retry':
       return user.click(screen.getByRole('button', { name: en.app.tryAgain }));
     case 'service.select':
+      page.serverTotal = null;
       return user.selectOptions(screen.getByRole('combobox', { name: en.upsell.service }), String(event.serviceid));
     case 'quantity.change': {
+      page.serverTotal = null;
       const slider = screen.getByRole('slider', { name: en.upsell.quantity });
       const steps = Number(event.quantity) - Number((slider as HTMLInputElement).value);
       await user.click(slider);
@@ -47,12 +57,20 @@ async function perform(event: AnyEventObject, page: Page): Promise<void> {
     case 'gateway.select':
       return user.click(screen.getByRole('radio', { name: gatewayName(String(event.gateway)) }));
     case 'order.submit':
+      page.refusal = null;
       return user.click(screen.getByRole('button', { name: /^Pay\b/ }));
     case 'xstate.done.actor.createInvoice':
       await api.respond('addInvoice', event.output as CreateInvoiceOutput);
       return;
     case 'xstate.error.actor.createInvoice':
-      await api.respond('addInvoice', apiError(409, 'price_changed', 'The price has changed.', { amount: 9.5, currency: 'EUR' }));
+      if ('serverPrice' in (event.error as object)) {
+        await api.respond('addInvoice', apiError(409, 'price_changed', 'The price has changed.', upsellModelServerPrice));
+        page.serverTotal = upsellModelServerPrice.amount;
+        page.refusal = APP_MESSAGES.priceChanged;
+      } else {
+        await api.respond('addInvoice', apiError(502, 'bad_gateway', 'Network error'));
+        page.refusal = APP_MESSAGES.requestFailed;
+      }
       return;
     default:
       throw new Error(`No way to perform ${event.type} on /upsell`);
@@ -61,7 +79,7 @@ async function perform(event: AnyEventObject, page: Page): Promise<void> {
 
 const gatewayName = (module: string) => upsellModelInput.gateways.find((gateway) => gateway.module === module)!.displayname;
 
-async function see(value: unknown, context: UpsellContext, page: Page): Promise<void> {
+async function see(value: unknown, context: UpsellContext, page: UpsellPage): Promise<void> {
   const state = typeof value === 'string' ? value : Object.keys(value as object)[0];
   await shown(() => screen.getByRole('heading', { level: 1, name: en.upsell.title }), 'the upsell page');
   switch (state) {
@@ -89,23 +107,26 @@ async function see(value: unknown, context: UpsellContext, page: Page): Promise<
   expect((service as HTMLSelectElement).value).toBe(String(context.selectedServiceId));
   expect((screen.getByRole('slider', { name: en.upsell.quantity }) as HTMLInputElement).value).toBe(String(context.quantity));
   expect(screen.getByRole('radio', { name: gatewayName(context.selectedGateway) })).toHaveProperty('checked', true);
-  // The price is the facts table's, for the service and quantity on the page, in the visitor's EUR; the Lifetime service's is not sold in EUR.
+  // The price is the facts table's, for the service and quantity on the page, in the visitor's EUR (the Lifetime service's is not
+  // sold in EUR), or the server's total of a 409 price_changed until the client reprices.
   const selected = upsellModelServices.find((candidate) => String(candidate.serviceid) === (service as HTMLSelectElement).value)!;
   const quantity = Number((screen.getByRole('slider', { name: en.upsell.quantity }) as HTMLInputElement).value);
-  const amount = selected.serviceid === 12 ? null : upsellFact({ billingcycle: selected.billingcycle, currency: 'EUR', quantity });
+  const tablePrice = selected.serviceid === 12 ? null : upsellFact({ billingcycle: selected.billingcycle, currency: 'EUR', quantity });
+  const amount = page.serverTotal ?? tablePrice;
   const price = screen.getByText(en.upsell.price).parentElement!.querySelector('output')!;
   expect(price.textContent).toBe(amount === null ? upsellNotSold('EUR') : `${money(amount, 'EUR')} ${cycleText(selected.billingcycle)}`);
   if (amount !== null && state !== 'submitting') expect(screen.getByRole('button', { name: /^Pay\b/ }).textContent).toBe(`Pay ${money(amount, 'EUR')}`);
   const submit = state === 'submitting' ? screen.getByRole('button', { name: en.upsell.submitting }) : screen.getByRole('button', { name: /^Pay\b/ });
   expect(submit.getAttribute('aria-disabled')).toBe(state === 'submitting' || context.price === null ? 'true' : null);
-  if (context.error) expect(within(submit.closest('form')!).getByRole('alert').textContent).toBe(APP_MESSAGES.priceChanged);
+  if (page.refusal !== null) expect(within(submit.closest('form')!).getByRole('alert').textContent).toBe(page.refusal);
   else expect(screen.queryByRole('alert')).toBeNull();
+  expect(context.error !== null, 'the machine keeps the refusal shown').toBe(page.refusal !== null);
 }
 
 describeViewWalk({
   model: upsellModel,
-  open: (_path, base) =>
-    base({
+  open: async (_path, base): Promise<UpsellPage> => ({
+    ...(await base({
       url: '/checkout/upsell',
       minLoadingMs: MIN_LOADING_MS,
       api: {
@@ -116,7 +137,10 @@ describeViewWalk({
         },
         hold: { getActiveProducts: Infinity, addInvoice: Infinity },
       },
-    }),
+    })),
+    serverTotal: null,
+    refusal: null,
+  }),
   offView: refusedInputs({
     'service.select': 'the service list offers only the active services loaded',
     'quantity.change': 'the slider offers only whole quantities in its range',

@@ -34,6 +34,9 @@ export const upsellModelServices: ActiveService[] = [
   { serviceid: 12, pid: 3, name: 'Lifetime', billingcycle: 'One Time', extraConnections: 1, pricing: { EUR: notSold, GBP: { ...notSold, monthly: EXTRA_CONNECTION_PRICING.GBP.monthly! } } },
 ];
 
+/** The server's own total when it refuses the invoice (409 price_changed), in the visitor's EUR. */
+export const upsellModelServerPrice = { amount: 9.5, currency: 'EUR' } as const;
+
 const never = () => new Promise<never>(() => {});
 
 const machine = upsellMachine.provide({
@@ -63,7 +66,8 @@ function events(snapshot: AnyMachineSnapshot): Array<EventObject & Record<string
       type: 'xstate.done.actor.createInvoice',
       output: { invoiceid: 501, amount: context.price, currency: 'EUR', link: 'https://pay.example/card/501', deadline: '2026-01-02T12:00:00.000Z' },
     },
-    { type: 'xstate.error.actor.createInvoice', error: { error: { code: 'price_changed', message: 'The price has changed.', amount: 9.5, currency: 'EUR' } } },
+    { type: 'xstate.error.actor.createInvoice', error: { message: 'api.price_changed', serverPrice: upsellModelServerPrice } },
+    { type: 'xstate.error.actor.createInvoice', error: { message: 'api.bad_gateway' } },
   ];
 }
 
@@ -78,7 +82,7 @@ function describeEvent(event: EventObject): string {
     case 'gateway.select': return `pick gateway ${payload.gateway ?? '?'}`;
     case 'order.submit': return 'pay';
     case 'xstate.done.actor.createInvoice': return 'invoice created';
-    case 'xstate.error.actor.createInvoice': return 'invoice refused';
+    case 'xstate.error.actor.createInvoice': return 'serverPrice' in ((event as { error?: object }).error ?? {}) ? 'invoice refused for a changed price' : 'invoice refused';
     default: return event.type;
   }
 }
@@ -90,7 +94,7 @@ export const upsellModel: MachineModel = {
   input: upsellModelInput,
   events,
   describeEvent,
-  expectedPaths: 10,
-  expectedPairs: { walked: 7, total: 25 },
+  expectedPaths: 11,
+  expectedPairs: { walked: 8, total: 30 },
   docs: upsellMachineDocs,
 };
