@@ -4,8 +4,8 @@
  * Redocly CLI into api.html, no CDN). Works offline and can be published as it is.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { build } from 'vite';
@@ -15,6 +15,12 @@ import { buildStudioData } from './build-data';
 const ROOT = resolve(import.meta.dirname, '../..');
 export const STUDIO_DIR = join(ROOT, 'build', 'studio');
 
+/** The app's stylesheet as one file, its parts inlined where styles.css imports them (as the app's build does). */
+function appStylesheet(): string {
+  const entry = join(ROOT, 'src', 'app', 'styles.css');
+  return readFileSync(entry, 'utf8').replace(/^@import '([^']+)';$/gm, (_line, part: string) => readFileSync(join(dirname(entry), part), 'utf8'));
+}
+
 export async function buildStudio(outDir = STUDIO_DIR): Promise<void> {
   const started = performance.now();
   rmSync(join(outDir, 'assets'), { recursive: true, force: true });
@@ -23,7 +29,7 @@ export async function buildStudio(outDir = STUDIO_DIR): Promise<void> {
   rmSync(snapshots, { recursive: true, force: true });
   if (existsSync(SCREENS_DIR)) {
     cpSync(SCREENS_DIR, snapshots, { recursive: true });
-    copyFileSync(join(ROOT, 'src', 'app', 'styles.css'), join(snapshots, 'app.css'));
+    writeFileSync(join(snapshots, 'app.css'), appStylesheet());
   }
   await build({
     configFile: false,
