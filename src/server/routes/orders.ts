@@ -6,7 +6,7 @@ import { addOnsOf } from '../../domain/order-draft';
 import { quoteOrder, quoteProducts, quoteUpsell } from '../../domain/pricing';
 import { isoDate, promotionRefusal, type Promotion } from '../../domain/promotion';
 import { pricedPromotion } from '../billing/promotions';
-import type { CatalogueProduct, InvoiceProgress, NewUpsellInvoice, PaymentRecord, PlacedOrder, StoredAnswer, UpsellInvoice } from '../billing/port';
+import type { CatalogueProduct, IdempotencyClaim, InvoiceProgress, NewUpsellInvoice, PaymentRecord, PlacedOrder, StoredAnswer, UpsellInvoice } from '../billing/port';
 import { idempotencyClaim } from '../billing/shared/idempotency';
 import type { PaymentGateway } from '../payments/port';
 import type { CatalogueTranslations } from '../catalogue/load';
@@ -119,6 +119,44 @@ export function orderRoutes({ billing, gateways, fraud, config, clock, shop }: R
     return { total, discount, extraConnection, proxyProtection };
   };
 
+  /**
+   * A refused request whose Idempotency-Key already has an answer gets that answer: a retry is not refused for what
+   * changed since its first request (a price, a promotion's last use, a pack, the service), and a first request pays no lookup.
+   */
+  const orRecordedAnswer = <T,>(claim: IdempotencyClaim | null) => async (refusal: unknown): Promise<StoredAnswer<T>> => {
+    const recorded = claim ? await billing.recordedAnswer<T>(claim) : null;
+    if (recorded) return recorded;
+    throw refusal;
+  };
+
+  /** A new order, priced and checked on the server, placed under the request's claim. */
+  const placeNewOrder = async (request: Parameters<Handler<'order'>>[0], session: Session, gateway: PaymentGateway, claim: IdempotencyClaim | null) => {
+    const body = request.body;
+    const reseller = Array.isArray(body.pid);
+    const pids = Array.isArray(body.pid) ? await resellerOrderPids(session, body.pid) : [body.pid];
+    const products = await productsFor(pids, reseller ? 'reseller' : 'retail');
+    const { total, discount, extraConnection, proxyProtection } = await priceOrder(body, products, reseller);
+    const visitor = visitorOf(request, config);
+    const verdict = await fraud.assess(visitor);
+    return billing.placeOrder({
+      clientId: session.clientId,
+      kind: reseller ? 'reseller' : 'retail',
+      items: products.map((product) => ({ pid: product.pid, billingcycle: product.billingcycle, extraConnection, proxyProtection })),
+      currency: body.currency,
+      amountCents: toCents(total),
+      ip: visitor.ip,
+      country: visitor.country,
+      promocode: body.promocode ?? null,
+      discountCents: toCents(discount),
+      affid: body.affid ?? null,
+      fraud: !verdict.valid,
+      payment: verdict.valid ? { gateway: gateway.module, expiresAt: new Date(clock.now().getTime() + PAYMENT_DEADLINE_MS) } : null,
+      locale: shopperLocale(request, visitor.country),
+      // "Remind me if I don't finish" is ticked unless the body says false.
+      recoveryAfterMs: body.remind === false ? null : config.mail.recoveryAfterMs,
+    }, claim);
+  };
+
   /** The invoice of extra connections a request asks for, priced on the server: the service must be the session's, active, and offer them. */
   const newUpsellInvoice = async (request: Parameters<Handler<'addInvoice'>>[0], session: Session, gateway: PaymentGateway): Promise<NewUpsellInvoice> => {
     const { serviceId, extraQuantity, price, currency } = request.body;
@@ -151,32 +189,7 @@ export function orderRoutes({ billing, gateways, fraud, config, clock, shop }: R
       const gateway = gatewayOf(body.paymentmethod);
       refuseCurrency(gateway, body.currency);
       const claim = idempotencyClaim(request, `order:${session.clientId}:${session.id}`);
-      // A retry replays its first answer before anything that may have changed since (a price, a promotion's last use, a pack) is checked again.
-      let answer: StoredAnswer<PlacedOrder> & { payment?: PaymentRecord } | null = claim ? await billing.recordedAnswer<PlacedOrder>(claim) : null;
-      if (!answer) {
-        const pids = Array.isArray(body.pid) ? await resellerOrderPids(session, body.pid) : [body.pid];
-        const products = await productsFor(pids, reseller ? 'reseller' : 'retail');
-        const { total, discount, extraConnection, proxyProtection } = await priceOrder(body, products, reseller);
-        const visitor = visitorOf(request, config);
-        const verdict = await fraud.assess(visitor);
-        answer = await billing.placeOrder({
-          clientId: session.clientId,
-          kind: reseller ? 'reseller' : 'retail',
-          items: products.map((product) => ({ pid: product.pid, billingcycle: product.billingcycle, extraConnection, proxyProtection })),
-          currency: body.currency,
-          amountCents: toCents(total),
-          ip: visitor.ip,
-          country: visitor.country,
-          promocode: body.promocode ?? null,
-          discountCents: toCents(discount),
-          affid: body.affid ?? null,
-          fraud: !verdict.valid,
-          payment: verdict.valid ? { gateway: gateway.module, expiresAt: new Date(clock.now().getTime() + PAYMENT_DEADLINE_MS) } : null,
-          locale: shopperLocale(request, visitor.country),
-          // "Remind me if I don't finish" is ticked unless the body says false.
-          recoveryAfterMs: body.remind === false ? null : config.mail.recoveryAfterMs,
-        }, claim);
-      }
+      const answer: StoredAnswer<PlacedOrder> & { payment?: PaymentRecord } = await placeNewOrder(request, session, gateway, claim).catch(orRecordedAnswer<PlacedOrder>(claim));
       const { paymentId, ...placed } = answer.body;
       await rememberOrder(request, session, placed.orderid);
       return { ...placed, link: paymentId ? await paymentLink(gateway, billing, config.publicUrl, answer.payment ?? paymentId, request.log) : null };
@@ -187,9 +200,7 @@ export function orderRoutes({ billing, gateways, fraud, config, clock, shop }: R
       const gateway = gatewayOf(request.body.paymentmethod);
       refuseCurrency(gateway, request.body.currency);
       const claim = idempotencyClaim(request, `addInvoice:${session.clientId}:${session.id}`);
-      // As for an order: a retry replays its first answer, whatever the service or its price became since.
-      let answer = claim ? await billing.recordedAnswer<UpsellInvoice>(claim) : null;
-      answer ??= await billing.createUpsellInvoice(await newUpsellInvoice(request, session, gateway), claim);
+      const answer = await newUpsellInvoice(request, session, gateway).then((invoice) => billing.createUpsellInvoice(invoice, claim)).catch(orRecordedAnswer<UpsellInvoice>(claim));
       const { invoiceid, paymentId, amountCents, deadline } = answer.body;
       return { invoiceid, amount: amountCents / 100, currency: answer.body.currency, link: await paymentLink(gateway, billing, config.publicUrl, paymentId, request.log), deadline };
     },
