@@ -21,7 +21,7 @@ import { checkoutLinks } from './mail/templates';
 import { startMailWorker, type MailWorker } from './mail/worker';
 import { startUnfinishedWorker } from './billing/unfinished-worker';
 import type { SpecOperation } from './openapi';
-import { contractOperations } from './operations';
+import { contractOperations, shareableInRender } from './operations';
 import { sandboxPages } from './payments/sandbox';
 import { catalogueRoutes } from './routes/catalogue';
 import { orderRoutes } from './routes/orders';
@@ -291,7 +291,8 @@ export const checkoutApp = fastifyPlugin(async (app: FastifyInstance, options: C
     });
     app.log.info(gateSettings, 'store gate');
   }
-  registerOperations(app, contractOperations(), handlers, { rateLimited: config.rateLimit, admission, site: { publicUrl: config.publicUrl, trustProxy: config.trustProxy } });
+  const operations = contractOperations();
+  registerOperations(app, operations, handlers, { rateLimited: config.rateLimit, admission, site: { publicUrl: config.publicUrl, trustProxy: config.trustProxy } });
 
   await app.register(async (scope) => sandboxPages(scope, { gateways, findPayment: (id) => billing.payment(id), demo: config.mode === 'demo', merchant }));
   if (config.mode === 'demo') await app.register(async (scope) => demoMerchantPages(scope));
@@ -304,7 +305,7 @@ export const checkoutApp = fastifyPlugin(async (app: FastifyInstance, options: C
   await app.register(async (scope) => recoveryOptOutPages(scope, { recovery, demo: config.mode === 'demo' }));
   await app.register(async (scope) => demoOutboxPages(scope, { db: store.db, render: renderMail, demo: config.mode === 'demo', from: config.mail.from, sending: ports.mailer !== null }));
   await app.register(async (scope) => apiDocsPage(scope, { demo: config.mode === 'demo', publicUrl: config.publicUrl, file: options.apiDocsFile }));
-  await serveSpa(app, config.distDir, { demoBanner: config.mode === 'demo', countryHeader: config.countryHeader });
+  await serveSpa(app, config.distDir, { demoBanner: config.mode === 'demo', countryHeader: config.countryHeader, shareable: shareableInRender(operations) });
   // Without a mailer (the demo without SMTP_URL) the mail stays in the outbox, for the demo outbox page.
   if (ports.mailer) {
     const worker = startMailWorker({

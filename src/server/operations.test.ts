@@ -35,7 +35,7 @@ describe('the policy the server reads from the contract', () => {
   });
 
   it('lets a cached page embed the catalogue, gateways and merchant, never the session', () => {
-    const shareable = shareableInRender();
+    const shareable = shareableInRender(contractOperations());
     expect(shareable.has('/checkout/api/getProducts')).toBe(true);
     expect(shareable.has('/checkout/api/getGateway')).toBe(true);
     expect(shareable.has('/checkout/api/merchant')).toBe(true);

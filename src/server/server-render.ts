@@ -14,7 +14,6 @@ import type { DehydratedData, RecordedAnswer, RenderRequest, RenderResult } from
 import { DEFAULT_LOCALE, isLocale, LANGUAGE_COOKIE, pickLocale, visitorCurrency, type Locale } from '../domain/locale';
 import { ENTRY_SHAPES, FIRST_SCREEN_ENTRY_KEYS } from '../domain/entry-query';
 import { escapeHtml } from './escape-html';
-import { shareableInRender } from './operations';
 
 type EntryServer = typeof import('../app/entry-server');
 
@@ -67,8 +66,6 @@ type PageVisitor = keyof typeof STAND_IN_SESSIONS;
 
 export const PAGE_CACHE_ENTRIES = 500;
 
-/** The shop's answers, the same for all (x-shareable-in-render in openapi.yaml): anything else a render reads is one visitor's, never in a cached page. */
-const isShareable = (url: string) => shareableInRender().has(url.split('?')[0] ?? '');
 
 /** A bounded map that forgets the least recently used entry first. */
 export class LruCache<V> {
@@ -141,12 +138,17 @@ function cookieHeader(request: FastifyRequest): string {
 }
 
 /** The page's data blocks: the shop's answers (cached with the page) and this request's own. */
-function splitAnswers(answers: RecordedAnswer[]) {
-  return { shared: answers.filter((answer) => isShareable(answer.url)), personal: answers.filter((answer) => !isShareable(answer.url)) };
+function splitAnswers(answers: RecordedAnswer[], shareable: ReadonlySet<string>) {
+  const isShareable = (answer: RecordedAnswer) => shareable.has(answer.url.split('?')[0] ?? '');
+  return { shared: answers.filter(isShareable), personal: answers.filter((answer) => !isShareable(answer)) };
 }
 
-/** `countryHeader`: the header a trusted proxy names the visitor's country in (COUNTRY_HEADER), carried over like the proxy's others. */
-export function createServerRenderer(app: FastifyInstance, distDir: string, { banner, countryHeader = null }: { banner?: (html: string, locale: Locale) => string; countryHeader?: string | null } = {}): ServerRenderer {
+/**
+ * `shareable`: the API paths whose answers are the shop's, the same for all (x-shareable-in-render in openapi.yaml): anything
+ * else a render reads is one visitor's, never in a cached page. `countryHeader`: the header a trusted proxy names the
+ * visitor's country in (COUNTRY_HEADER), carried over like the proxy's others.
+ */
+export function createServerRenderer(app: FastifyInstance, distDir: string, { shareable, banner, countryHeader = null }: { shareable: ReadonlySet<string>; banner?: (html: string, locale: Locale) => string; countryHeader?: string | null }): ServerRenderer {
   const forwardedHeaders = countryHeader ? [...FORWARDED_HEADERS, countryHeader] : FORWARDED_HEADERS;
   const bundle = join(distDir, 'ssr', 'entry-server.js');
   const templateFile = join(distDir, 'pages', 'template.html');
@@ -218,7 +220,7 @@ export function createServerRenderer(app: FastifyInstance, distDir: string, { ba
         const standIn = (url: string) => (url === '/checkout/api/session' ? Promise.resolve({ status: 200, body: STAND_IN_SESSIONS[kind] }) : get(url));
         const result = await entry.renderPage(renderRequest(standIn));
         if (result.kind === 'redirect') return { redirect: result.location };
-        const { shared, personal: perRequest } = splitAnswers(result.answers);
+        const { shared, personal: perRequest } = splitAnswers(result.answers, shareable);
         cached = { status: result.status, ...assemble(template, assets, result, locale, { answers: shared }, entry, preloads), requestUrls: perRequest.map((answer) => answer.url) };
         cache.set(key, cached);
       }
@@ -228,7 +230,7 @@ export function createServerRenderer(app: FastifyInstance, distDir: string, { ba
 
     const result = await entry.renderPage(renderRequest(get));
     if (result.kind === 'redirect') return { redirect: result.location };
-    const { shared, personal: perRequest } = splitAnswers(result.answers);
+    const { shared, personal: perRequest } = splitAnswers(result.answers, shareable);
     const { before, after } = assemble(template, assets, result, locale, { answers: shared }, entry, preloads);
     return { status: result.status, before, after, requestBlock: entry.dataBlock(entry.REQUEST_DATA_ID, { answers: perRequest, renderedAt: now }), cached: false };
   }

@@ -10,6 +10,7 @@ import { recordNewAffiliateClick } from './affiliate-click';
 import { DEMO_BANNER_TEXTS, withDemoBanner } from './demo-banner';
 import { escapeHtml } from './escape-html';
 import { cleanPath, isPageRequest } from './page-paths';
+import { contractOperations, shareableInRender } from './operations';
 import { acceptedLanguages, createServerRenderer, type RenderedPage, type ServerRenderer } from './server-render';
 
 export { acceptedLanguages };
@@ -116,7 +117,7 @@ async function encodedPage(page: RenderedPage, accepted: string): Promise<[strin
  * paths answer a 404 error body; `/` redirects to /checkout/. With `demoBanner` (demo mode) every page
  * carries the demo banner in its locale.
  */
-export async function serveSpa(app: FastifyInstance, distDir: string, { demoBanner = false, countryHeader = null }: { demoBanner?: boolean; countryHeader?: string | null } = {}): Promise<void> {
+export async function serveSpa(app: FastifyInstance, distDir: string, { demoBanner = false, countryHeader = null, shareable = shareableInRender(contractOperations()) }: { demoBanner?: boolean; countryHeader?: string | null; shareable?: ReadonlySet<string> } = {}): Promise<void> {
   const indexFile = join(distDir, 'index.html');
   const built = existsSync(indexFile);
   if (built) {
@@ -138,7 +139,7 @@ export async function serveSpa(app: FastifyInstance, distDir: string, { demoBann
     });
   }
   const starting = built ? readStartingPages(distDir, demoBanner) : null;
-  const renderer: ServerRenderer = createServerRenderer(app, distDir, { banner: demoBanner ? (html, locale) => withDemoBanner(html, DEMO_BANNER_TEXTS[locale]) : undefined, countryHeader });
+  const renderer: ServerRenderer = createServerRenderer(app, distDir, { shareable, banner: demoBanner ? (html, locale) => withDemoBanner(html, DEMO_BANNER_TEXTS[locale]) : undefined, countryHeader });
   // The page cache, for the tests that check what it holds.
   app.decorate('serverRenderer', renderer);
   // Once listening, the render bundle loads in the background (~0.1 s of import) instead of on the first page request.
