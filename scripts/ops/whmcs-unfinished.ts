@@ -12,6 +12,7 @@
  */
 import { and, asc, eq } from 'drizzle-orm';
 import { ConfigError } from '../../src/server/config';
+import type { InvoiceKind } from '../../src/server/billing/port';
 import type { Database } from '../../src/server/db/connect';
 import { runAsScript, withConfiguredStore } from './ops-script';
 import { idempotencyKeys, invoices, payments, whmcsUndos } from '../../src/server/db/schema';
@@ -19,7 +20,7 @@ import { APPLY_PAYMENT_SCOPE } from '../../src/server/billing/whmcs';
 import { shortPaymentId } from './payment-exceptions';
 
 export type PendingUndo = Pick<typeof whmcsUndos.$inferSelect, 'action' | 'whmcsId' | 'reason' | 'attempts' | 'nextAttemptAt' | 'lastError' | 'createdAt'>;
-export interface UnappliedPayment { paymentId: string; invoiceId: number; invoiceKind: 'order' | 'upsell'; orderId: number | null; gateway: string; amountCents: number; currency: string; since: Date }
+export interface UnappliedPayment { paymentId: string; invoiceId: number; invoiceKind: InvoiceKind; orderId: number | null; gateway: string; amountCents: number; currency: string; since: Date }
 
 /** The undos WHMCS has not accepted yet (due or waiting for a retry), oldest first. */
 export async function pendingWhmcsUndos(db: Database): Promise<PendingUndo[]> {

@@ -244,6 +244,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/checkout/api/renewal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The renewal of a service of the session's client
+         * @description What the renewal page shows of a service of the session's client (the same ownership as `getClientProducts`): its due date, whether it can be renewed, and its open renewal invoice, paid through `offshore` or `coinbase` with the invoice's id like any other invoice. A lifetime service has no due date; a terminated one is no longer renewable (a new order instead). With the local billing the invoice is issued `RENEWAL_INVOICE_DAYS` before the due date (`invoiceDate` says when while none is open); with WHMCS, WHMCS issues it.
+         */
+        get: operations["getRenewal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/checkout/api/playlist": {
         parameters: {
             query?: never;
@@ -1135,10 +1155,10 @@ export interface components {
             invoiceid: components["schemas"]["Id"];
             status: components["schemas"]["InvoiceStatus"];
             /**
-             * @description An invoice pays an order or an upsell of extra connections.
+             * @description An invoice pays an order, an upsell of extra connections, or one more period of a service (renewal).
              * @enum {string}
              */
-            kind: "order" | "upsell";
+            kind: "order" | "upsell" | "renewal";
             orderid: number | null;
             serviceid: number | null;
             amount: components["schemas"]["Money"];
@@ -1205,6 +1225,48 @@ export interface components {
             /** @description Number of extra connections. */
             value: number;
         };
+        Renewal: {
+            serviceid: components["schemas"]["Id"];
+            /** @description The plan's name in the requested locale. */
+            name: string;
+            billingcycle: components["schemas"]["BillingCycle"];
+            status: components["schemas"]["ServiceStatus"];
+            nextduedate: components["schemas"]["DueDate"];
+            /** @description True for an Active or Suspended service with a due date; false for a lifetime service and for one that is Pending, Terminated, Cancelled or Fraud (a terminated service is ordered anew). */
+            renewable: boolean;
+            invoice: components["schemas"]["RenewalInvoice"] | null;
+            /**
+             * Format: date
+             * @description While no renewal invoice is open, the day the next one is issued; null when not known (WHMCS) or never.
+             */
+            invoiceDate: string | null;
+        };
+        RenewalInvoice: {
+            invoiceid: components["schemas"]["Id"];
+            status: components["schemas"]["InvoiceStatus"];
+            amount: components["schemas"]["Money"];
+            currency: components["schemas"]["Currency"];
+            /**
+             * Format: date
+             * @description The due date the invoice pays.
+             */
+            periodStart: string;
+            /**
+             * Format: date
+             * @description The next due date once it is paid (the period it extends to).
+             */
+            periodEnd: string;
+        };
+        /**
+         * Format: date
+         * @description The day (UTC) the service's next period is due; null for a lifetime service or one not yet active.
+         */
+        DueDate: string | null;
+        /** @description What an extra connection bought today is billed for: the full period's price × remainingDays ÷ periodDays, rounded to the cent. remainingDays runs to the end of what is already billed (the next due date, or the end of the next period once its renewal invoice is issued). */
+        Proration: {
+            remainingDays: number;
+            periodDays: number;
+        };
         ClientProduct: {
             serviceid: components["schemas"]["Id"];
             orderid: components["schemas"]["Id"];
@@ -1212,6 +1274,7 @@ export interface components {
             name: string;
             status: components["schemas"]["ServiceStatus"];
             billingcycle: components["schemas"]["BillingCycle"];
+            nextduedate: components["schemas"]["DueDate"];
             /** @description TV- and 8 digits; null until provisioned. */
             username: string | null;
             /** @description 12 digits; null until provisioned. */
@@ -1227,8 +1290,11 @@ export interface components {
             pid: components["schemas"]["Id"];
             name: string;
             billingcycle: components["schemas"]["BillingCycle"];
+            nextduedate: components["schemas"]["DueDate"];
+            /** @description How the extra connections are prorated today; null for a lifetime service (the full price). */
+            proration: components["schemas"]["Proration"] | null;
             extraConnections: number;
-            /** @description Pricing of the extra-connection option. */
+            /** @description Pricing of the extra-connection option (a full period's price). */
             pricing: components["schemas"]["PricingTable"];
         };
         ActiveProductList: {
@@ -1978,6 +2044,45 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ClientProduct"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["HeadersTooLarge"];
+            502: components["responses"]["BillingError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getRenewal: {
+        parameters: {
+            query: {
+                /**
+                 * @description The service id; the service must belong to the session's client.
+                 * @example 3001
+                 */
+                serviceid: components["parameters"]["ServiceIdQuery"];
+                /**
+                 * @description The shopper's locale (the page's URL prefix; en-en without one). Names and descriptions the catalogue file translates come in it; any other falls back to the default text. Left out, the default text.
+                 * @example de-de
+                 */
+                locale?: components["parameters"]["LocaleQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The service's renewal. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Renewal"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -22,3 +22,44 @@ export function pricingKey(cycle: string): PricingKey {
 export function isBillingCycle(value: string): value is BillingCycle {
   return (BILLING_CYCLES as readonly string[]).includes(value);
 }
+
+const CYCLE_MONTHS: Record<Exclude<BillingCycle, 'One Time'>, number> = {
+  Monthly: 1, Quarterly: 3, 'Semi-Annually': 6, Annually: 12, Biennially: 24, Triennially: 36,
+};
+
+/** Months one period of a cycle lasts; null for One Time (a lifetime service never falls due). */
+export function cycleMonths(cycle: string): number | null {
+  return isBillingCycle(cycle) && cycle !== 'One Time' ? CYCLE_MONTHS[cycle] : null;
+}
+
+/** A calendar date (YYYY-MM-DD) of a moment, in UTC: due dates are days, the same for every instance. */
+export function calendarDate(moment: Date): string {
+  return moment.toISOString().slice(0, 10);
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const dateAt = (date: string) => new Date(`${date}T00:00:00.000Z`);
+
+/** The date `days` days after (or before, when negative) a date. */
+export function addDays(date: string, days: number): string {
+  return calendarDate(new Date(dateAt(date).getTime() + days * DAY_MS));
+}
+
+/** Whole days from one date to another (negative when `to` is earlier). */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((dateAt(to).getTime() - dateAt(from).getTime()) / DAY_MS);
+}
+
+/**
+ * The due date one period after `date`: the same day of the month, or the month's last day when it has no such
+ * day (31 Jan + 1 month = 28 Feb). Null for One Time.
+ */
+export function addCycle(date: string, cycle: string): string | null {
+  const months = cycleMonths(cycle);
+  if (months === null) return null;
+  const start = dateAt(date);
+  const target = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + months, 1));
+  const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
+  target.setUTCDate(Math.min(start.getUTCDate(), lastDay));
+  return calendarDate(target);
+}

@@ -69,3 +69,47 @@ export function quoteProducts(products: PricedProduct[], currency: Currency): nu
   const prices = products.map((product) => priceFor(product.pricing, product.billingcycle, currency));
   return prices.every((price): price is number => price !== null) ? sumMoney(...prices) : null;
 }
+
+export interface RenewalQuoteInput {
+  product: PricedProduct;
+  currency: Currency;
+  /** Extra connections the service has (each billed at the option's price for the cycle). */
+  extraConnections: number;
+  extraConnection: PricedOption | null;
+  proxyProtection: PricedOption | null;
+  /** The order's promotion, only when the catalogue marks it recurring. */
+  promotion: Promotion | null;
+}
+
+/**
+ * The amount of one more period of a service: the catalogue's current price for its cycle, plus each extra
+ * connection and proxy protection for the same cycle, minus a recurring promotion. Null when the cycle is not sold.
+ */
+export function quoteRenewal(input: RenewalQuoteInput): number | null {
+  const { product, currency } = input;
+  const price = priceFor(product.pricing, product.billingcycle, currency);
+  if (price === null) return null;
+  const extras = input.extraConnection && input.extraConnections > 0 ? (quoteUpsell(input.extraConnection, product.billingcycle, currency, input.extraConnections) ?? 0) : 0;
+  const proxy = input.proxyProtection ? (priceFor(input.proxyProtection.pricing, product.billingcycle, currency) ?? 0) : 0;
+  const subtotal = sumMoney(price, extras, proxy);
+  const discount = input.promotion ? promotionDiscount(input.promotion, subtotal, currency) : 0;
+  return sumMoney(subtotal, -discount);
+}
+
+/**
+ * What an add-on bought today is billed for: the whole days from today to the end of what is already billed (the
+ * next due date, or the end of the next period once its renewal invoice is issued), of the days one period spans.
+ */
+export interface Proration {
+  remainingDays: number;
+  periodDays: number;
+}
+
+/**
+ * A full period's amount for the days billed: amount × remaining days ÷ period days, rounded to the cent; the whole
+ * amount without a proration (a lifetime service has no period).
+ */
+export function prorate(amount: number, proration: Proration | null): number {
+  if (!proration || proration.periodDays <= 0) return amount;
+  return roundMoney((amount * Math.max(proration.remainingDays, 0)) / proration.periodDays);
+}

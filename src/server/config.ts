@@ -74,6 +74,19 @@ export interface ServerConfig {
   providers: ProvidersConfig;
   /** BILLING: the local store (default) or a WHMCS installation. */
   billing: BillingConfig;
+  renewals: RenewalsConfig;
+}
+
+/** When the local billing invoices, reminds, suspends and terminates a service that falls due (README, "Renewals"). */
+export interface RenewalsConfig {
+  /** RENEWAL_INVOICE_DAYS (default 7): the renewal invoice is issued this many days before the due date. */
+  invoiceDays: number;
+  /** RENEWAL_GRACE_DAYS (default 3): unpaid this many days after the due date, the service is suspended. */
+  graceDays: number;
+  /** RENEWAL_TERMINATE_DAYS (default 30): unpaid this many days after the due date, the service is terminated. */
+  terminateDays: number;
+  /** RENEWAL_TICK_MS (default 60 s): how often the scheduler looks for renewal work. */
+  tickMs: number;
 }
 
 /** Where catalogue, clients, orders, invoices and services live. */
@@ -356,5 +369,20 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     mail: readMailConfig(env),
     providers: readProvidersConfig(env, mode),
     billing: readBillingConfig(env, mode),
+    renewals: readRenewalsConfig(env),
   };
+}
+
+function readRenewalsConfig(env: NodeJS.ProcessEnv): RenewalsConfig {
+  const renewals = {
+    invoiceDays: positiveInteger(env, 'RENEWAL_INVOICE_DAYS', 7),
+    graceDays: Number(env.RENEWAL_GRACE_DAYS ?? 3),
+    terminateDays: positiveInteger(env, 'RENEWAL_TERMINATE_DAYS', 30),
+    tickMs: positiveInteger(env, 'RENEWAL_TICK_MS', 60_000),
+  };
+  if (!Number.isInteger(renewals.graceDays) || renewals.graceDays < 0) throw new ConfigError(`RENEWAL_GRACE_DAYS must be a whole number of days (0 suspends on the due date), got ${env.RENEWAL_GRACE_DAYS}.`);
+  if (renewals.terminateDays <= renewals.graceDays) {
+    throw new ConfigError(`RENEWAL_TERMINATE_DAYS (${renewals.terminateDays}) must be more than RENEWAL_GRACE_DAYS (${renewals.graceDays}): a service is suspended before it is terminated.`);
+  }
+  return renewals;
 }

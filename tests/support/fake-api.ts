@@ -86,6 +86,7 @@ export const demoService: Schemas['ClientProduct'] = {
   macAddress: { id: 13, value: '' },
   extraConnect: { id: 2, value: 0 },
   reseller: null,
+  nextduedate: null,
 };
 
 /** The waiting page's facts of a status answer: an open sandbox link, no late payment, the plan bought. */

@@ -31,6 +31,7 @@ export const serviceModelProduct: ClientProduct = {
   macAddress: { id: 5, value: '' },
   extraConnect: { id: 2, value: 0 },
   reseller: null,
+  nextduedate: null,
 };
 
 /** Provisioned without a server host or playlist yet (the contract allows an empty host and no playlist). */

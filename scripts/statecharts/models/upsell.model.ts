@@ -30,8 +30,8 @@ const notSold = { monthly: -1, quarterly: -1, semiannually: -1, annually: -1, bi
  * (One Time) service whose extra connection is priced only in GBP (not sold in EUR).
  */
 export const upsellModelServices: ActiveService[] = [
-  { serviceid: 11, pid: 1, name: '1 Month', billingcycle: 'Monthly', extraConnections: 0, pricing: { EUR: { ...notSold, ...EXTRA_CONNECTION_PRICING.EUR }, GBP: { ...notSold, ...EXTRA_CONNECTION_PRICING.GBP } } },
-  { serviceid: 12, pid: 3, name: 'Lifetime', billingcycle: 'One Time', extraConnections: 1, pricing: { EUR: notSold, GBP: { ...notSold, monthly: EXTRA_CONNECTION_PRICING.GBP.monthly! } } },
+  { serviceid: 11, pid: 1, name: '1 Month', billingcycle: 'Monthly', nextduedate: null, proration: null, extraConnections: 0, pricing: { EUR: { ...notSold, ...EXTRA_CONNECTION_PRICING.EUR }, GBP: { ...notSold, ...EXTRA_CONNECTION_PRICING.GBP } } },
+  { serviceid: 12, pid: 3, name: 'Lifetime', billingcycle: 'One Time', nextduedate: null, proration: null, extraConnections: 1, pricing: { EUR: notSold, GBP: { ...notSold, monthly: EXTRA_CONNECTION_PRICING.GBP.monthly! } } },
 ];
 
 /** The server's own total when it refuses the invoice (409 price_changed), in the visitor's EUR. */

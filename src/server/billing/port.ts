@@ -51,10 +51,13 @@ export interface OrderRecord {
   serviceIds: number[];
 }
 
+/** What an invoice pays: an order, extra connections on a service, or one more period of a service. */
+export type InvoiceKind = 'order' | 'upsell' | 'renewal';
+
 export interface InvoiceRecord {
   id: number;
   clientId: number;
-  kind: 'order' | 'upsell';
+  kind: InvoiceKind;
   orderId: number | null;
   serviceId: number | null;
   status: InvoiceStatus;
@@ -107,8 +110,8 @@ export interface PaymentRecord {
   returnPath: string;
   /** The invoice this link pays: only an Unpaid one may be paid through it. */
   invoiceStatus: InvoiceStatus;
-  invoiceKind: 'order' | 'upsell';
-  /** The invoice's order and its status (null for an upsell invoice). */
+  invoiceKind: InvoiceKind;
+  /** The invoice's order and its status (null for an upsell or renewal invoice). */
   orderId: number | null;
   orderStatus: OrderStatus | null;
 }
@@ -129,6 +132,50 @@ export interface ServiceRecord {
   macAddress: string;
   extraConnections: number;
   notes: string;
+  /** The day (YYYY-MM-DD, UTC) the next period is due; null for a lifetime service or one not yet active. */
+  nextDueDate: string | null;
+}
+
+/** A renewal invoice: one more period of a service, from its due date to the next. */
+export interface RenewalInvoice {
+  invoiceId: number;
+  status: InvoiceStatus;
+  currency: Currency;
+  amountCents: number;
+  /** The due date it pays (YYYY-MM-DD) and the one that follows once it is paid. */
+  periodStart: string;
+  periodEnd: string;
+}
+
+/** What the renewal page shows of a service: its due date and the renewal invoice open for it, if any. */
+export interface Renewal {
+  service: ServiceRecord;
+  /** The oldest unpaid renewal invoice of the service; null when none is open. */
+  invoice: RenewalInvoice | null;
+  /** When none is open: the day the next one will be issued (the local billing); null when not known (WHMCS) or never (lifetime, terminated). */
+  invoiceDate: string | null;
+}
+
+/** What one round of scheduled renewal work did, in counts. */
+export interface RenewalRound {
+  invoiced: number;
+  reminded: number;
+  suspended: number;
+  terminated: number;
+}
+
+/** A service that falls due, for the operator's listing (npm run renewals:due). */
+export interface DueRenewal {
+  serviceId: number;
+  clientId: number;
+  productName: string;
+  billingcycle: string;
+  status: ServiceStatus;
+  nextDueDate: string;
+  invoiceId: number | null;
+  invoiceStatus: InvoiceStatus | null;
+  amountCents: number | null;
+  currency: Currency | null;
 }
 
 /** A claim on an Idempotency-Key: the first answer under it is stored and replayed. */
@@ -303,6 +350,16 @@ export interface BillingPort {
   restartService?(id: number): Promise<void>;
 
   recordAffiliateClick(input: { affId: string; referer: string; ip: string }): Promise<void>;
+
+  /** The service's renewal as of `now`: its due date and open renewal invoice; null when the service does not exist. */
+  renewal(serviceId: number, now: Date): Promise<Renewal | null>;
+  /**
+   * One round of scheduled renewal work as of `now` (invoices issued, reminders queued, services suspended or
+   * terminated), each piece done once however many instances run it. Absent when the billing system does it (WHMCS).
+   */
+  renewalRound?(now: Date): Promise<RenewalRound>;
+  /** Services whose due date is before `until` (YYYY-MM-DD) with their renewal invoice, for the operator. */
+  dueRenewals(until: string): Promise<DueRenewal[]>;
 
   /**
    * One round of the billing's unfinished work (WHMCS: undos WHMCS refused, payments not yet applied there): what is

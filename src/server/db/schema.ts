@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, jsonb, numeric, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, check, date, index, integer, jsonb, numeric, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { PricingTable } from '../../domain/pricing';
 
 /** Catalogue products in groups (retail, reseller), each sold for one billing cycle. */
@@ -53,6 +53,8 @@ export const promotions = pgTable('promotions', {
   uses: integer('uses').notNull().default(0),
   /** Removed from the catalogue file: no longer accepted, its uses kept. */
   retired: boolean('retired').notNull().default(false),
+  /** Applies again to each renewal of a service ordered with it (WHMCS's "recurring"); otherwise to the first period only. */
+  recurring: boolean('recurring').notNull().default(false),
 }, (table) => [uniqueIndex('promotions_code_key').on(sql`lower(${table.code})`)]);
 
 /** Clients: guests have no password; e-mails are stored lower case. */
@@ -103,13 +105,20 @@ export const services = pgTable('services', {
   proxyProtection: boolean('proxy_protection').notNull().default(false),
   notes: text('notes').notNull().default(''),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-}, (table) => [index('services_client_idx').on(table.clientId), index('services_order_idx').on(table.orderId)]);
+  /** The day the next period is due (UTC): set at activation, moved one cycle at each renewal; null for One Time. */
+  nextDueDate: date('next_due_date', { mode: 'string' }),
+  /** Renewal reminders wanted: false once the client used a reminder's opt-out link. */
+  renewalReminders: boolean('renewal_reminders').notNull().default(true),
+}, (table) => [
+  index('services_client_idx').on(table.clientId), index('services_order_idx').on(table.orderId),
+  index('services_due_idx').on(table.nextDueDate).where(sql`${table.nextDueDate} is not null`),
+]);
 
-/** Invoices pay either an order or an upsell of extra connections on a service. */
+/** Invoices pay an order, an upsell of extra connections on a service, or one more period of a service (renewal). */
 export const invoices = pgTable('invoices', {
   id: serial('id').primaryKey(),
   clientId: integer('client_id').notNull().references(() => clients.id),
-  kind: text('kind').$type<'order' | 'upsell'>().notNull(),
+  kind: text('kind').$type<'order' | 'upsell' | 'renewal'>().notNull(),
   orderId: integer('order_id').references(() => orders.id),
   serviceId: integer('service_id').references(() => services.id),
   extraQuantity: integer('extra_quantity').notNull().default(0),
@@ -118,7 +127,13 @@ export const invoices = pgTable('invoices', {
   amountCents: integer('amount_cents').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   paidAt: timestamp('paid_at', { withTimezone: true }),
-});
+  /** A renewal's period: from the due date it pays (period_start) to the next one (period_end). */
+  periodStart: date('period_start', { mode: 'string' }),
+  periodEnd: date('period_end', { mode: 'string' }),
+}, (table) => [
+  // One renewal invoice per service and period, however many instances issue it.
+  uniqueIndex('invoices_renewal_period_key').on(table.serviceId, table.periodStart).where(sql`${table.kind} = 'renewal'`),
+]);
 
 /** Payment links handed to gateways; the id is the unguessable token in the link. */
 export const payments = pgTable('payments', {

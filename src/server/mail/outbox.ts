@@ -72,7 +72,28 @@ export interface RecoveryPayload {
   deadline: string;
 }
 
-export type MailPayload = ReceiptPayload | ServiceActivePayload | SignInLinkPayload | RecoveryPayload;
+/** Which renewal notice: the invoice issued, one day before the due date, on it, the service suspended, or terminated. */
+export type RenewalStage = 'invoice' | 'due-soon' | 'due' | 'suspended' | 'terminated';
+
+/**
+ * A renewal notice, queued by the renewal round under renewal:<stage>:invoice:<id> in the transaction of what
+ * causes it. When it is sent the invoice is read again: an invoice paid (or a client opted out) sends nothing.
+ */
+export interface RenewalPayload {
+  kind: 'renewal';
+  stage: RenewalStage;
+  serviceId: number;
+  invoiceId: number;
+  productName: string;
+  billingcycle: string;
+  amountCents: number;
+  currency: Currency;
+  /** The due date the invoice pays, and the one after it once paid (YYYY-MM-DD). */
+  dueDate: string;
+  periodEnd: string;
+}
+
+export type MailPayload = ReceiptPayload | ServiceActivePayload | SignInLinkPayload | RecoveryPayload | RenewalPayload;
 export type MailKind = MailPayload['kind'];
 
 export interface OutboxMessage {

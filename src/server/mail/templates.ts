@@ -208,13 +208,18 @@ function recoveryBody(texts: MailTexts, payload: RecoveryPayload, context: Rende
   };
 }
 
+function renewalBody(): Body {
+  throw new Error('Renewal notices are not written yet');
+}
+
 /** Renders a message from its payload in a locale (an unknown locale gets the default's words). */
 export function renderMail(payload: MailPayload, locale: Locale, context: RenderContext): RenderedMail {
   const texts = MAIL_TEXTS[locale] ?? MAIL_TEXTS[DEFAULT_LOCALE];
   const body = payload.kind === 'receipt' ? receiptBody(texts, locale, payload, context)
     : payload.kind === 'service-active' ? serviceActiveBody(texts, locale, payload, context)
       : payload.kind === 'recovery' ? recoveryBody(texts, payload, context)
-        : signInLinkBody(texts, payload, context);
+        : payload.kind === 'renewal' ? renewalBody()
+          : signInLinkBody(texts, payload, context);
   const rendered: RenderedMail = { subject: body.subject, text: layoutText(texts, body), html: layoutHtml(texts, body) };
   // RFC 8058: mail clients offer a one-click unsubscribe that POSTs to the same link.
   if (payload.kind === 'recovery' && context.recovery) {

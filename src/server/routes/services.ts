@@ -13,6 +13,9 @@ import type { Handlers, RouteDeps } from './types';
 /** The custom field holding a service's device (MAC) address. */
 const DEVICE_ADDRESS_FIELD_ID = 13;
 
+/** A service that can be renewed: one running, or suspended for want of its renewal; a terminated one is ordered anew. */
+const RENEWABLE: ServiceStatus[] = ['Active', 'Suspended'];
+
 /** A playlist address in the panel's M3U convention. */
 export function playlistUrl(service: Pick<ServiceRecord, 'serverHostname' | 'username' | 'password'>): string | null {
   if (!service.username || !service.password || !service.serverHostname) return null;
@@ -23,8 +26,8 @@ export function playlistUrl(service: Pick<ServiceRecord, 'serverHostname' | 'use
 type PlaylistHandler = (request: FastifyRequest<{ Querystring: { serviceid: string } }>, reply: FastifyReply) => Promise<FastifyReply>;
 
 /** Services: credentials, device address, notes and provisioning actions, each for its owner only. */
-export function serviceRoutes({ billing, config, shop }: RouteDeps): Handlers<
-  'getClientProducts' | 'getResellerProducts' | 'getActiveProducts' | 'updateClientProduct' | 'moduleTerminate' | 'moduleCreate' | 'restartService' | 'updateMacAddress'
+export function serviceRoutes({ billing, config, shop, clock }: RouteDeps): Handlers<
+  'getClientProducts' | 'getRenewal' | 'getResellerProducts' | 'getActiveProducts' | 'updateClientProduct' | 'moduleTerminate' | 'moduleCreate' | 'restartService' | 'updateMacAddress'
 > & { getPlaylist: PlaylistHandler } {
   /** The service, if it belongs to the session: all of a login's services, or a guest's orders placed in this browser. */
   const ownedService = async (session: Session, serviceId: number) => {
@@ -67,7 +70,7 @@ export function serviceRoutes({ billing, config, shop }: RouteDeps): Handlers<
       const name = planName(service, request.query.locale);
       return {
         serviceid: service.id, orderid: service.orderId, pid: service.pid, name, status: service.status,
-        billingcycle: service.billingcycle as 'Monthly',
+        billingcycle: service.billingcycle as 'Monthly', nextduedate: service.nextDueDate,
         username: active ? service.username : null,
         password: active ? service.password : null,
         serverhostname: service.serverHostname,
@@ -75,6 +78,23 @@ export function serviceRoutes({ billing, config, shop }: RouteDeps): Handlers<
         macAddress: { id: DEVICE_ADDRESS_FIELD_ID, value: service.macAddress },
         extraConnect: { id: EXTRA_CONNECTION_OPTION_ID, value: service.extraConnections },
         reseller: service.productGroup === 'reseller' ? { name, status: service.status } : null,
+      };
+    },
+
+    async getRenewal(request) {
+      const service = await ownedService(await requireSession(request), Number(request.query.serviceid));
+      const renewal = await billing.renewal(service.id, clock.now());
+      if (!renewal) throw notFound('This service does not exist.');
+      const { invoice } = renewal;
+      return {
+        serviceid: service.id, name: planName(service, request.query.locale), billingcycle: service.billingcycle as 'Monthly', status: renewal.service.status,
+        nextduedate: renewal.service.nextDueDate,
+        renewable: renewal.service.nextDueDate !== null && RENEWABLE.includes(renewal.service.status),
+        invoice: invoice ? {
+          invoiceid: invoice.invoiceId, status: invoice.status, amount: invoice.amountCents / 100, currency: invoice.currency,
+          periodStart: invoice.periodStart, periodEnd: invoice.periodEnd,
+        } : null,
+        invoiceDate: invoice ? null : renewal.invoiceDate,
       };
     },
 
@@ -123,6 +143,7 @@ export function serviceRoutes({ billing, config, shop }: RouteDeps): Handlers<
         const option = product?.configoptions.find((candidate) => candidate.id === EXTRA_CONNECTION_OPTION_ID);
         return option ? {
           serviceid: service.id, pid: service.pid, name: planName(service, request.query.locale), billingcycle: service.billingcycle as 'Monthly',
+          nextduedate: service.nextDueDate, proration: null,
           extraConnections: service.extraConnections, pricing: completePricing(option.pricing),
         } : null;
       }));

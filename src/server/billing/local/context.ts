@@ -41,7 +41,7 @@ export async function readService(context: LocalBillingContext, executor: Execut
     id: service.id, clientId: service.clientId, orderId: service.orderId, pid: service.pid, billingcycle: service.billingcycle, status: service.status,
     username: service.username, password: passwordEncrypted ? decryptSecret(context.encryptionKey, passwordEncrypted) : null,
     serverHostname: service.serverHostname, macAddress: service.macAddress, extraConnections: service.extraConnections, notes: service.notes,
-    productName: row.productName, productGroup: row.productGroup,
+    productName: row.productName, productGroup: row.productGroup, nextDueDate: service.nextDueDate,
   };
 }
 

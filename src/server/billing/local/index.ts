@@ -6,6 +6,7 @@ import { localClients } from './clients';
 import type { LocalBillingContext } from './context';
 import { localOrders } from './orders';
 import { localPayments } from './payments';
+import { localRenewals } from './renewals';
 import { localServices } from './services';
 
 export type { LocalBillingContext } from './context';
@@ -20,6 +21,7 @@ export function createLocalBilling(db: LocalBillingContext['db'], options: Omit<
     ...localOrders(context, catalogue),
     ...localPayments(context),
     ...localServices(context),
+    ...localRenewals(context),
     recordedAnswer: (claim) => recordedAnswer(db, claim),
   };
 }

@@ -10,6 +10,7 @@ import type { WhmcsBillingConfig, WhmcsBillingContext } from './context';
 import { whmcsInvoices } from './invoices';
 import { whmcsOrders } from './orders';
 import { whmcsPayments } from './payments';
+import { whmcsRenewals } from './renewals';
 import { whmcsServices } from './services';
 import { whmcsUnfinished } from './unfinished';
 
@@ -35,6 +36,7 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
     ...whmcsOrders(context, { catalogue, invoices, services, unfinished }),
     ...payments.calls,
     ...services.calls,
+    ...whmcsRenewals(context, services),
     ...unfinished.calls,
     recordedAnswer: (claim) => recordedAnswer(db, claim),
   };

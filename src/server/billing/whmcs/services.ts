@@ -19,6 +19,8 @@ const SERVICE_STATUSES: ServiceStatus[] = ['Pending', 'Active', 'Suspended', 'Te
 export interface WhmcsService {
   id: number; clientId: number; orderId: number; pid: number; name: string; billingcycle: string; status: ServiceStatus; username: string | null;
   password: string | null; serverHostname: string; macAddress: string; macFieldId: number; extraConnections: number; notes: string;
+  /** WHMCS's nextduedate; null for One Time or Free Account (WHMCS writes 0000-00-00 there). */
+  nextDueDate: string | null;
 }
 
 /** Services are WHMCS's (GetClientsProducts, the module commands); the mirror keeps a row per service the checkout uses. */
@@ -44,6 +46,7 @@ export function whmcsServices(context: WhmcsBillingContext, catalogue: Pick<Whmc
       serverHostname: text(raw.serverhostname) || config.serverHostname,
       macAddress: text(field(MAC_FIELD)?.value), macFieldId: toId(field(MAC_FIELD)?.id) ?? DEFAULT_MAC_FIELD_ID,
       extraConnections: toId(extra?.value) ?? 0, notes: text(raw.notes),
+      nextDueDate: /^\d{4}-\d{2}-\d{2}$/.test(text(raw.nextduedate)) && text(raw.nextduedate) !== '0000-00-00' ? text(raw.nextduedate) : null,
     };
   };
 
@@ -62,7 +65,7 @@ export function whmcsServices(context: WhmcsBillingContext, catalogue: Pick<Whmc
       // Our credentials sit in the custom fields from AddOrder on; a service is set up (has them) once it is no longer Pending.
       username: service.status === 'Pending' ? null : service.username, password: service.status === 'Pending' ? null : service.password,
       serverHostname: service.serverHostname, macAddress: service.macAddress,
-      extraConnections: service.extraConnections, notes: service.notes,
+      extraConnections: service.extraConnections, notes: service.notes, nextDueDate: service.nextDueDate,
     };
   };
 
