@@ -40,7 +40,8 @@ import { systemClock, type Clock } from './clock';
 import { loadSecrets } from './secrets';
 import { ACTIVATION_LINK_TTL_MS, createSignInLinks, SIGN_IN_LINK_TTL_MS, signInRoutes } from './sign-in';
 import { createSessionStore } from './session';
-import { createRecovery, recoveryOptOutPages, RESUME_LINK_TTL_MS, resumeOrderRoute } from './recovery';
+import { createRecovery, RESUME_LINK_TTL_MS, resumeOrderRoute } from './recovery';
+import { optOutPages } from './opt-out';
 import { TRANSPORT_ERROR_CODES, transportOptions } from './transport';
 import { createRateCounters, createSignInThrottle, rateLimitStore, tooManyAttempts } from './throttle';
 import { createLoopLag, createStoreGate, storeGateSettings, type Release, type StoreGate } from './store-gate';
@@ -302,7 +303,7 @@ export const checkoutApp = fastifyPlugin(async (app: FastifyInstance, options: C
     ttl: { requested: SIGN_IN_LINK_TTL_MS, activation: ACTIVATION_LINK_TTL_MS, resume: RESUME_LINK_TTL_MS },
     recovery,
   });
-  await app.register(async (scope) => recoveryOptOutPages(scope, { recovery, demo: config.mode === 'demo' }));
+  await app.register(async (scope) => optOutPages(scope, { pages: [recovery.optOutPage], demo: config.mode === 'demo' }));
   await app.register(async (scope) => demoOutboxPages(scope, { db: store.db, render: renderMail, demo: config.mode === 'demo', from: config.mail.from, sending: ports.mailer !== null }));
   await app.register(async (scope) => apiDocsPage(scope, { demo: config.mode === 'demo', publicUrl: config.publicUrl, file: options.apiDocsFile }));
   await serveSpa(app, config.distDir, { demoBanner: config.mode === 'demo', countryHeader: config.countryHeader, shareable: shareableInRender(operations) });

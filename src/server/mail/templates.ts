@@ -11,7 +11,7 @@ export interface RenderedMail {
   subject: string;
   text: string;
   html: string;
-  /** Extra headers (a recovery reminder's List-Unsubscribe). */
+  /** Extra headers (a reminder's List-Unsubscribe). */
   headers?: Record<string, string>;
 }
 
@@ -86,8 +86,8 @@ interface Body {
   /** Headed sections after the facts (e.g. the login details). */
   sections: { heading: string; facts: Fact[]; note: string }[];
   action: { label: string; href: string; hint: string } | null;
-  /** A small line after the action: a hint and a link (a reminder's opt-out). */
-  after?: { hint: string; label: string; href: string };
+  /** A reminder's opt-out: a small line after the action, and the List-Unsubscribe headers. */
+  optOut?: { hint: string; label: string; href: string };
 }
 
 const FONT = 'font-family:-apple-system,BlinkMacSystemFont,\'Segoe UI\',Roboto,Helvetica,Arial,sans-serif';
@@ -113,7 +113,7 @@ function layoutHtml(texts: MailTexts, body: Body): string {
 <p style="margin:0 0 16px;font-weight:700;font-size:14px;letter-spacing:.04em;text-transform:uppercase;color:#4b5563">${escapeHtml(texts.brand)}</p>
 <h1 style="font-size:24px;line-height:1.25;margin:0 0 16px;color:${TEXT}">${escapeHtml(body.heading)}</h1>
 <p style="margin:0 0 16px">${escapeHtml(body.intro)}</p>
-${body.facts.length ? factsTable(body.facts, null) : ''}${sections}${action}${body.after ? `<p style="margin:16px 0 0;font-size:14px;color:#4b5563">${escapeHtml(body.after.hint)} <a href="${escapeHtml(body.after.href)}" style="color:#0b57d0">${escapeHtml(body.after.label)}</a></p>` : ''}
+${body.facts.length ? factsTable(body.facts, null) : ''}${sections}${action}${body.optOut ? `<p style="margin:16px 0 0;font-size:14px;color:#4b5563">${escapeHtml(body.optOut.hint)} <a href="${escapeHtml(body.optOut.href)}" style="color:#0b57d0">${escapeHtml(body.optOut.label)}</a></p>` : ''}
 <hr style="border:0;border-top:1px solid #d1d5db;margin:24px 0">
 <p style="margin:0;font-size:14px;color:#4b5563">${escapeHtml(texts.footer)}</p>
 </div>
@@ -128,7 +128,7 @@ function layoutText(texts: MailTexts, body: Body): string {
   const parts = [body.heading, '='.repeat(body.heading.length), '', body.intro, ...(body.facts.length ? ['', facts(body.facts)] : [])];
   for (const section of body.sections) parts.push('', section.heading, '-'.repeat(section.heading.length), facts(section.facts), '', section.note);
   if (body.action) parts.push('', `${body.action.label}:`, body.action.href, '', body.action.hint);
-  if (body.after) parts.push('', body.after.hint, `${body.after.label}: ${body.after.href}`);
+  if (body.optOut) parts.push('', body.optOut.hint, `${body.optOut.label}: ${body.optOut.href}`);
   parts.push('', '--', texts.footer, '');
   return parts.join('\n');
 }
@@ -204,7 +204,7 @@ function recoveryBody(texts: MailTexts, payload: RecoveryPayload, context: Rende
     ],
     sections: [],
     action: links ? { label: t.resume, href: links.resumeUrl, hint: t.resumeHint } : null,
-    ...(links ? { after: { hint: t.optOutHint, label: t.optOut, href: links.optOutUrl } } : {}),
+    ...(links ? { optOut: { hint: t.optOutHint, label: t.optOut, href: links.optOutUrl } } : {}),
   };
 }
 
@@ -222,8 +222,6 @@ export function renderMail(payload: MailPayload, locale: Locale, context: Render
           : signInLinkBody(texts, payload, context);
   const rendered: RenderedMail = { subject: body.subject, text: layoutText(texts, body), html: layoutHtml(texts, body) };
   // RFC 8058: mail clients offer a one-click unsubscribe that POSTs to the same link.
-  if (payload.kind === 'recovery' && context.recovery) {
-    rendered.headers = { 'List-Unsubscribe': `<${context.recovery.optOutUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
-  }
+  if (body.optOut) rendered.headers = { 'List-Unsubscribe': `<${body.optOut.href}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
   return rendered;
 }

@@ -69,6 +69,9 @@ export interface MailTexts {
     optOutHint: string;
     optedOutTitle: string;
     optedOutText: string;
+  };
+  /** What every opt-out page shares: a link that is not ours, and the way back. */
+  optOutPage: {
     invalidTitle: string;
     invalidText: string;
     backToCheckout: string;
@@ -132,6 +135,8 @@ const EN: Omit<MailTexts, 'tag' | 'cycle'> = {
     optOutHint: 'This is the only reminder we send for this order. You can also stop reminders with this link:',
     optedOutTitle: 'No more reminders',
     optedOutText: 'You will not get any more reminders for order {order}. The order itself is unchanged: you can still pay it before its deadline.',
+  },
+  optOutPage: {
     invalidTitle: 'This link cannot be used',
     invalidText: 'The link was cut short or changed on its way. Links work only exactly as they were sent.',
     backToCheckout: 'Go to the checkout',
@@ -202,6 +207,8 @@ export const MAIL_TEXTS: Record<Locale, MailTexts> = {
       optOutHint: 'Dies ist die einzige Erinnerung, die wir zu dieser Bestellung senden. Mit diesem Link können Sie Erinnerungen abbestellen:',
       optedOutTitle: 'Keine weiteren Erinnerungen',
       optedOutText: 'Sie erhalten keine Erinnerungen mehr zu Bestellung {order}. Die Bestellung selbst bleibt unverändert: Sie können sie bis zur Frist noch bezahlen.',
+    },
+    optOutPage: {
       invalidTitle: 'Dieser Link kann nicht verwendet werden',
       invalidText: 'Der Link wurde unterwegs gekürzt oder verändert. Links funktionieren nur genau so, wie sie gesendet wurden.',
       backToCheckout: 'Zum Checkout',
@@ -264,6 +271,8 @@ export const MAIL_TEXTS: Record<Locale, MailTexts> = {
       optOutHint: 'Este es el único recordatorio que enviamos sobre este pedido. También puedes dejar de recibirlos con este enlace:',
       optedOutTitle: 'No más recordatorios',
       optedOutText: 'No recibirás más recordatorios del pedido {order}. El pedido no cambia: aún puedes pagarlo antes de la fecha límite.',
+    },
+    optOutPage: {
       invalidTitle: 'Este enlace no se puede usar',
       invalidText: 'El enlace se cortó o se modificó por el camino. Los enlaces solo funcionan tal como se enviaron.',
       backToCheckout: 'Ir al checkout',
@@ -326,6 +335,8 @@ export const MAIL_TEXTS: Record<Locale, MailTexts> = {
       optOutHint: 'Dit is de enige herinnering die we voor deze bestelling sturen. Met deze link zet je herinneringen uit:',
       optedOutTitle: 'Geen herinneringen meer',
       optedOutText: 'Je krijgt geen herinneringen meer voor bestelling {order}. De bestelling zelf is niet veranderd: je kunt hem nog betalen vóór de deadline.',
+    },
+    optOutPage: {
       invalidTitle: 'Deze link kan niet worden gebruikt',
       invalidText: 'De link is onderweg ingekort of veranderd. Links werken alleen precies zoals ze zijn verstuurd.',
       backToCheckout: 'Naar de checkout',
@@ -388,6 +399,8 @@ export const MAIL_TEXTS: Record<Locale, MailTexts> = {
       optOutHint: 'Este é o único lembrete que enviamos sobre esta encomenda. Também pode deixar de os receber com esta ligação:',
       optedOutTitle: 'Sem mais lembretes',
       optedOutText: 'Não vai receber mais lembretes da encomenda {order}. A encomenda em si não mudou: ainda a pode pagar antes do prazo.',
+    },
+    optOutPage: {
       invalidTitle: 'Esta ligação não pode ser usada',
       invalidText: 'A ligação foi cortada ou alterada pelo caminho. As ligações só funcionam exatamente como foram enviadas.',
       backToCheckout: 'Ir para o checkout',
