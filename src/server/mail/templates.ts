@@ -3,7 +3,7 @@
  * from elsewhere), real headings and data tables, a lang attribute, colours of at least 7:1 contrast.
  */
 import { DEFAULT_LOCALE, type Locale } from '../../domain/locale';
-import type { MailFlow, MailPayload, ReceiptLine, ReceiptPayload, RecoveryPayload, ServiceActivePayload, SignInLinkPayload } from './outbox';
+import type { MailFlow, MailPayload, ReceiptLine, ReceiptPayload, RecoveryPayload, RenewalPayload, ServiceActivePayload, SignInLinkPayload } from './outbox';
 import { fill, MAIL_TEXTS, type MailTexts } from './texts';
 import { escapeHtml } from '../escape-html';
 
@@ -30,6 +30,8 @@ export interface ServiceCredentials {
 export interface MailLinks {
   waiting(locale: Locale, flow: MailFlow): string;
   service(locale: Locale, flow: Exclude<MailFlow, 'upsell'>, serviceId: number): string;
+  /** The checkout's first page, where a plan is ordered. */
+  checkout(locale: Locale): string;
 }
 
 export interface RenderContext {
@@ -40,6 +42,22 @@ export interface RenderContext {
   signInUrl?: string;
   /** A recovery reminder's links (made when it is sent) and its order's current payment deadline. */
   recovery?: { resumeUrl: string; optOutUrl: string; deadline: string };
+  /** A renewal notice's facts read when it is sent, and its links (the renew link made then too). */
+  renewal?: RenewalNoticeContext;
+}
+
+/** What a renewal notice says besides its payload, and where it links. */
+export interface RenewalNoticeContext {
+  /** The plan's name in the notice's language. */
+  serviceName: string;
+  /** The one-time sign-in link to the renewal page (absent for a terminated service, which is ordered anew). */
+  renewUrl?: string;
+  /** How many days the renew link works. */
+  renewLinkDays: number;
+  optOutUrl: string;
+  /** The days (YYYY-MM-DD) an unpaid service is suspended and ends. */
+  suspendsOn: string;
+  terminatesOn: string;
 }
 
 /** The checkout path of a page in a locale: the default locale has no prefix (as in the app). */
@@ -52,6 +70,7 @@ export function checkoutLinks(publicUrl: string): MailLinks {
   return {
     waiting: (locale, flow) => `${publicUrl}${localePath(locale, flow === 'reseller' ? 'resellers/waiting' : 'waiting')}`,
     service: (locale, flow, serviceId) => `${publicUrl}${localePath(locale, `${flow === 'reseller' ? 'resellers/success' : 'success'}?serviceid=${serviceId}`)}`,
+    checkout: (locale) => `${publicUrl}${localePath(locale, '')}`,
   };
 }
 
@@ -63,6 +82,9 @@ const money = (texts: MailTexts, amountCents: number, currency: string) =>
 const dateTime = (texts: MailTexts, iso: string) => new Intl.DateTimeFormat(texts.tag, {
   year: 'numeric', month: 'long', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'UTC', timeZoneName: 'short',
 }).format(new Date(iso));
+
+// A due date is a calendar day in UTC (src/domain/billing-cycle.ts): written out without a time.
+const day = (texts: MailTexts, date: string) => new Intl.DateTimeFormat(texts.tag, { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00.000Z`));
 
 const cycleText = (texts: MailTexts, billingcycle: string) => {
   const key = billingcycle.replace(/[-\s]/g, '').toLowerCase() as keyof MailTexts['cycle'];
@@ -208,8 +230,32 @@ function recoveryBody(texts: MailTexts, payload: RecoveryPayload, context: Rende
   };
 }
 
-function renewalBody(): Body {
-  throw new Error('Renewal notices are not written yet');
+function renewalBody(texts: MailTexts, locale: Locale, payload: RenewalPayload, context: RenderContext): Body {
+  const t = texts.renewal;
+  const notice = context.renewal;
+  const serviceName = notice?.serviceName ?? payload.productName;
+  const terminated = payload.stage === 'terminated';
+  // Each stage's {date} is the day that matters next: the due date, then the suspension, then the end.
+  const next = payload.stage === 'due' ? notice?.suspendsOn : payload.stage === 'suspended' ? notice?.terminatesOn : payload.dueDate;
+  const date = day(texts, next ?? payload.dueDate);
+  const facts: Fact[] = [
+    [t.plan, fill(texts.receipt.forService, { name: serviceName, id: payload.serviceId })],
+    [texts.receipt.invoice, String(payload.invoiceId)],
+    ...(terminated ? [] : [[texts.receipt.total, money(texts, payload.amountCents, payload.currency)] as Fact]),
+    [t.dueDate, day(texts, payload.dueDate)],
+    ...(terminated ? [] : [[t.renewedUntil, day(texts, payload.periodEnd)] as Fact]),
+  ];
+  const action = terminated ? { label: t.orderAgain, href: context.links.checkout(locale), hint: t.orderAgainHint }
+    : notice?.renewUrl ? { label: t.renew, href: notice.renewUrl, hint: fill(t.renewHint, { days: notice.renewLinkDays }) } : null;
+  return {
+    subject: fill(t.stages[payload.stage].subject, { service: serviceName, date }),
+    heading: t.stages[payload.stage].heading,
+    intro: fill(t.stages[payload.stage].intro, { date }),
+    facts,
+    sections: [],
+    action,
+    ...(notice ? { optOut: { hint: t.optOutHint, label: t.optOut, href: notice.optOutUrl } } : {}),
+  };
 }
 
 /** Renders a message from its payload in a locale (an unknown locale gets the default's words). */
@@ -218,7 +264,7 @@ export function renderMail(payload: MailPayload, locale: Locale, context: Render
   const body = payload.kind === 'receipt' ? receiptBody(texts, locale, payload, context)
     : payload.kind === 'service-active' ? serviceActiveBody(texts, locale, payload, context)
       : payload.kind === 'recovery' ? recoveryBody(texts, payload, context)
-        : payload.kind === 'renewal' ? renewalBody()
+        : payload.kind === 'renewal' ? renewalBody(texts, locale, payload, context)
           : signInLinkBody(texts, payload, context);
   const rendered: RenderedMail = { subject: body.subject, text: layoutText(texts, body), html: layoutHtml(texts, body) };
   // RFC 8058: mail clients offer a one-click unsubscribe that POSTs to the same link.

@@ -9,6 +9,7 @@ import { cycle as enGbCycle } from '../../i18n/locales/en-gb.json';
 import { cycle as esEsCycle } from '../../i18n/locales/es-es.json';
 import { cycle as nlNlCycle } from '../../i18n/locales/nl-nl.json';
 import { cycle as ptPtCycle } from '../../i18n/locales/pt-pt.json';
+import { RENEWAL_TEXTS, type RenewalTexts } from './renewal-texts';
 
 export interface MailTexts {
   /** BCP 47 tag: the mail's lang attribute and the Intl formats of its money and dates. */
@@ -70,6 +71,8 @@ export interface MailTexts {
     optedOutTitle: string;
     optedOutText: string;
   };
+  /** Renewal notices of a service that falls due, and the page of their opt-out link (renewal-texts.ts). */
+  renewal: RenewalTexts;
   /** What every opt-out page shares: a link that is not ours, and the way back. */
   optOutPage: {
     invalidTitle: string;
@@ -81,7 +84,7 @@ export interface MailTexts {
   cycle: typeof enEnCycle;
 }
 
-const EN: Omit<MailTexts, 'tag' | 'cycle'> = {
+const EN: Omit<MailTexts, 'tag' | 'cycle' | 'renewal'> = {
   brand: 'TV Checkout',
   footer: 'You are receiving this e-mail because this address was given for an order at TV Checkout. If that was not you, you can ignore it.',
   receipt: {
@@ -145,11 +148,12 @@ const EN: Omit<MailTexts, 'tag' | 'cycle'> = {
 };
 
 export const MAIL_TEXTS: Record<Locale, MailTexts> = {
-  'en-en': { tag: 'en', ...EN, cycle: enEnCycle },
+  'en-en': { tag: 'en', ...EN, renewal: RENEWAL_TEXTS['en-en'], cycle: enEnCycle },
   'en-gb': {
     tag: 'en-GB',
     ...EN,
     serviceActive: { ...EN.serviceActive, keepSafe: 'Please keep these details safe and do not share them.' },
+    renewal: RENEWAL_TEXTS['en-gb'],
     cycle: enGbCycle,
   },
   'de-de': {
@@ -214,6 +218,7 @@ export const MAIL_TEXTS: Record<Locale, MailTexts> = {
       backToCheckout: 'Zum Checkout',
     },
     options: { extraConnection: 'Zusätzliche Verbindung', proxyProtection: 'Proxy-Schutz' },
+    renewal: RENEWAL_TEXTS['de-de'],
     cycle: deDeCycle,
   },
   'es-es': {
@@ -278,6 +283,7 @@ export const MAIL_TEXTS: Record<Locale, MailTexts> = {
       backToCheckout: 'Ir al checkout',
     },
     options: { extraConnection: 'Conexión adicional', proxyProtection: 'Protección proxy' },
+    renewal: RENEWAL_TEXTS['es-es'],
     cycle: esEsCycle,
   },
   'nl-nl': {
@@ -342,6 +348,7 @@ export const MAIL_TEXTS: Record<Locale, MailTexts> = {
       backToCheckout: 'Naar de checkout',
     },
     options: { extraConnection: 'Extra verbinding', proxyProtection: 'Proxybescherming' },
+    renewal: RENEWAL_TEXTS['nl-nl'],
     cycle: nlNlCycle,
   },
   'pt-pt': {
@@ -406,6 +413,7 @@ export const MAIL_TEXTS: Record<Locale, MailTexts> = {
       backToCheckout: 'Ir para o checkout',
     },
     options: { extraConnection: 'Ligação adicional', proxyProtection: 'Proteção proxy' },
+    renewal: RENEWAL_TEXTS['pt-pt'],
     cycle: ptPtCycle,
   },
 };
