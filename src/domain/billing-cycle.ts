@@ -37,7 +37,8 @@ export function calendarDate(moment: Date): string {
   return moment.toISOString().slice(0, 10);
 }
 
-const DAY_MS = 24 * 60 * 60 * 1000;
+/** One calendar day in milliseconds (UTC days have no daylight saving). */
+export const DAY_MS = 24 * 60 * 60 * 1000;
 const dateAt = (date: string) => new Date(`${date}T00:00:00.000Z`);
 
 /** The date `days` days after (or before, when negative) a date. */

@@ -40,7 +40,9 @@ import { systemClock, type Clock } from './clock';
 import { loadSecrets } from './secrets';
 import { ACTIVATION_LINK_TTL_MS, createSignInLinks, SIGN_IN_LINK_TTL_MS, signInRoutes } from './sign-in';
 import { createSessionStore } from './session';
-import { createRecovery, recoveryOptOutPages, RESUME_LINK_TTL_MS, resumeOrderRoute } from './recovery';
+import { createRecovery, RESUME_LINK_TTL_MS, resumeOrderRoute } from './recovery';
+import { optOutPages } from './opt-out';
+import { createRenewalNotices, RENEWAL_LINK_TTL_MS } from './renewal-notices';
 import { TRANSPORT_ERROR_CODES, transportOptions } from './transport';
 import { createRateCounters, createSignInThrottle, rateLimitStore, tooManyAttempts } from './throttle';
 import { createLoopLag, createStoreGate, storeGateSettings, type Release, type StoreGate } from './store-gate';
@@ -272,6 +274,7 @@ export const checkoutApp = fastifyPlugin(async (app: FastifyInstance, options: C
   });
 
   const recovery = createRecovery(store.db, secrets.session, config.publicUrl, clock);
+  const renewals = createRenewalNotices({ db: store.db, secret: secrets.session, publicUrl: config.publicUrl, renewals: config.renewals, translations: file.translations });
   const handlers: Record<string, RouteHandlerMethod> = Object.assign({},
     sessionRoutes(deps), merchantRoutes(deps), catalogueRoutes(deps), orderRoutes(deps), paymentRoutes(deps), serviceRoutes(deps), systemRoutes(deps), signInRoutes(config),
     resumeOrderRoute({ billing, gateways, clock, recovery, publicUrl: config.publicUrl }),
@@ -299,10 +302,10 @@ export const checkoutApp = fastifyPlugin(async (app: FastifyInstance, options: C
   const renderMail = mailRenderer({
     links: checkoutLinks(config.publicUrl), credentials: config.mail.credentials, billing, db: store.db,
     signInLink: (clientId, redirectPath, ttlMs, orderId, purpose) => app.signInLinks.create(clientId, redirectPath, ttlMs, orderId, purpose),
-    ttl: { requested: SIGN_IN_LINK_TTL_MS, activation: ACTIVATION_LINK_TTL_MS, resume: RESUME_LINK_TTL_MS },
-    recovery,
+    ttl: { requested: SIGN_IN_LINK_TTL_MS, activation: ACTIVATION_LINK_TTL_MS, resume: RESUME_LINK_TTL_MS, renewal: RENEWAL_LINK_TTL_MS },
+    recovery, renewals,
   });
-  await app.register(async (scope) => recoveryOptOutPages(scope, { recovery, demo: config.mode === 'demo' }));
+  await app.register(async (scope) => optOutPages(scope, { pages: [recovery.optOutPage, renewals.optOutPage], demo: config.mode === 'demo' }));
   await app.register(async (scope) => demoOutboxPages(scope, { db: store.db, render: renderMail, demo: config.mode === 'demo', from: config.mail.from, sending: ports.mailer !== null }));
   await app.register(async (scope) => apiDocsPage(scope, { demo: config.mode === 'demo', publicUrl: config.publicUrl, file: options.apiDocsFile }));
   await serveSpa(app, config.distDir, { demoBanner: config.mode === 'demo', countryHeader: config.countryHeader, shareable: shareableInRender(operations) });

@@ -43,7 +43,7 @@ const when = (date: Date | null) => (date ? date.toISOString().replace('T', ' ')
 /** A message as the page shows it: its text if it is still to be sent, and whether it never will be. */
 interface Shown {
   mail: RenderedMail | null;
-  /** Skipped by the worker, or still queued but no longer to be sent (a reminder for an order paid since). */
+  /** Skipped by the worker, or still queued but no longer to be sent (a reminder for an order or a renewal paid since). */
   skipped: boolean;
 }
 
@@ -52,7 +52,7 @@ function statusText(row: OutboxRow, { skipped }: Shown): string {
   if (row.status === 'sent') return `sent ${when(row.sentAt)}`;
   if (row.status === 'failed') return `given up (${row.lastError ?? 'error'})`;
   // Without a worker (the demo without SMTP_URL) nobody marks such a row skipped: it is shown as what it is.
-  if (skipped) return 'skipped: no longer to be sent (e.g. a reminder for an order paid since)';
+  if (skipped) return 'skipped: no longer to be sent (e.g. a reminder for an order or a renewal paid since)';
   // A recovery reminder waits for RECOVERY_AFTER_MIN before it may go.
   if (row.attempts === 0 && row.nextAttemptAt.getTime() > Date.now()) return `due ${when(row.nextAttemptAt)}`;
   return row.attempts === 0 ? 'waiting in the outbox' : `waiting, ${row.attempts} attempt${row.attempts === 1 ? '' : 's'} (${row.lastError ?? 'in progress'})`;
@@ -106,7 +106,7 @@ export async function demoOutboxPages(app: FastifyInstance, deps: DemoOutboxDeps
     const facts = `<dl><dt>To</dt><dd>${escapeHtml(row.recipient ?? '—')}</dd><dt>From</dt><dd>${escapeHtml(deps.from)}</dd><dt>Kind</dt><dd>${escapeHtml(row.kind)}</dd><dt>Locale</dt><dd>${escapeHtml(row.locale)}</dd><dt>Message key</dt><dd>${escapeHtml(row.messageKey)}</dd><dt>Status</dt><dd>${escapeHtml(statusText(row, shown))}</dd></dl>`;
     const body = mail
       ? `<h2>HTML part</h2><iframe title="The HTML part of the message" sandbox src="${DEMO_OUTBOX_PATH}/${row.id}/html"></iframe><h2>Text part</h2><pre>${escapeHtml(mail.text)}</pre>`
-      : `<p>${shown.skipped || row.status === 'pending' ? 'This message is no longer to be sent (its order was paid, closed or opted out).' : 'This message was sent or skipped; its text is no longer kept in the store.'}</p>`;
+      : `<p>${shown.skipped || row.status === 'pending' ? 'This message is no longer to be sent (its order or renewal invoice was paid or closed, or its reminders were turned off).' : 'This message was sent or skipped; its text is no longer kept in the store.'}</p>`;
     return html(reply, 200, page(mail?.subject ?? `Message ${row.id}`, `<h1>${escapeHtml(mail?.subject ?? `Message ${row.id}`)}</h1>${facts}${body}<p><a href="${DEMO_OUTBOX_PATH}">Back to the outbox</a></p>`));
   });
 

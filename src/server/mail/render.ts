@@ -1,8 +1,9 @@
 import { eq } from 'drizzle-orm';
+import { DAY_MS } from '../../domain/billing-cycle';
 import type { Locale } from '../../domain/locale';
 import type { Database } from '../db/connect';
 import { orders } from '../db/schema';
-import { storedLocale, type MailFlow, type MailPayload, type OutboxRow } from './outbox';
+import { storedLocale, type MailFlow, type MailPayload, type OutboxRow, type RenewalPayload } from './outbox';
 import { localePath, renderMail, type MailLinks, type RenderedMail, type ServiceCredentials } from './templates';
 
 /** A service's login details as the store keeps them: null until the service is provisioned. */
@@ -34,6 +35,19 @@ export interface ReminderChecks {
   optOutUrl(orderId: number): string;
 }
 
+/** What a renewal notice finds when it is sent: send it (to which client, naming the plan how, with the days ahead), or skip it. */
+export type DueRenewalNotice =
+  | { send: true; clientId: number; serviceName: string; suspendsOn: string; terminatesOn: string }
+  | { send: false };
+
+/** The renewal notices (src/server/renewal-notices.ts), as a notice's mail uses them. */
+export interface RenewalNoticeChecks {
+  /** Reads the invoice and its service again when a notice is sent. */
+  check(payload: RenewalPayload, locale: Locale): Promise<DueRenewalNotice>;
+  /** The one-click opt-out link of a service's renewal notices. */
+  optOutUrl(serviceId: number): string;
+}
+
 export interface MailRendererOptions {
   links: MailLinks;
   /** MAIL_CREDENTIALS=on: the login details go into "service active" (read, decrypted, when it is rendered). */
@@ -43,10 +57,12 @@ export interface MailRendererOptions {
   db: Database;
   /** Makes a one-time sign-in link (src/server/sign-in.ts) for a client, landing on a checkout path (reaching one order only with `orderId`). */
   signInLink(clientId: number, redirectPath: string, ttlMs: number, orderId?: number, purpose?: MailSignInPurpose): Promise<string>;
-  /** Lifetimes of a requested link, of the one in "service active" and of a reminder's resume link. */
-  ttl: { requested: number; activation: number; resume: number };
+  /** Lifetimes of a requested link, of the one in "service active", of a reminder's resume link and of a renewal notice's renew link. */
+  ttl: { requested: number; activation: number; resume: number; renewal: number };
   /** Checks a due recovery reminder against its order, and makes its opt-out link. */
   recovery: ReminderChecks;
+  /** Checks a renewal notice against its invoice and service, and makes its opt-out link. */
+  renewals: RenewalNoticeChecks;
 }
 
 /** The landing of a reminder's resume link: the order's waiting page, which loads the order by its id. */
@@ -58,9 +74,10 @@ function resumeLanding(locale: Locale, flow: Exclude<MailFlow, 'upsell'>, orderI
  * Renders an outbox row when it is sent (or shown on the demo page). The login details are read from the
  * store at that moment, so the outbox never holds a password in clear; sign-in links are made at that
  * moment too, so the outbox never holds a usable token. Null: nothing to send any more (a recovery reminder
- * whose order was paid, cancelled, flagged, opted out or past its deadline), and the worker skips the row.
+ * whose order was paid, cancelled, flagged, opted out or past its deadline; a renewal notice whose invoice was
+ * paid or whose service was opted out), and the worker skips the row.
  */
-export function mailRenderer({ links, credentials, billing, db, signInLink, ttl, recovery }: MailRendererOptions): (row: OutboxRow) => Promise<RenderedMail | null> {
+export function mailRenderer({ links, credentials, billing, db, signInLink, ttl, recovery, renewals }: MailRendererOptions): (row: OutboxRow) => Promise<RenderedMail | null> {
   return async (row) => {
     const payload = row.payload as MailPayload | null;
     if (!payload) throw Object.assign(new Error(`Mail ${row.id} has no payload left (sent)`), { code: 'ENOPAYLOAD' });
@@ -70,6 +87,19 @@ export function mailRenderer({ links, credentials, billing, db, signInLink, ttl,
       if (!found.send) return null;
       const resumeUrl = await signInLink(found.clientId, resumeLanding(locale, found.flow, payload.orderId), ttl.resume, payload.orderId);
       return renderMail(payload, locale, { links, recovery: { resumeUrl, optOutUrl: recovery.optOutUrl(payload.orderId), deadline: found.deadline.toISOString() } });
+    }
+    if (payload.kind === 'renewal') {
+      const found = await renewals.check(payload, locale);
+      if (!found.send) return null;
+      // The renewal page needs a signed-in client (a renewal invoice has no order a guest session could reach).
+      const renewUrl = payload.stage === 'terminated' ? undefined : await signInLink(found.clientId, localePath(locale, `renew?serviceid=${payload.serviceId}`), ttl.renewal);
+      return renderMail(payload, locale, {
+        links,
+        renewal: {
+          serviceName: found.serviceName, renewUrl, renewLinkDays: Math.round(ttl.renewal / DAY_MS), optOutUrl: renewals.optOutUrl(payload.serviceId),
+          suspendsOn: found.suspendsOn, terminatesOn: found.terminatesOn,
+        },
+      });
     }
     if (payload.kind === 'sign-in-link') {
       return renderMail(payload, locale, { links, signInUrl: await signInLink(payload.clientId, payload.redirectPath, ttl.requested, undefined, payload.reason === 'sign-up' ? 'confirm-sign-up' : 'sign-in') });

@@ -3,7 +3,7 @@
  * from elsewhere), real headings and data tables, a lang attribute, colours of at least 7:1 contrast.
  */
 import { DEFAULT_LOCALE, type Locale } from '../../domain/locale';
-import type { MailFlow, MailPayload, ReceiptLine, ReceiptPayload, RecoveryPayload, ServiceActivePayload, SignInLinkPayload } from './outbox';
+import type { MailFlow, MailPayload, ReceiptLine, ReceiptPayload, RecoveryPayload, RenewalPayload, ServiceActivePayload, SignInLinkPayload } from './outbox';
 import { fill, MAIL_TEXTS, type MailTexts } from './texts';
 import { escapeHtml } from '../escape-html';
 
@@ -11,7 +11,7 @@ export interface RenderedMail {
   subject: string;
   text: string;
   html: string;
-  /** Extra headers (a recovery reminder's List-Unsubscribe). */
+  /** Extra headers (a reminder's List-Unsubscribe). */
   headers?: Record<string, string>;
 }
 
@@ -30,6 +30,8 @@ export interface ServiceCredentials {
 export interface MailLinks {
   waiting(locale: Locale, flow: MailFlow): string;
   service(locale: Locale, flow: Exclude<MailFlow, 'upsell'>, serviceId: number): string;
+  /** The checkout's first page, where a plan is ordered. */
+  checkout(locale: Locale): string;
 }
 
 export interface RenderContext {
@@ -40,6 +42,22 @@ export interface RenderContext {
   signInUrl?: string;
   /** A recovery reminder's links (made when it is sent) and its order's current payment deadline. */
   recovery?: { resumeUrl: string; optOutUrl: string; deadline: string };
+  /** A renewal notice's facts read when it is sent, and its links (the renew link made then too). */
+  renewal?: RenewalNoticeContext;
+}
+
+/** What a renewal notice says besides its payload, and where it links. */
+export interface RenewalNoticeContext {
+  /** The plan's name in the notice's language. */
+  serviceName: string;
+  /** The one-time sign-in link to the renewal page (absent for a terminated service, which is ordered anew). */
+  renewUrl?: string;
+  /** How many days the renew link works. */
+  renewLinkDays: number;
+  optOutUrl: string;
+  /** The days (YYYY-MM-DD) an unpaid service is suspended and ends. */
+  suspendsOn: string;
+  terminatesOn: string;
 }
 
 /** The checkout path of a page in a locale: the default locale has no prefix (as in the app). */
@@ -52,6 +70,7 @@ export function checkoutLinks(publicUrl: string): MailLinks {
   return {
     waiting: (locale, flow) => `${publicUrl}${localePath(locale, flow === 'reseller' ? 'resellers/waiting' : 'waiting')}`,
     service: (locale, flow, serviceId) => `${publicUrl}${localePath(locale, `${flow === 'reseller' ? 'resellers/success' : 'success'}?serviceid=${serviceId}`)}`,
+    checkout: (locale) => `${publicUrl}${localePath(locale, '')}`,
   };
 }
 
@@ -63,6 +82,9 @@ const money = (texts: MailTexts, amountCents: number, currency: string) =>
 const dateTime = (texts: MailTexts, iso: string) => new Intl.DateTimeFormat(texts.tag, {
   year: 'numeric', month: 'long', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'UTC', timeZoneName: 'short',
 }).format(new Date(iso));
+
+// A due date is a calendar day in UTC (src/domain/billing-cycle.ts): written out without a time.
+const day = (texts: MailTexts, date: string) => new Intl.DateTimeFormat(texts.tag, { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00.000Z`));
 
 const cycleText = (texts: MailTexts, billingcycle: string) => {
   const key = billingcycle.replace(/[-\s]/g, '').toLowerCase() as keyof MailTexts['cycle'];
@@ -86,8 +108,8 @@ interface Body {
   /** Headed sections after the facts (e.g. the login details). */
   sections: { heading: string; facts: Fact[]; note: string }[];
   action: { label: string; href: string; hint: string } | null;
-  /** A small line after the action: a hint and a link (a reminder's opt-out). */
-  after?: { hint: string; label: string; href: string };
+  /** A reminder's opt-out: a small line after the action, and the List-Unsubscribe headers. */
+  optOut?: { hint: string; label: string; href: string };
 }
 
 const FONT = 'font-family:-apple-system,BlinkMacSystemFont,\'Segoe UI\',Roboto,Helvetica,Arial,sans-serif';
@@ -113,7 +135,7 @@ function layoutHtml(texts: MailTexts, body: Body): string {
 <p style="margin:0 0 16px;font-weight:700;font-size:14px;letter-spacing:.04em;text-transform:uppercase;color:#4b5563">${escapeHtml(texts.brand)}</p>
 <h1 style="font-size:24px;line-height:1.25;margin:0 0 16px;color:${TEXT}">${escapeHtml(body.heading)}</h1>
 <p style="margin:0 0 16px">${escapeHtml(body.intro)}</p>
-${body.facts.length ? factsTable(body.facts, null) : ''}${sections}${action}${body.after ? `<p style="margin:16px 0 0;font-size:14px;color:#4b5563">${escapeHtml(body.after.hint)} <a href="${escapeHtml(body.after.href)}" style="color:#0b57d0">${escapeHtml(body.after.label)}</a></p>` : ''}
+${body.facts.length ? factsTable(body.facts, null) : ''}${sections}${action}${body.optOut ? `<p style="margin:16px 0 0;font-size:14px;color:#4b5563">${escapeHtml(body.optOut.hint)} <a href="${escapeHtml(body.optOut.href)}" style="color:#0b57d0">${escapeHtml(body.optOut.label)}</a></p>` : ''}
 <hr style="border:0;border-top:1px solid #d1d5db;margin:24px 0">
 <p style="margin:0;font-size:14px;color:#4b5563">${escapeHtml(texts.footer)}</p>
 </div>
@@ -128,7 +150,7 @@ function layoutText(texts: MailTexts, body: Body): string {
   const parts = [body.heading, '='.repeat(body.heading.length), '', body.intro, ...(body.facts.length ? ['', facts(body.facts)] : [])];
   for (const section of body.sections) parts.push('', section.heading, '-'.repeat(section.heading.length), facts(section.facts), '', section.note);
   if (body.action) parts.push('', `${body.action.label}:`, body.action.href, '', body.action.hint);
-  if (body.after) parts.push('', body.after.hint, `${body.after.label}: ${body.after.href}`);
+  if (body.optOut) parts.push('', body.optOut.hint, `${body.optOut.label}: ${body.optOut.href}`);
   parts.push('', '--', texts.footer, '');
   return parts.join('\n');
 }
@@ -204,12 +226,36 @@ function recoveryBody(texts: MailTexts, payload: RecoveryPayload, context: Rende
     ],
     sections: [],
     action: links ? { label: t.resume, href: links.resumeUrl, hint: t.resumeHint } : null,
-    ...(links ? { after: { hint: t.optOutHint, label: t.optOut, href: links.optOutUrl } } : {}),
+    ...(links ? { optOut: { hint: t.optOutHint, label: t.optOut, href: links.optOutUrl } } : {}),
   };
 }
 
-function renewalBody(): Body {
-  throw new Error('Renewal notices are not written yet');
+function renewalBody(texts: MailTexts, locale: Locale, payload: RenewalPayload, context: RenderContext): Body {
+  const t = texts.renewal;
+  const notice = context.renewal;
+  const serviceName = notice?.serviceName ?? payload.productName;
+  const terminated = payload.stage === 'terminated';
+  // Each stage's {date} is the day that matters next: the due date, then the suspension, then the end.
+  const next = payload.stage === 'due' ? notice?.suspendsOn : payload.stage === 'suspended' ? notice?.terminatesOn : payload.dueDate;
+  const date = day(texts, next ?? payload.dueDate);
+  const facts: Fact[] = [
+    [t.plan, fill(texts.receipt.forService, { name: serviceName, id: payload.serviceId })],
+    [texts.receipt.invoice, String(payload.invoiceId)],
+    ...(terminated ? [] : [[texts.receipt.total, money(texts, payload.amountCents, payload.currency)] as Fact]),
+    [t.dueDate, day(texts, payload.dueDate)],
+    ...(terminated ? [] : [[t.renewedUntil, day(texts, payload.periodEnd)] as Fact]),
+  ];
+  const action = terminated ? { label: t.orderAgain, href: context.links.checkout(locale), hint: t.orderAgainHint }
+    : notice?.renewUrl ? { label: t.renew, href: notice.renewUrl, hint: fill(t.renewHint, { days: notice.renewLinkDays }) } : null;
+  return {
+    subject: fill(t.stages[payload.stage].subject, { service: serviceName, date }),
+    heading: t.stages[payload.stage].heading,
+    intro: fill(t.stages[payload.stage].intro, { date }),
+    facts,
+    sections: [],
+    action,
+    ...(notice ? { optOut: { hint: t.optOutHint, label: t.optOut, href: notice.optOutUrl } } : {}),
+  };
 }
 
 /** Renders a message from its payload in a locale (an unknown locale gets the default's words). */
@@ -218,12 +264,10 @@ export function renderMail(payload: MailPayload, locale: Locale, context: Render
   const body = payload.kind === 'receipt' ? receiptBody(texts, locale, payload, context)
     : payload.kind === 'service-active' ? serviceActiveBody(texts, locale, payload, context)
       : payload.kind === 'recovery' ? recoveryBody(texts, payload, context)
-        : payload.kind === 'renewal' ? renewalBody()
+        : payload.kind === 'renewal' ? renewalBody(texts, locale, payload, context)
           : signInLinkBody(texts, payload, context);
   const rendered: RenderedMail = { subject: body.subject, text: layoutText(texts, body), html: layoutHtml(texts, body) };
   // RFC 8058: mail clients offer a one-click unsubscribe that POSTs to the same link.
-  if (payload.kind === 'recovery' && context.recovery) {
-    rendered.headers = { 'List-Unsubscribe': `<${context.recovery.optOutUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
-  }
+  if (body.optOut) rendered.headers = { 'List-Unsubscribe': `<${body.optOut.href}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
   return rendered;
 }

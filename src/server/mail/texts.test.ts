@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LOCALES } from '../../domain/locale';
+import type { RenewalStage } from './outbox';
 import { MAIL_TEXTS } from './texts';
 
 /** Every string of a texts object by its dotted path. */
@@ -25,8 +26,26 @@ describe('mail texts', () => {
     for (const locale of ['de-de', 'es-es', 'nl-nl', 'pt-pt'] as const) {
       const texts = leaves(MAIL_TEXTS[locale]);
       const same = Object.keys(english).filter((key) => key !== 'brand' && key !== 'tag' && texts[key] === english[key]);
-      // "Total" is the word in Spanish and Portuguese too.
-      expect(same.filter((key) => key !== 'receipt.total'), locale).toEqual([]);
+      // "Total" is the word in Spanish and Portuguese too, and "Plan" in Spanish.
+      expect(same.filter((key) => key !== 'receipt.total' && !(locale === 'es-es' && key === 'renewal.plan')), locale).toEqual([]);
     }
+  });
+
+  // The five renewal notices of the renewal rules: the invoice issued, one day before the due date, on it, suspended, terminated.
+  const RENEWAL_STAGES: RenewalStage[] = ['invoice', 'due-soon', 'due', 'suspended', 'terminated'];
+
+  it.each(LOCALES)('%s words every renewal notice: a subject, heading and intro of its own for each of the five stages', (locale) => {
+    const { stages } = MAIL_TEXTS[locale].renewal;
+    expect(Object.keys(stages).sort()).toEqual([...RENEWAL_STAGES].sort());
+    for (const part of ['subject', 'heading', 'intro'] as const) {
+      const texts = RENEWAL_STAGES.map((stage) => stages[stage][part]);
+      expect(new Set(texts).size, `${locale} ${part}`).toBe(RENEWAL_STAGES.length);
+    }
+  });
+
+  it.each(LOCALES)('%s: a renewal notice names its plan in the subject and says how long its link works', (locale) => {
+    const { stages, renewHint } = MAIL_TEXTS[locale].renewal;
+    for (const stage of RENEWAL_STAGES) expect(stages[stage].subject, `${locale} ${stage}`).toContain('{service}');
+    expect(renewHint).toContain('{days}');
   });
 });

@@ -9,6 +9,7 @@ import { cycle as enGbCycle } from '../../i18n/locales/en-gb.json';
 import { cycle as esEsCycle } from '../../i18n/locales/es-es.json';
 import { cycle as nlNlCycle } from '../../i18n/locales/nl-nl.json';
 import { cycle as ptPtCycle } from '../../i18n/locales/pt-pt.json';
+import { RENEWAL_TEXTS, type RenewalTexts } from './renewal-texts';
 
 export interface MailTexts {
   /** BCP 47 tag: the mail's lang attribute and the Intl formats of its money and dates. */
@@ -69,6 +70,11 @@ export interface MailTexts {
     optOutHint: string;
     optedOutTitle: string;
     optedOutText: string;
+  };
+  /** Renewal notices of a service that falls due, and the page of their opt-out link (renewal-texts.ts). */
+  renewal: RenewalTexts;
+  /** What every opt-out page shares: a link that is not ours, and the way back. */
+  optOutPage: {
     invalidTitle: string;
     invalidText: string;
     backToCheckout: string;
@@ -78,7 +84,7 @@ export interface MailTexts {
   cycle: typeof enEnCycle;
 }
 
-const EN: Omit<MailTexts, 'tag' | 'cycle'> = {
+const EN: Omit<MailTexts, 'tag' | 'cycle' | 'renewal'> = {
   brand: 'TV Checkout',
   footer: 'You are receiving this e-mail because this address was given for an order at TV Checkout. If that was not you, you can ignore it.',
   receipt: {
@@ -132,6 +138,8 @@ const EN: Omit<MailTexts, 'tag' | 'cycle'> = {
     optOutHint: 'This is the only reminder we send for this order. You can also stop reminders with this link:',
     optedOutTitle: 'No more reminders',
     optedOutText: 'You will not get any more reminders for order {order}. The order itself is unchanged: you can still pay it before its deadline.',
+  },
+  optOutPage: {
     invalidTitle: 'This link cannot be used',
     invalidText: 'The link was cut short or changed on its way. Links work only exactly as they were sent.',
     backToCheckout: 'Go to the checkout',
@@ -140,11 +148,12 @@ const EN: Omit<MailTexts, 'tag' | 'cycle'> = {
 };
 
 export const MAIL_TEXTS: Record<Locale, MailTexts> = {
-  'en-en': { tag: 'en', ...EN, cycle: enEnCycle },
+  'en-en': { tag: 'en', ...EN, renewal: RENEWAL_TEXTS['en-en'], cycle: enEnCycle },
   'en-gb': {
     tag: 'en-GB',
     ...EN,
     serviceActive: { ...EN.serviceActive, keepSafe: 'Please keep these details safe and do not share them.' },
+    renewal: RENEWAL_TEXTS['en-gb'],
     cycle: enGbCycle,
   },
   'de-de': {
@@ -202,11 +211,14 @@ export const MAIL_TEXTS: Record<Locale, MailTexts> = {
       optOutHint: 'Dies ist die einzige Erinnerung, die wir zu dieser Bestellung senden. Mit diesem Link können Sie Erinnerungen abbestellen:',
       optedOutTitle: 'Keine weiteren Erinnerungen',
       optedOutText: 'Sie erhalten keine Erinnerungen mehr zu Bestellung {order}. Die Bestellung selbst bleibt unverändert: Sie können sie bis zur Frist noch bezahlen.',
+    },
+    optOutPage: {
       invalidTitle: 'Dieser Link kann nicht verwendet werden',
       invalidText: 'Der Link wurde unterwegs gekürzt oder verändert. Links funktionieren nur genau so, wie sie gesendet wurden.',
       backToCheckout: 'Zum Checkout',
     },
     options: { extraConnection: 'Zusätzliche Verbindung', proxyProtection: 'Proxy-Schutz' },
+    renewal: RENEWAL_TEXTS['de-de'],
     cycle: deDeCycle,
   },
   'es-es': {
@@ -264,11 +276,14 @@ export const MAIL_TEXTS: Record<Locale, MailTexts> = {
       optOutHint: 'Este es el único recordatorio que enviamos sobre este pedido. También puedes dejar de recibirlos con este enlace:',
       optedOutTitle: 'No más recordatorios',
       optedOutText: 'No recibirás más recordatorios del pedido {order}. El pedido no cambia: aún puedes pagarlo antes de la fecha límite.',
+    },
+    optOutPage: {
       invalidTitle: 'Este enlace no se puede usar',
       invalidText: 'El enlace se cortó o se modificó por el camino. Los enlaces solo funcionan tal como se enviaron.',
       backToCheckout: 'Ir al checkout',
     },
     options: { extraConnection: 'Conexión adicional', proxyProtection: 'Protección proxy' },
+    renewal: RENEWAL_TEXTS['es-es'],
     cycle: esEsCycle,
   },
   'nl-nl': {
@@ -326,11 +341,14 @@ export const MAIL_TEXTS: Record<Locale, MailTexts> = {
       optOutHint: 'Dit is de enige herinnering die we voor deze bestelling sturen. Met deze link zet je herinneringen uit:',
       optedOutTitle: 'Geen herinneringen meer',
       optedOutText: 'Je krijgt geen herinneringen meer voor bestelling {order}. De bestelling zelf is niet veranderd: je kunt hem nog betalen vóór de deadline.',
+    },
+    optOutPage: {
       invalidTitle: 'Deze link kan niet worden gebruikt',
       invalidText: 'De link is onderweg ingekort of veranderd. Links werken alleen precies zoals ze zijn verstuurd.',
       backToCheckout: 'Naar de checkout',
     },
     options: { extraConnection: 'Extra verbinding', proxyProtection: 'Proxybescherming' },
+    renewal: RENEWAL_TEXTS['nl-nl'],
     cycle: nlNlCycle,
   },
   'pt-pt': {
@@ -388,11 +406,14 @@ export const MAIL_TEXTS: Record<Locale, MailTexts> = {
       optOutHint: 'Este é o único lembrete que enviamos sobre esta encomenda. Também pode deixar de os receber com esta ligação:',
       optedOutTitle: 'Sem mais lembretes',
       optedOutText: 'Não vai receber mais lembretes da encomenda {order}. A encomenda em si não mudou: ainda a pode pagar antes do prazo.',
+    },
+    optOutPage: {
       invalidTitle: 'Esta ligação não pode ser usada',
       invalidText: 'A ligação foi cortada ou alterada pelo caminho. As ligações só funcionam exatamente como foram enviadas.',
       backToCheckout: 'Ir para o checkout',
     },
     options: { extraConnection: 'Ligação adicional', proxyProtection: 'Proteção proxy' },
+    renewal: RENEWAL_TEXTS['pt-pt'],
     cycle: ptPtCycle,
   },
 };
