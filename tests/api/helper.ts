@@ -15,7 +15,9 @@ import type { Clock } from '../../src/server/clock';
 import { portsFromEnvironment, type Ports } from '../../src/server/ports';
 import { assertMatchesContract, findOperation, operation } from './contract';
 import { clearLocalBilling, mirrorWhmcsDemo } from './whmcs-mirror';
-import { createWhmcsFake, DEFAULT_IDENTIFIER, DEFAULT_SECRET, DEMO_RESELLER_CLIENT_GROUP, DEMO_RESELLER_GID, DEMO_RETAIL_GID, type WhmcsFake } from '../support/whmcs-fake';
+import {
+  createWhmcsFake, DEFAULT_IDENTIFIER, DEFAULT_SECRET, DEMO_RESELLER_CLIENT_GROUP, DEMO_RESELLER_GID, DEMO_RETAIL_GID, type WhmcsFake, type WhmcsFakeOptions,
+} from '../support/whmcs-fake';
 
 export { DEMO_ACCOUNTS };
 
@@ -72,9 +74,11 @@ const freshPostgresDatabase = (serverUrl: string) => createDatabase(serverUrl, `
  * (e.g. { TRUST_PROXY: '10.0.0.0/8' }); the developer's own environment is not read. A `logStream`
  * receives the server's log lines (JSON, one per write).
  */
-export async function createTestApp(env: Record<string, string> = {}, options: { logStream?: { write(line: string): void }; ports?: Partial<Ports> & { clock?: Clock }; apiDocsFile?: string } = {}): Promise<TestApp> {
-  // With BILLING=whmcs (or TEST_BILLING=whmcs) each app gets a fake WHMCS of its own, seeded with the demo catalogue.
-  const whmcs = billingOf(env) === 'whmcs' && !env.WHMCS_API_URL && !options.ports?.billing ? await createWhmcsFake() : null;
+export async function createTestApp(env: Record<string, string> = {}, options: {
+  logStream?: { write(line: string): void }; ports?: Partial<Ports> & { clock?: Clock }; apiDocsFile?: string; whmcsFake?: WhmcsFakeOptions;
+} = {}): Promise<TestApp> {
+  // With BILLING=whmcs (or TEST_BILLING=whmcs) each app gets a fake WHMCS of its own, seeded with the demo catalogue (`whmcsFake`: its options).
+  const whmcs = billingOf(env) === 'whmcs' && !env.WHMCS_API_URL && !options.ports?.billing ? await createWhmcsFake(options.whmcsFake) : null;
   // Load shedding off: one test process floods its in-process app by design (tests/server checks shedding).
   const config = readConfig({ DIST_DIR: inject('distDir'), PUBLIC_URL: 'http://localhost:3000', LOAD_SHEDDING: 'off', ...TEST_SECRETS, ...(whmcs ? whmcsEnv(whmcs) : {}), ...env });
   const serverUrl = process.env.DATABASE_URL;

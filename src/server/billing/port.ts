@@ -38,6 +38,9 @@ export function closedInvoiceReason(status: InvoiceStatus): ClosedInvoiceReason 
 }
 export type ServiceStatus = 'Pending' | 'Active' | 'Suspended' | 'Terminated' | 'Cancelled' | 'Fraud';
 
+/** A service that can be renewed: one running, or suspended for want of its renewal; a terminated one is ordered anew. */
+export const RENEWABLE_STATUSES: readonly ServiceStatus[] = ['Active', 'Suspended'];
+
 export interface OrderRecord {
   id: number;
   clientId: number;

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { EXTRA_CONNECTION_OPTION_ID } from '../../domain/constants';
 import { normaliseMacAddress } from '../../domain/device';
 import { m3uPlaylist, packCredits, playlistUrl as panelPlaylistUrl } from '../../domain/panel';
-import type { ServiceRecord, ServiceStatus } from '../billing/port';
+import { RENEWABLE_STATUSES, type ServiceRecord, type ServiceStatus } from '../billing/port';
 import { conflict, forbidden, notFound, unauthenticated } from '../http-error';
 import { reachesClient, requireLogin, requireSession, type Session } from '../session';
 import { completePricing } from './catalogue';
@@ -12,9 +12,6 @@ import type { Handlers, RouteDeps } from './types';
 
 /** The custom field holding a service's device (MAC) address. */
 const DEVICE_ADDRESS_FIELD_ID = 13;
-
-/** A service that can be renewed: one running, or suspended for want of its renewal; a terminated one is ordered anew. */
-const RENEWABLE: ServiceStatus[] = ['Active', 'Suspended'];
 
 /** A playlist address in the panel's M3U convention. */
 export function playlistUrl(service: Pick<ServiceRecord, 'serverHostname' | 'username' | 'password'>): string | null {
@@ -89,7 +86,7 @@ export function serviceRoutes({ billing, config, shop, clock }: RouteDeps): Hand
       return {
         serviceid: service.id, name: planName(service, request.query.locale), billingcycle: service.billingcycle as 'Monthly', status: renewal.service.status,
         nextduedate: renewal.service.nextDueDate,
-        renewable: renewal.service.nextDueDate !== null && RENEWABLE.includes(renewal.service.status),
+        renewable: renewal.service.nextDueDate !== null && RENEWABLE_STATUSES.includes(renewal.service.status),
         invoice: invoice ? {
           invoiceid: invoice.invoiceId, status: invoice.status, amount: invoice.amountCents / 100, currency: invoice.currency,
           periodStart: invoice.periodStart, periodEnd: invoice.periodEnd,

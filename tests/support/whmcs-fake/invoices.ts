@@ -1,10 +1,18 @@
 /** Invoices and the payments against them (transactions). */
+import type { FakeRenewals } from './renewals';
 import type { InvoiceRow, WhmcsSeed } from './seed';
 import type { FakeStore } from './store';
-import { ApiError, money, nowStamp, phpTruthy, toCents, type Actions } from './values';
+import { ApiError, money, nowStamp, phpTruthy, toCents, type Actions, type Params } from './values';
 
-export function invoiceActions(store: FakeStore): Actions {
-  const { state, today, nextId, currencyById, findClient, findInvoice } = store;
+/** GetInvoices' `orderby` values (7.7+) and the invoice field each sorts by. */
+const byId = (invoice: InvoiceRow) => invoice.id;
+const INVOICE_ORDER: Record<string, (invoice: InvoiceRow) => string | number> = {
+  id: byId, invoicenumber: byId, date: (invoice) => invoice.date, duedate: (invoice) => invoice.duedate,
+  total: (invoice) => invoice.items.reduce((sum, item) => sum + toCents(item.amount), 0), status: (invoice) => invoice.status,
+};
+
+export function invoiceActions(store: FakeStore, renewals: Pick<FakeRenewals, 'invoicePaid'>): Actions {
+  const { state, today, nextId, currencyById, findClient, findInvoice, lastItemId } = store;
   const invoiceTotals = (invoice: InvoiceRow) => {
     const subtotal = invoice.items.reduce((sum, item) => sum + toCents(item.amount), 0);
     const paid = state.transactions.filter((row) => row.invoiceid === invoice.id).reduce((sum, row) => sum + toCents(row.amountin), 0);
@@ -28,7 +36,43 @@ export function invoiceActions(store: FakeStore): Actions {
     invoiceid: String(row.invoiceid), refundid: '0',
   });
 
+  /** GetInvoices' filters: the client, and a status (Overdue: Unpaid and past its due date). */
+  const listedInvoices = (params: Params) => {
+    const status = (params.status ?? '').trim().toLowerCase();
+    const sortKey = INVOICE_ORDER[(params.orderby ?? 'id').toLowerCase()] ?? byId;
+    const direction = (params.order ?? 'asc').toLowerCase() === 'desc' ? -1 : 1;
+    return state.invoices.filter((invoice) => (!params.userid || String(invoice.userid) === params.userid.trim())
+      && (!status || (status === 'overdue' ? invoice.status === 'Unpaid' && invoice.duedate < today() : invoice.status.toLowerCase() === status)))
+      .sort((a, b) => {
+        const [left, right] = [sortKey(a), sortKey(b)];
+        return (left < right ? -1 : left > right ? 1 : a.id - b.id) * direction;
+      });
+  };
+  const listedInvoiceAnswer = (invoice: InvoiceRow) => {
+    const client = findClient(String(invoice.userid));
+    const currency = state.currencies.find((row) => row.code === invoice.currencyCode);
+    const { subtotal, total } = invoiceTotals(invoice);
+    return {
+      id: invoice.id, userid: invoice.userid, firstname: client?.firstname ?? '', lastname: client?.lastname ?? '', companyname: client?.companyname ?? '',
+      invoicenum: '', date: invoice.date, duedate: invoice.duedate, datepaid: invoice.datepaid, last_capture_attempt: '0000-00-00 00:00:00',
+      date_refunded: '0000-00-00 00:00:00', date_cancelled: '0000-00-00 00:00:00', subtotal: money(subtotal), credit: '0.00', tax: '0.00', tax2: '0.00',
+      total: money(total), taxrate: '0.000', taxrate2: '0.000', status: invoice.status, paymentmethod: invoice.paymentmethod, paymethodid: null,
+      notes: invoice.notes, created_at: `${invoice.date} 00:00:00`, updated_at: `${invoice.date} 00:00:00`,
+      currencycode: invoice.currencyCode, currencyprefix: currency?.prefix ?? '', currencysuffix: currency?.suffix ?? '',
+    };
+  };
+
   return {
+    getinvoices(params) {
+      const matching = listedInvoices(params);
+      const start = Number(params.limitstart ?? 0) || 0;
+      const page = matching.slice(start, start + (Number(params.limitnum ?? 25) || 25));
+      // No `invoices` key when nothing matches, as the other list actions answer an empty list.
+      return {
+        result: 'success', totalresults: matching.length, startnumber: start, numreturned: page.length,
+        ...(page.length ? { invoices: { invoice: page.map(listedInvoiceAnswer) } } : {}),
+      };
+    },
     getinvoice(params) {
       const invoice = findInvoice(params.invoiceid);
       // The one answer with `status` where every other has `result` (reference §1).
@@ -40,7 +84,7 @@ export function invoiceActions(store: FakeStore): Actions {
       if (!client) throw new ApiError('Client ID Not Found');
       if (phpTruthy(params.draft) && phpTruthy(params.sendinvoice)) throw new ApiError('Cannot create and send a draft invoice in a single API request. Please create and send separately.');
       const id = nextId(state.invoices);
-      let itemId = state.invoices.flatMap((invoice) => invoice.items).reduce((max, item) => Math.max(max, item.id), 0);
+      let itemId = lastItemId();
       const items: InvoiceRow['items'] = [];
       for (let index = 1; params[`itemdescription${index}`] !== undefined || params[`itemamount${index}`] !== undefined; index += 1) {
         items.push({ id: ++itemId, type: '', relid: 0, description: params[`itemdescription${index}`] ?? '', amount: money(toCents(params[`itemamount${index}`] ?? '0')), taxed: phpTruthy(params[`itemtaxed${index}`]) ? 1 : 0 });
@@ -78,6 +122,7 @@ export function invoiceActions(store: FakeStore): Actions {
       if (invoice.status === 'Unpaid' && invoiceTotals(invoice).balance <= 0) {
         invoice.status = 'Paid';
         invoice.datepaid = params.date || nowStamp();
+        renewals.invoicePaid(invoice);
       }
       return { result: 'success' };
     },

@@ -6,7 +6,7 @@ import { CYCLE_KEYS, type InvoiceRow, type OrderRow, type ServiceRow } from './s
 import type { FakeServices } from './services';
 import type { FakeStore } from './store';
 import {
-  addMonths, ApiError, CYCLE_MONTHS, listParam, money, nowStamp, phpTruthy, pricingKeyOf, toCents, WHMCS_CYCLE_NAMES, type Actions, type Params,
+  ApiError, CYCLE_MONTHS, listParam, money, nowStamp, phpTruthy, pricingKeyOf, toCents, WHMCS_CYCLE_NAMES, type Actions, type Params,
 } from './values';
 
 export function orderActions(
@@ -14,7 +14,7 @@ export function orderActions(
   promotions: Pick<FakePromotions, 'promotionByCode' | 'promotionUsable' | 'promotionApplies' | 'promotionDiscount'>,
   services: Pick<FakeServices, 'moduleCreate' | 'applyCustomFields'>,
 ): Actions {
-  const { state, today, nextId, currencyById, findClient, findOrder, findService, productOf } = store;
+  const { state, today, nextId, currencyById, findClient, findOrder, findService, productOf, lastItemId, hostingDescription } = store;
   const { promotionByCode, promotionUsable, promotionApplies, promotionDiscount } = promotions;
   const { moduleCreate, applyCustomFields } = services;
   const requireOrder = (params: Params, pendingOnly: boolean): OrderRow => {
@@ -79,7 +79,7 @@ export function orderActions(
       const orderId = nextId(state.orders);
       const invoiceId = phpTruthy(params.noinvoice) ? 0 : nextId(state.invoices);
       const invoiceItems: InvoiceRow['items'] = [];
-      let itemId = state.invoices.flatMap((invoice) => invoice.items).reduce((max, item) => Math.max(max, item.id), 0);
+      let itemId = lastItemId();
       const serviceIds: number[] = [];
       let totalCents = 0;
       const date = today();
@@ -96,16 +96,14 @@ export function orderActions(
           id: serviceId, clientid: client.id, orderid: orderId, pid: item.product.pid, regdate: date, domain: '', serverhostname: '', serverip: '',
           firstpaymentamount: money(firstCents - discountCents), recurringamount: money(recurring - (usable?.recurring ? discountCents : 0)),
           billingcycle: item.cycleName, nextduedate: CYCLE_MONTHS[item.cycleName] ? date : '0000-00-00',
-          paymentmethod: method.module, status: 'Pending', username: '', password: '', notes: '', promoid: discountCents ? (usable?.id ?? 0) : 0,
+          paymentmethod: method.module, status: 'Pending', suspensionreason: '', username: '', password: '', notes: '', promoid: discountCents ? (usable?.id ?? 0) : 0,
           customfields: {}, configoptions: item.chosen,
         };
         if (item.decodedFields) applyCustomFields(service, item.decodedFields);
         state.services.push(service);
         serviceIds.push(serviceId);
         totalCents += firstCents - discountCents;
-        const group = state.productGroups.find((candidate) => candidate.gid === item.product.gid);
-        const period = CYCLE_MONTHS[item.cycleName] ? ` (${date} - ${addMonths(date, CYCLE_MONTHS[item.cycleName] as number)})` : '';
-        invoiceItems.push({ id: ++itemId, type: 'Hosting', relid: serviceId, description: `${group?.name ?? ''} - ${item.product.name}${period}`, amount: money(firstCents), taxed: 0 });
+        invoiceItems.push({ id: ++itemId, type: 'Hosting', relid: serviceId, description: hostingDescription(item.product.pid, date, item.cycleName), amount: money(firstCents), taxed: 0 });
         if (discountCents) invoiceItems.push({ id: ++itemId, type: 'PromoHosting', relid: serviceId, description: `Promotional Code: ${usable?.code} - ${usable?.type === 'Percentage' ? `${Number(usable.value)}%` : `${usable?.value} ${usable?.type}`}`, amount: money(-discountCents), taxed: 0 });
       }
       if (promoApplied && usable) usable.uses += 1;

@@ -56,6 +56,8 @@ export interface ServiceRow {
   id: number; clientid: number; orderid: number; pid: number; regdate: string; domain: string; serverhostname: string; serverip: string;
   firstpaymentamount: string; recurringamount: string; billingcycle: string; nextduedate: string; paymentmethod: string;
   status: 'Pending' | 'Active' | 'Suspended' | 'Terminated' | 'Cancelled' | 'Fraud' | 'Completed';
+  /** Why it is suspended: the cron writes "Overdue on Payment", the only reason a payment lifts. */
+  suspensionreason: string;
   username: string; password: string; notes: string; promoid: number;
   /** field id → value */
   customfields: Record<number, string>;
@@ -169,7 +171,7 @@ export function demoSeed(catalogue: Catalogue = loadCatalogueFile(DEMO_CATALOGUE
       {
         id, clientid: clientId, orderid: id, pid, regdate: '2024-01-15', domain: '', serverhostname: DEMO_SERVER_HOSTNAME, serverip: '192.0.2.10',
         firstpaymentamount: amount, recurringamount: billingcycle === 'One Time' ? '0.00' : amount, billingcycle,
-        nextduedate: billingcycle === 'One Time' ? '0000-00-00' : today, paymentmethod: 'sandbox', status: 'Active', username, password, notes: '', promoid: 0,
+        nextduedate: billingcycle === 'One Time' ? '0000-00-00' : today, paymentmethod: 'sandbox', status: 'Active', suspensionreason: '', username, password, notes: '', promoid: 0,
         customfields: Object.fromEntries([
           ...(usernameField ? [[usernameField.id, username]] : []), ...(passwordField ? [[passwordField.id, password]] : []),
           ...(mac !== null ? [[DEMO_MAC_FIELD_ID, mac]] : []),

@@ -13,6 +13,7 @@ import { clientActions } from './clients';
 import { invoiceActions } from './invoices';
 import { orderActions } from './orders';
 import { fakePromotions } from './promotions';
+import { fakeRenewals, type CronReport, type CronRun } from './renewals';
 import { demoSeed, type WhmcsSeed } from './seed';
 import { fakeServices } from './services';
 import { createFakeStore } from './store';
@@ -48,8 +49,10 @@ export interface WhmcsFakeOptions {
   allowedIps?: string[];
   /** The actions the API credential's role allows (any letter case); every action when left out. */
   allowedActions?: string[];
-  /** Today, as the server's local date YYYY-MM-DD (promotion expiry); the real date by default. */
+  /** Today, as the server's local date YYYY-MM-DD (promotion expiry, an order's date); the real date by default. */
   today?: () => string;
+  /** Automation Settings › Enable Unsuspension: a paid invoice unsuspends a service the cron suspended (default true). */
+  autoUnsuspend?: boolean;
 }
 export interface WhmcsFake {
   /** The full URL of …/includes/api.php. */
@@ -68,6 +71,8 @@ export interface WhmcsFake {
   resume(): Promise<void>;
   /** Makes the provisioning module fail the next `times` ModuleCreate (and so AcceptOrder with autosetup) with this message. */
   failModuleCreate(message: string, times?: number): void;
+  /** Runs the daily cron's renewal work on a given day: renewal invoices due within `invoiceDays`, suspensions past `suspendDays`. */
+  runCron(run: CronRun): CronReport;
   state: Readonly<WhmcsSeed>;
   close(): Promise<void>;
 }
@@ -114,8 +119,9 @@ export async function createWhmcsFake(options: WhmcsFakeOptions = {}): Promise<W
   const store = createFakeStore(state, today);
   const promotions = fakePromotions(store);
   const services = fakeServices(store);
+  const renewals = fakeRenewals(store, { autoUnsuspend: options.autoUnsuspend ?? true });
   const actions: Actions = {
-    ...catalogueActions(store), ...promotions.actions, ...clientActions(store), ...orderActions(store, promotions, services), ...invoiceActions(store),
+    ...catalogueActions(store), ...promotions.actions, ...clientActions(store), ...orderActions(store, promotions, services), ...invoiceActions(store, renewals),
     ...services.actions,
   };
 
@@ -254,6 +260,7 @@ export async function createWhmcsFake(options: WhmcsFakeOptions = {}): Promise<W
     failModuleCreate(message, times = 1) {
       services.failModuleCreate(message, times);
     },
+    runCron: (run) => renewals.runCron(run),
     suspend: () => new Promise<void>((resolve) => {
       if (!server.listening) return resolve();
       dropConnections();

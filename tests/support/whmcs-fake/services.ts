@@ -33,7 +33,7 @@ export function fakeServices(store: FakeStore) {
       pid: String(service.pid), regdate: service.regdate, name: product?.name ?? '', translated_name: product?.name ?? '',
       groupname: group?.name ?? '', translated_groupname: group?.name ?? '', domain: service.domain, dedicatedip: '',
       serverid: service.serverhostname ? '1' : '0', servername: service.serverhostname ? 'Panel' : '', serverip: service.serverip, serverhostname: service.serverhostname,
-      suspensionreason: '', firstpaymentamount: service.firstpaymentamount, recurringamount: service.recurringamount,
+      suspensionreason: service.suspensionreason, firstpaymentamount: service.firstpaymentamount, recurringamount: service.recurringamount,
       paymentmethod: service.paymentmethod, paymentmethodname: method?.displayname ?? service.paymentmethod, billingcycle: service.billingcycle,
       nextduedate: service.nextduedate, status: service.status, username: service.username, password: service.password,
       subscriptionid: '', promoid: String(service.promoid), overideautosuspend: '', overidesuspenduntil: '0000-00-00', ns1: '', ns2: '',

@@ -46,6 +46,7 @@ export const addMonths = (iso: string, months: number) => {
   date.setUTCMonth(date.getUTCMonth() + months);
   return date.toISOString().slice(0, 10);
 };
+export const addDays = (iso: string, days: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 /** A comma-separated list (a promotion's products and cycles, GetProducts' `pid`), blanks dropped. */
 export const tokens = (list: string) => list.split(',').map((token) => token.trim()).filter(Boolean);
 

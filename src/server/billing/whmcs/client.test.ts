@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { collection, createWhmcsClient, encodeForm, phpTruthy, toCentsExact, toId, whmcsDate, WhmcsRefusal, WhmcsUnavailable, type WhmcsClient } from './client';
+import { collection, createWhmcsClient, encodeForm, phpTruthy, toCentsExact, toId, whmcsDate, whmcsDay, WhmcsRefusal, WhmcsUnavailable, type WhmcsClient } from './client';
 
 /** A tiny WHMCS stand-in: each test sets what it answers; every request's form is kept. */
 let server: Server;
@@ -204,6 +204,14 @@ describe('WHMCS coercion', () => {
     expect(whmcsDate('0000-00-00')).toBeNull();
     expect(whmcsDate('0000-00-00 00:00:00')).toBeNull();
     expect(whmcsDate('2026-01-31')).toBe('2026-01-31');
+  });
+
+  it('reads a due date as a calendar day only: 0000-00-00, a time or a stray text is no day', () => {
+    expect(whmcsDay('2026-12-27')).toBe('2026-12-27');
+    expect(whmcsDay('0000-00-00')).toBeNull();
+    expect(whmcsDay('2026-12-27 10:00:00')).toBeNull();
+    expect(whmcsDay('27/12/2026')).toBeNull();
+    expect(whmcsDay(undefined)).toBeNull();
   });
 
   it('reads flags as PHP does: "false" is true', () => {

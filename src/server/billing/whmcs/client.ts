@@ -220,6 +220,12 @@ export function whmcsDate(value: unknown): string | null {
   return text;
 }
 
+/** A WHMCS calendar day (YYYY-MM-DD: a due date); null for no date or anything else. */
+export function whmcsDay(value: unknown): string | null {
+  const date = whmcsDate(value);
+  return date !== null && /^\d{4}-\d{2}-\d{2}$/.test(date) ? date : null;
+}
+
 /** A text field that may come as a number, null or missing. */
 export function text(value: unknown): string {
   if (typeof value === 'string') return value;

@@ -36,7 +36,7 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
     ...whmcsOrders(context, { catalogue, invoices, services, unfinished }),
     ...payments.calls,
     ...services.calls,
-    ...whmcsRenewals(context, services),
+    ...whmcsRenewals(context, invoices, services),
     ...unfinished.calls,
     recordedAnswer: (claim) => recordedAnswer(db, claim),
   };

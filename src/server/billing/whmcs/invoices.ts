@@ -1,13 +1,19 @@
 import { eq } from 'drizzle-orm';
 import { invoices } from '../../db/schema';
 import type { InvoiceStatus } from '../port';
-import { collection, text, toCentsExact, toId, WhmcsRefusal, type WhmcsAnswer } from './client';
+import { collection, text, toCentsExact, toId, whmcsDay, WhmcsRefusal, type WhmcsAnswer } from './client';
 import type { WhmcsBillingContext } from './context';
 
 const INVOICE_STATUSES: InvoiceStatus[] = ['Unpaid', 'Paid', 'Cancelled', 'Refunded'];
 
 /** An invoice as WHMCS's GetInvoice gives it, with the transaction ids of the payments WHMCS recorded on it. */
-export interface WhmcsInvoice { id: number; clientId: number; status: InvoiceStatus; totalCents: number; transids: string[] }
+export interface WhmcsInvoice {
+  id: number; clientId: number; status: InvoiceStatus; totalCents: number; transids: string[];
+  /** What is left to pay (the total less the payments recorded), and the day it is due (YYYY-MM-DD). */
+  balanceCents: number; dueDate: string | null;
+  /** What it bills: a service's period is an item of type Hosting whose relid is the service id. */
+  items: { type: string; relid: number | null }[];
+}
 
 /** Invoices read from WHMCS; the mirror row is refreshed with what was read. */
 export function whmcsInvoices(context: WhmcsBillingContext) {
@@ -25,7 +31,8 @@ export function whmcsInvoices(context: WhmcsBillingContext) {
     const totalCents = toCentsExact(answer.total);
     if (totalCents === null) throw new WhmcsRefusal('GetInvoice', 'no usable total in the answer');
     return {
-      id, clientId: toId(answer.userid) ?? 0, totalCents,
+      id, clientId: toId(answer.userid) ?? 0, totalCents, balanceCents: toCentsExact(answer.balance) ?? totalCents, dueDate: whmcsDay(answer.duedate),
+      items: collection(answer, 'items', 'item').map((item) => ({ type: text(item.type), relid: toId(item.relid) })),
       // WHMCS has more statuses (Draft, Overdue, Collections…): what is not paid, cancelled or refunded is still to be paid.
       status: (INVOICE_STATUSES as string[]).includes(status) ? status as InvoiceStatus : status === 'Overdue' || status === 'Draft' ? 'Unpaid' : 'Cancelled',
       transids: collection(answer, 'transactions', 'transaction').map((row) => text(row.transid)),

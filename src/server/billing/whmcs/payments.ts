@@ -82,6 +82,7 @@ export function whmcsPayments(
         config.mailQueued?.();
         return;
       }
+      // A renewal: WHMCS itself moves the service's due date one cycle on and unsuspends it when the invoice is paid.
       await recordAnswer(db, claim, { applied: true });
     } catch (error) {
       await yieldClaim(db, claim).catch(() => undefined);

@@ -3,7 +3,7 @@ import { EXTRA_CONNECTION_OPTION_ID } from '../../../domain/constants';
 import { clients, orders, products, services } from '../../db/schema';
 import type { BillingPort, ServiceRecord, ServiceStatus } from '../port';
 import type { WhmcsCatalogue } from './catalogue';
-import { collection, text, toId } from './client';
+import { collection, text, toId, whmcsDay } from './client';
 import { PASSWORD_FIELD, USERNAME_FIELD, type WhmcsBillingContext } from './context';
 import { phpSerializeBase64 } from './php-serialize';
 
@@ -46,7 +46,7 @@ export function whmcsServices(context: WhmcsBillingContext, catalogue: Pick<Whmc
       serverHostname: text(raw.serverhostname) || config.serverHostname,
       macAddress: text(field(MAC_FIELD)?.value), macFieldId: toId(field(MAC_FIELD)?.id) ?? DEFAULT_MAC_FIELD_ID,
       extraConnections: toId(extra?.value) ?? 0, notes: text(raw.notes),
-      nextDueDate: /^\d{4}-\d{2}-\d{2}$/.test(text(raw.nextduedate)) && text(raw.nextduedate) !== '0000-00-00' ? text(raw.nextduedate) : null,
+      nextDueDate: whmcsDay(raw.nextduedate),
     };
   };
 
@@ -69,8 +69,8 @@ export function whmcsServices(context: WhmcsBillingContext, catalogue: Pick<Whmc
     };
   };
 
-  /** A mirror row for a service the checkout did not create (an upsell invoice points at it). */
-  const mirrorService = async (service: WhmcsService) => {
+  /** A mirror row for a service the checkout did not create (an upsell or a renewal invoice points at it). */
+  const mirrorService = async (service: Pick<WhmcsService, 'id' | 'clientId' | 'orderId' | 'pid' | 'billingcycle' | 'status' | 'serverHostname'>) => {
     await db.insert(clients).values({ id: service.clientId, email: `whmcs-client-${service.clientId}@invalid` }).onConflictDoNothing();
     await mirrorProducts(db, [service.pid]);
     const [mirroredProduct] = await db.select({ group: products.group }).from(products).where(eq(products.pid, service.pid));
