@@ -55,7 +55,7 @@ describe('renewal machine: generated paths', () => {
         if (snapshot.matches('closed')) expect(context.renewal?.status).toBe('Terminated');
         if (snapshot.matches('notDue')) expect(context.renewal?.invoice).toBeNull();
         if (snapshot.matches('signedOut')) expect(context.error).toBe('api.unauthenticated');
-        if (snapshot.matches('failed')) expect(context.error).toBe('Network error');
+        if (snapshot.matches('failed')) expect(context.error).toBe('api.bad_gateway');
         if (snapshot.matches('redirecting')) {
           expect(context).toMatchObject({ paymentLink: PAYMENT_LINKS.renewal, duration: PAYMENT_DEADLINE_MS });
           expect(context.lastDate).toBe(Date.parse('2026-12-21T12:00:00.000Z'));
@@ -83,7 +83,7 @@ describe('renewal machine: guards', () => {
     expect(renewalGuards.isSignedOut(undefined, { error: RENEWAL_REFUSALS.unauthenticated })).toBe(true);
     expect(renewalGuards.isSignedOut(undefined, { error: { error: { code: 'forbidden', message: 'This belongs to another account.' } } })).toBe(true);
     expect(renewalGuards.isSignedOut(undefined, { error: { error: { code: 'not_found', message: 'This service does not exist.' } } })).toBe(false);
-    expect(renewalGuards.isSignedOut(undefined, { error: new Error('Network error') })).toBe(false);
+    expect(renewalGuards.isSignedOut(undefined, { error: RENEWAL_REFUSALS.badGateway })).toBe(false);
   });
   it('isLifetime is a One Time plan only', () => {
     expect(renewalGuards.isLifetime(undefined, { renewal: renewalModelLifetime })).toBe(true);

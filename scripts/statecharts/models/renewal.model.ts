@@ -50,7 +50,7 @@ export const renewalModelLifetime: ServiceRenewal = { ...renewalModelDue, name: 
 /** Terminated 30 days after an unpaid due date: no longer renewable. */
 export const renewalModelTerminated: ServiceRenewal = { ...renewalModelDue, status: 'Terminated', nextduedate: '2026-11-27', renewable: false, invoice: null };
 
-/** The API's refusals as the app's client gives them (message key, status and code). */
+/** The API's refusals as the app's client gives them (message key, status and code); a 502 is what stands in front of the API failing. */
 const refusal = (status: number, code: string) => ({ message: `api.${code}`, status, code });
 export const RENEWAL_REFUSALS = {
   unauthenticated: refusal(401, 'unauthenticated'),
@@ -79,7 +79,7 @@ function events(snapshot: AnyMachineSnapshot): Array<EventObject & Record<string
   const context = snapshot.context as RenewalContext;
   return [
     ...loads(context).map((output) => ({ type: 'xstate.done.actor.loadRenewal', output })),
-    { type: 'xstate.error.actor.loadRenewal', error: new Error('Network error') },
+    { type: 'xstate.error.actor.loadRenewal', error: RENEWAL_REFUSALS.badGateway },
     { type: 'xstate.error.actor.loadRenewal', error: RENEWAL_REFUSALS.unauthenticated },
     { type: 'renewal.retry' },
     // Gateways are tried while the first one is chosen: crypto, and one the list does not have.
