@@ -22,6 +22,7 @@ import {
   type CreateRenewalLinkInput,
   type CreateRenewalLinkOutput,
   type RenewalContext,
+  type RenewalGateway,
   type ServiceRenewal,
 } from './renewal.machine';
 
@@ -116,8 +117,8 @@ describe('renewal machine: guards', () => {
     expect(renewalGuards.priceChanged(undefined, { error: RENEWAL_REFUSALS.badGateway })).toBe(false);
   });
   it("offers only the gateways that take the open invoice's currency", () => {
-    const gbp = { module: 'sandbox_gbp', displayname: 'Card in pounds', type: 'CreditCard', currencies: ['GBP'] };
-    const any = { module: 'sandbox_any', displayname: 'Any', type: 'CreditCard' };
+    const gbp: RenewalGateway = { module: 'sandbox_gbp', displayname: 'Card in pounds', type: 'CreditCard', currencies: ['GBP'] };
+    const any: RenewalGateway = { module: 'sandbox_any', displayname: 'Any', type: 'CreditCard' };
     const gateways = [...renewalModelInput.gateways, gbp, any];
     expect(payableGateways({ gateways, renewal: renewalModelDue }).map((gateway) => gateway.module)).toEqual(['sandbox_card', 'sandbox_crypto', 'sandbox_any']);
     expect(payableGateways({ gateways, renewal: renewalModelInPounds }).map((gateway) => gateway.module)).toEqual(['sandbox_gbp', 'sandbox_any']);
@@ -165,7 +166,7 @@ describe('renewal machine: with the app actors', () => {
   });
 
   it('starts on the first gateway taking the invoice currency when the default does not take it', async () => {
-    const gbp = { module: 'sandbox_gbp', displayname: 'Card in pounds', type: 'CreditCard', currencies: ['GBP'] };
+    const gbp: RenewalGateway = { module: 'sandbox_gbp', displayname: 'Card in pounds', type: 'CreditCard', currencies: ['GBP'] };
     const { actor } = start([renewalModelDue], async () => link, { ...renewalModelInput, gateways: [gbp, ...renewalModelInput.gateways], defaultGateway: 'sandbox_gbp' });
     await vi.waitFor(() => expect(actor.getSnapshot().value).toBe('ready'));
     expect(actor.getSnapshot().context.selectedGateway).toBe('sandbox_card');
