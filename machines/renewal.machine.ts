@@ -8,14 +8,15 @@ import { cycleMonths } from '../src/domain/billing-cycle';
 import { PAYMENT_DEADLINE_MS } from '../src/domain/constants';
 import { failureMessage } from '../src/domain/failure-message';
 import { defaultGatewayFor, takesCurrency } from '../src/domain/gateway';
-import type { Gateway, GatewayPaymentRequest, GatewayPaymentResponse, Renewal, RenewalInvoice } from '../src/api/client';
+import type { GatewayPaymentRequest, GatewayPaymentResponse, Renewal, RenewalInvoice } from '../src/api/client';
+import type { UpsellGateway, UpsellOutput } from './upsell.machine';
 import { errorCode } from './waiting.guards';
 
 /** The service's renewal as getRenewal answers it. */
 export type ServiceRenewal = Renewal;
 
-/** A payment gateway as the gateway list gives it (the currencies it takes, when named). */
-export type RenewalGateway = Pick<Gateway, 'module' | 'displayname' | 'type'> & Partial<Pick<Gateway, 'currencies'>>;
+/** A payment gateway as the gateway list gives it (the currencies it takes, when named), as the upsell takes it. */
+export type RenewalGateway = UpsellGateway;
 
 /** What the renewal page starts from: the service of the link, the gateways and the default one. */
 export interface RenewalInput {
@@ -57,14 +58,8 @@ export interface CreateRenewalLinkInput extends GatewayPaymentRequest {
 /** offshore's or coinbase's answer: the link and its deadline (date-time). */
 export type CreateRenewalLinkOutput = GatewayPaymentResponse;
 
-/** What the waiting step starts from once the payment page is open. */
-export interface RenewalOutput {
-  order: { orderid: null; invoiceid: number | null; serviceid: number; fraud: false };
-  paymentLink: string | null;
-  lastDate: number | null;
-  duration: number | null;
-  selectedGateway: string;
-}
+/** What the waiting step starts from once the payment page is open: an invoice without an order, as the upsell's. */
+export type RenewalOutput = UpsellOutput;
 
 const notProvided = (name: string) => () => Promise.reject(new Error(`${name} is not provided`));
 
