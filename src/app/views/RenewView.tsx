@@ -70,7 +70,7 @@ function Renewal({ serviceid, gateways, defaultGateway }: Gateways & { serviceid
     <>
       <ServiceHeading renewal={renewal} />
       {error && <Alert>{message(error)}</Alert>}
-      {snapshot.matches('notDue') ? <NotDue renewal={renewal} /> : <NotRenewable renewal={renewal} />}
+      {snapshot.matches('notDue') ? <NotDue renewal={renewal} /> : snapshot.matches('lifetime') ? <Lifetime renewal={renewal} /> : <Ended renewal={renewal} />}
     </>
   );
 }
@@ -113,18 +113,21 @@ function NotDue({ renewal }: { renewal: ServiceRenewal }) {
   );
 }
 
-/** A lifetime service never falls due; a terminated one is ordered anew. */
-function NotRenewable({ renewal }: { renewal: ServiceRenewal }) {
+/** A lifetime service never falls due. */
+function Lifetime({ renewal }: { renewal: ServiceRenewal }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <p>{t('renew.lifetime')}</p>
+      <ServiceLink serviceid={renewal.serviceid} />
+    </>
+  );
+}
+
+/** A terminated service is ordered anew (one not active yet has nothing to renew either). */
+function Ended({ renewal }: { renewal: ServiceRenewal }) {
   const { t } = useTranslation();
   const locale = useLocale();
-  if (renewal.billingcycle === 'One Time') {
-    return (
-      <>
-        <p>{t('renew.lifetime')}</p>
-        <ServiceLink serviceid={renewal.serviceid} />
-      </>
-    );
-  }
   return (
     <>
       <p>{renewal.status === 'Pending' ? t('renew.notActive') : t('renew.ended')}</p>
