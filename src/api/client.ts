@@ -81,6 +81,10 @@ export type GatewayPaymentResponse = Schemas['GatewayPaymentResponse'];
 export type ClientProduct = Schemas['ClientProduct'];
 /** A reseller service with its panel account. */
 export type ResellerService = Schemas['ResellerService'];
+/** What the renewal page shows of a service: its due date, whether it renews, its open renewal invoice. */
+export type Renewal = Schemas['Renewal'];
+/** A renewal invoice: one more period of a service. */
+export type RenewalInvoice = Schemas['RenewalInvoice'];
 /** An active service offered extra connections. */
 export type ActiveProduct = Schemas['ActiveProduct'];
 /** The client's active services offered extra connections. */

@@ -23,7 +23,7 @@ describe('the app routes the server knows', () => {
 
   it.each([
     '/checkout', '/checkout/', '/checkout/waiting', '/checkout/waiting/', '/checkout/de-de', '/checkout/de-de/', '/checkout/pt-pt/resellers/success',
-    '/checkout/Resellers', '/checkout/en-gb/upsell',
+    '/checkout/Resellers', '/checkout/en-gb/upsell', '/checkout/renew', '/checkout/nl-nl/renew/',
   ])('%s is a page', (path) => expect(isAppPage(path)).toBe(true));
 
   it.each([

@@ -21,8 +21,20 @@ function moneyFormat(tag: string, currency: Currency): Intl.NumberFormat {
   return format;
 }
 
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** A calendar day (YYYY-MM-DD, as due dates are) in a locale's medium date style; the day is UTC's, as the server counts it. */
+function dayFormat(tag: string): Intl.DateTimeFormat {
+  let format = dayFormats.get(tag);
+  if (!format) {
+    format = new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeZone: 'UTC' });
+    dayFormats.set(tag, format);
+  }
+  return format;
+}
+
 /**
- * Money in the current locale, through Intl. `prepare` makes a currency's format ahead of time (the
+ * Money and calendar days in the current locale, through Intl. `prepare` makes a currency's format ahead of time (the
  * first one made also loads Intl's data, a long task of its own), e.g. while a form loads.
  */
 export function useFormat() {
@@ -30,6 +42,7 @@ export function useFormat() {
   return useMemo(
     () => ({
       money: (amount: number, currency: Currency) => moneyFormat(tag, currency).format(amount),
+      day: (date: string) => dayFormat(tag).format(new Date(`${date}T00:00:00Z`)),
       prepare: (currency: Currency) => void moneyFormat(tag, currency),
     }),
     [tag],

@@ -10,7 +10,7 @@ import type { CookieJar } from './cookies';
 export const CHECKOUT_COOKIE = 'checkout';
 
 /** Which flow a payment belongs to: it decides how its status is read and where success leads. */
-export type PaymentFlow = 'order' | 'upsell' | 'reseller';
+export type PaymentFlow = 'order' | 'upsell' | 'reseller' | 'renewal';
 
 /** The payment in progress: the waiting step resumes from it, its countdown from `lastDate`. */
 export interface SavedPayment {

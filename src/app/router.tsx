@@ -87,6 +87,15 @@ const upsellRoute = createRoute({
   component: lazyView(() => import('./views/UpsellView'), 'UpsellView'),
 });
 
+/** ?serviceid=N (a renewal reminder's link lands here, signed in): the service's renewal and its invoice. */
+const renewRoute = createRoute({
+  getParentRoute: () => localeRoute,
+  path: APP_ROUTES.renew,
+  validateSearch: serviceSearch,
+  loader: ({ context: { app } }) => gatewaysOrNone(app),
+  component: lazyView(() => import('./views/RenewView'), 'RenewView'),
+});
+
 const resellersRoute = createRoute({
   getParentRoute: () => localeRoute,
   path: APP_ROUTES.resellers,
@@ -125,6 +134,7 @@ const routeTree = rootRoute.addChildren([
     waitingRoute,
     successRoute,
     upsellRoute,
+    renewRoute,
     resellersRoute,
     resellersWaitingRoute,
     resellersSuccessRoute,

@@ -8,7 +8,7 @@ export function readPayment(store: SavedStateStore): SavedPayment | undefined {
   if (!isRecord(payment) || !isRecord(payment.order)) return undefined;
   const { flow, order, link, gateway, lastDate, duration } = payment;
   const valid =
-    (flow === 'order' || flow === 'upsell' || flow === 'reseller') &&
+    (flow === 'order' || flow === 'upsell' || flow === 'reseller' || flow === 'renewal') &&
     isId(order.orderid) &&
     isId(order.invoiceid) &&
     isId(order.serviceid) &&

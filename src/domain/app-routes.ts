@@ -13,6 +13,7 @@ export const APP_ROUTES = {
   waiting: 'waiting',
   success: 'success',
   upsell: 'upsell',
+  renew: 'renew',
   resellers: 'resellers',
   resellersWaiting: 'resellers/waiting',
   resellersSuccess: 'resellers/success',

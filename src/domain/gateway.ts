@@ -18,3 +18,14 @@ export function isCryptoGateway(type: string): boolean {
 export function parseGatewayList(list: string): string[] {
   return list.split('-').map((name) => name.trim()).filter(Boolean);
 }
+
+/** True when a gateway takes payments in the currency; one that names no currencies takes any. */
+export function takesCurrency(gateway: { currencies?: readonly string[] }, currency: string): boolean {
+  return !gateway.currencies || gateway.currencies.includes(currency);
+}
+
+/** The gateway to start with: the default if it takes the currency, else the first that does (else the default). */
+export function defaultGatewayFor(gateways: ReadonlyArray<{ module: string; currencies?: readonly string[] }>, preferred: string, currency: string): string {
+  const chosen = gateways.find((gateway) => gateway.module === preferred);
+  return chosen && takesCurrency(chosen, currency) ? preferred : (gateways.find((gateway) => takesCurrency(gateway, currency))?.module ?? preferred);
+}

@@ -69,6 +69,7 @@ describe('the pages of the SPA', () => {
     ['/checkout/waiting', 'starting.en-en.html'],
     ['/checkout/resellers/success?serviceid=4', 'starting.en-en.html'],
     ['/checkout/nl-nl/upsell', 'starting.nl-nl.html'],
+    ['/checkout/de-de/renew?serviceid=3001', 'starting.de-de.html'],
   ])('GET %s is %s, never cached', async (url, name) => {
     const answer = await page(url);
     expect(answer.status).toBe(200);

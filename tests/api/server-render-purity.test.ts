@@ -93,7 +93,7 @@ describe('the server render', () => {
       restore();
       process.off('unhandledRejection', onUnhandled);
     }
-    expect(urls.length).toBe(LOCALES.length * 8 * ENTRY_PARAMETERS.length);
+    expect(urls.length).toBe(LOCALES.length * 9 * ENTRY_PARAMETERS.length);
     expect(failures).toEqual([]);
     expect(unhandled).toEqual([]);
     expect(touches.filter(ours).map((touch) => `${touch.name} read by ${touch.caller.trim()}`)).toEqual([]);

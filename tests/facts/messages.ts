@@ -73,6 +73,8 @@ export const PAYMENT_LINKS = {
   checkout: 'https://pay.example/601',
   /** Upsell: createInvoice's link for invoice 501. */
   upsell: 'https://pay.example/card/501',
+  /** Renewal: createPaymentLink's link for renewal invoice 2007. */
+  renewal: 'https://pay.example/card/2007',
   /** Reseller: createOrder's link for order 601 / invoice 701. */
   reseller: 'https://pay.example/card/701',
   /** Waiting: the link of invoice 201 the page resumes with, and the new links createPaymentLink gives (same card gateway, crypto). */

@@ -15,7 +15,7 @@ declare module 'vitest' {
   }
 }
 
-const ORDER = ['checkout', 'placeOrder', 'waiting', 'upsell', 'reseller', 'auth', 'service'];
+const ORDER = ['checkout', 'placeOrder', 'waiting', 'upsell', 'renewal', 'reseller', 'auth', 'service'];
 
 export default function setup(project: TestProject) {
   const directory = mkdtempSync(join(tmpdir(), 'tv-checkout-model-'));

@@ -3,7 +3,7 @@
  * gateways and promotions (tests/facts/catalogue.ts) behind a fake fetch whose answers are checked against
  * openapi.yaml, the accounts it knows (FLOW_CLIENT, FLOW_RESELLER), and a log of what reached it
  * (identifications, sign-ins and sign-outs, orders, invoices and the shop's answer to each, status reads,
- * cancels, device addresses).
+ * cancels, device addresses, the renewal's payment links).
  */
 import { EXTRA_CONNECTION_PRICING, PANEL_ACTIVATION_PID, SEEDED_PLANS, SEEDED_PROMOTIONS, SEEDED_RESELLER_PRODUCTS, contractPricing, type FactCurrency } from '../facts/catalogue';
 import { FLOW_PAYMENT_LINK, PROVISIONED_SERVICE, WAITING_ORDER, type OrderSent, type StatusAnswer } from '../facts/flows';
@@ -20,6 +20,8 @@ import {
   type ResellerOrderSent,
   type ServiceAnswer,
 } from '../facts/flows-account';
+import { RENEWAL_INVOICE, RENEWAL_PAYMENT_LINK, type LinkSent } from '../facts/flows-renewal';
+import type { Renewal, ServiceStatus } from '../../src/api/client';
 import { controlledApi } from '../model/api';
 import { apiError, type Operation } from '../support/fake-api';
 
@@ -84,10 +86,17 @@ export interface FlowShopOptions {
   upsellPriceChangedTo?: number;
   /** The service of the success page: provisioned, not yet, or not reachable without a login. */
   service?: ServiceAnswer;
+  /** That service's status and due date, when it renews (default: Active once provisioned, no due date). */
+  serviceDue?: { status: ServiceStatus; nextduedate: string | null };
+  /** The shop's answer to each read of the renewal page (the last repeats), or a refusal of the session. */
+  renewals?: Renewal[] | 'sign in first';
+  /** The first payment link of the renewal invoice is refused. */
+  linkRefusal?: LinkSent['answer'];
 }
 
 /** The shop of one journey and its log. */
-export function flowShop({ session, country, priceChangedTo, flagged = false, statuses = [], elapsed = () => 0, services = [], upsellPriceChangedTo, service = 'provisioned' }: FlowShopOptions) {
+export function flowShop(options: FlowShopOptions) {
+  const { session, country, priceChangedTo, flagged = false, statuses = [], elapsed = () => 0, services = [], upsellPriceChangedTo, service = 'provisioned' } = options;
   let current = sessionOf(session);
   const identified: string[] = [];
   const signIns: Array<{ email: string; password: string }> = [];
@@ -99,6 +108,7 @@ export function flowShop({ session, country, priceChangedTo, flagged = false, st
   const orders: OrderSent[] = [];
   const statusReads: number[] = [];
   const cancelled: number[] = [];
+  const paymentLinks: LinkSent[] = [];
   const json = async (request: Request) => (await request.json()) as Record<string, unknown>;
 
   const order = async (request: Request) => {
@@ -144,6 +154,13 @@ export function flowShop({ session, country, priceChangedTo, flagged = false, st
     return statusOf(statuses[Math.min(statusReads.length, statuses.length) - 1] ?? { status: 'Pending', payment: 'Open' });
   };
 
+  /** The renewal invoice once paid, as the waiting page reads it: an invoice without an order. */
+  const renewalPaid = {
+    invoiceid: RENEWAL_INVOICE.invoiceid, status: 'Paid', kind: 'renewal', orderid: null, serviceid: WAITING_ORDER.serviceid, amount: RENEWAL_INVOICE.amount, currency: RENEWAL_INVOICE.currency,
+    payment: { status: 'Paid', gateway: 'sandbox' }, latePayment: false,
+    receipt: { ...receipt, lines: [{ ...receipt.lines[0]!, extraConnections: 0 }], promocode: null, discount: 0, datepaid: '2026-12-21T12:00:00.000Z' },
+  };
+
   const answers: Partial<Record<Operation, unknown>> = {
     // The session as the shop knows it now: a sign-in, a sign-up and a sign-out change it.
     session: () => current,
@@ -168,12 +185,15 @@ export function flowShop({ session, country, priceChangedTo, flagged = false, st
       return { userid: GUEST_HANDLE, email };
     },
     ...accountAnswers(),
+    ...renewalAnswers(),
     order,
     orderStatus,
-    invoiceStatus: {
-      invoiceid: WAITING_ORDER.invoiceid, status: 'Paid', kind: 'order', orderid: WAITING_ORDER.orderid, serviceid: WAITING_ORDER.serviceid, amount: WAITING_ORDER.amount,
-      currency: WAITING_ORDER.currency, payment: { status: 'Paid', gateway: WAITING_ORDER.gateway }, latePayment: false, receipt,
-    },
+    invoiceStatus: options.renewals
+      ? renewalPaid
+      : {
+          invoiceid: WAITING_ORDER.invoiceid, status: 'Paid', kind: 'order', orderid: WAITING_ORDER.orderid, serviceid: WAITING_ORDER.serviceid, amount: WAITING_ORDER.amount,
+          currency: WAITING_ORDER.currency, payment: { status: 'Paid', gateway: WAITING_ORDER.gateway }, latePayment: false, receipt,
+        },
     cancelOrder: async (request: Request) => {
       const { orderid } = (await json(request)) as { orderid: number };
       cancelled.push(orderid);
@@ -181,10 +201,32 @@ export function flowShop({ session, country, priceChangedTo, flagged = false, st
     },
   };
 
+  /** The renewal page: the service's renewal, read in turn, and the payment links of its invoice. */
+  function renewalAnswers(): Partial<Record<Operation, unknown>> {
+    const { renewals = [], linkRefusal } = options;
+    let reads = 0;
+    const link = (endpoint: LinkSent['endpoint']) => async (request: Request) => {
+      const { invoiceid, paymentmethod, amount, currency } = (await json(request)) as unknown as LinkSent;
+      const answer = linkRefusal !== undefined && paymentLinks.length === 0 ? linkRefusal : 'created';
+      paymentLinks.push({ endpoint, invoiceid, paymentmethod, amount, currency, answer });
+      if (answer === 'invoice_paid') return apiError(409, 'invoice_paid', 'This invoice is already paid.');
+      if (answer !== 'created') return apiError(409, 'price_changed', `This invoice is for ${answer.priceChanged.toFixed(2)} ${currency}.`, { amount: answer.priceChanged, currency });
+      return { invoiceid, paymentmethod, link: RENEWAL_PAYMENT_LINK, deadline: deadline() };
+    };
+    return {
+      renewal: () => (renewals === 'sign in first' ? unauthenticated() : renewals[Math.min(reads++, renewals.length - 1)]),
+      offshore: link('offshore'),
+      coinbase: link('coinbase'),
+    };
+  }
+
   /** Sign-in and sign-out, the reseller pages, the upsell and the success page's service. */
   function accountAnswers(): Partial<Record<Operation, unknown>> {
     const signedIn = () => current.loggedIn;
     const provisioned = service === 'provisioned';
+    // As the shop answers it: the credentials only while the service is Active.
+    const { status, nextduedate } = options.serviceDue ?? { status: provisioned ? 'Active' : 'Pending', nextduedate: null };
+    const active = status === 'Active';
     return {
       auth: async (request: Request) => {
         const { email, password } = (await json(request)) as { email: string; password: string };
@@ -229,9 +271,9 @@ export function flowShop({ session, country, priceChangedTo, flagged = false, st
         service === 'sign in first'
           ? unauthenticated()
           : {
-              serviceid: WAITING_ORDER.serviceid, orderid: WAITING_ORDER.orderid, pid: 1, name: '1 Month', status: provisioned ? 'Active' : 'Pending', billingcycle: 'Monthly',
-              username: provisioned ? PROVISIONED_SERVICE.username : null, password: provisioned ? PROVISIONED_SERVICE.password : null, serverhostname: PROVISIONED_SERVICE.host,
-              playlistUrl: provisioned ? `http://${PROVISIONED_SERVICE.host}/get.php?username=${PROVISIONED_SERVICE.username}&password=${PROVISIONED_SERVICE.password}&type=m3u_plus` : null,
+              serviceid: WAITING_ORDER.serviceid, orderid: WAITING_ORDER.orderid, pid: 1, name: '1 Month', status, billingcycle: 'Monthly', nextduedate,
+              username: active ? PROVISIONED_SERVICE.username : null, password: active ? PROVISIONED_SERVICE.password : null, serverhostname: PROVISIONED_SERVICE.host,
+              playlistUrl: active ? `http://${PROVISIONED_SERVICE.host}/get.php?username=${PROVISIONED_SERVICE.username}&password=${PROVISIONED_SERVICE.password}&type=m3u_plus` : null,
               macAddress: { id: 13, value: '' }, extraConnect: { id: 2, value: 1 }, reseller: null,
             },
       updateMacAddress: async (request: Request) => {
@@ -244,7 +286,7 @@ export function flowShop({ session, country, priceChangedTo, flagged = false, st
 
   const api = controlledApi({ answers });
   return {
-    ...api, identified, orders, statusReads, cancelled, signIns, resellerSignIns, resellerOrders, invoices, devicesSaved,
+    ...api, identified, orders, statusReads, cancelled, signIns, resellerSignIns, resellerOrders, invoices, devicesSaved, paymentLinks,
     get signOuts() {
       return signOuts;
     },

@@ -51,6 +51,12 @@ export const SCREENS: Screen[] = [
     shows: (t) => screen.findByRole('link', { name: t.creatingOrder.manualLink }),
   },
   {
+    path: '/renew?serviceid=3001',
+    title: (t) => t.renew.title,
+    shows: (t) => screen.findByRole('group', { name: t.gateway.legend }),
+    api: loggedIn,
+  },
+  {
     path: '/resellers',
     title: (t) => t.reseller.title,
     shows: (t) => screen.findByRole('group', { name: t.reseller.existing }),

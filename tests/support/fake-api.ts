@@ -31,6 +31,7 @@ export type Operation =
   | 'getActiveProducts'
   | 'addInvoice'
   | 'getClientProducts'
+  | 'renewal'
   | 'updateMacAddress'
   | 'getResellersProducts'
   | 'resellerAuth'
@@ -137,6 +138,11 @@ const defaults: Record<Operation, Answer> = {
   getActiveProducts: { totalresults: 1, products: [{ serviceid: 3001, pid: 1, name: 'TV Monthly', billingcycle: 'Monthly', extraConnections: 0, pricing: options[0]!.pricing }] },
   addInvoice: { invoiceid: 2002, amount: 5, currency: 'EUR', link: 'http://localhost/checkout/sandbox/pay/pay_upsell', deadline: '2030-01-02T12:00:00.000Z' },
   getClientProducts: demoService,
+  // The demo service's renewal invoice, open: one more month at the plan's price.
+  renewal: {
+    serviceid: 3001, name: 'TV Monthly', billingcycle: 'Monthly', status: 'Active', nextduedate: '2026-12-27', renewable: true,
+    invoice: { invoiceid: 2007, status: 'Unpaid', amount: 15, currency: 'EUR', periodStart: '2026-12-27', periodEnd: '2027-01-27' }, invoiceDate: null,
+  } satisfies Schemas['Renewal'],
   updateMacAddress: { serviceid: 3001, macAddress: { id: 13, value: '00:1A:79:12:34:56' }, result: 'success' },
   getResellersProducts: {
     totalresults: 3,

@@ -1,4 +1,7 @@
+import type { GatewayPaymentRequest, GatewayPaymentResponse } from '../../api/client';
 import { PAYMENT_DEADLINE_MS } from '../../domain/constants';
+import { isCryptoGateway } from '../../domain/gateway';
+import { unwrap } from '../api';
 import type { PaymentFlow, SavedPayment } from '../persistence';
 import type { AppServices } from '../services';
 
@@ -24,4 +27,10 @@ export function savePayment(app: AppServices, flow: PaymentFlow, handover: Hando
       duration: handover.duration ?? PAYMENT_DEADLINE_MS,
     },
   });
+}
+
+/** A new payment link for an invoice on a gateway: coinbase for a crypto gateway, offshore for any other. */
+export function requestPaymentLink(app: AppServices, body: GatewayPaymentRequest, gatewayType: string | null): Promise<GatewayPaymentResponse> {
+  const { client } = app;
+  return unwrap(gatewayType !== null && isCryptoGateway(gatewayType) ? client.POST('/checkout/api/coinbase', { body }) : client.POST('/checkout/api/offshore', { body }));
 }

@@ -9,9 +9,9 @@ import type {
   OrderStatusResult,
 } from '../../../machines/waiting.context';
 import { waitingMachine } from '../../../machines/waiting.machine';
-import { isCryptoGateway } from '../../domain/gateway';
 import { ApiFailure, unwrap } from '../api';
 import type { AppServices } from '../services';
+import { requestPaymentLink } from './payment';
 import type { components } from '../../api/schema';
 
 /** An upsell has no order: its paid invoice counts as an Active order. */
@@ -53,10 +53,7 @@ export function waitingLogic(app: AppServices, hooks: { goToSuccess: (serviceid:
         if (input.invoiceid === null) throw missing('invoice');
         // The same invoice on the new gateway, for the amount the server holds.
         const { amount, currency } = await invoiceStatus(input.invoiceid);
-        const body = { invoiceid: input.invoiceid, paymentmethod: input.gateway.module, amount, currency };
-        const { link } = await unwrap(
-          input.gateway.type !== null && isCryptoGateway(input.gateway.type) ? client.POST('/checkout/api/coinbase', { body }) : client.POST('/checkout/api/offshore', { body }),
-        );
+        const { link } = await requestPaymentLink(app, { invoiceid: input.invoiceid, paymentmethod: input.gateway.module, amount, currency }, input.gateway.type);
         return { link };
       }),
     },

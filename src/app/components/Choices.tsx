@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { Currency } from '../../domain/currency';
+import { takesCurrency } from '../../domain/gateway';
 import { cycleKey, useFormat } from '../format';
 import { GatewayIcon } from './Icons';
 
@@ -12,14 +13,8 @@ export interface GatewayChoice {
   currencies?: readonly string[];
 }
 
-/** True when the gateway takes payments in the currency. */
-export const takes = (gateway: GatewayChoice, currency: string) => !gateway.currencies || gateway.currencies.includes(currency);
-
-/** The gateway to start with: the default if it takes the currency, else the first that does. */
-export function defaultGatewayFor(gateways: GatewayChoice[], preferred: string, currency: string): string {
-  const chosen = gateways.find((gateway) => gateway.module === preferred);
-  return chosen && takes(chosen, currency) ? preferred : (gateways.find((gateway) => takes(gateway, currency))?.module ?? preferred);
-}
+// The rule lives in the domain (the renewal chart picks its gateway too); the views keep importing it from here.
+export { defaultGatewayFor } from '../../domain/gateway';
 
 /** The payment-method list: one radio per gateway, with a card or coin icon; one that does not take `currency` is shown unavailable. */
 export function GatewayPicker({ gateways, selected, onSelect, disabled, currency }: { gateways: GatewayChoice[]; selected: string | null; onSelect: (module: string) => void; disabled?: boolean; currency?: string }) {
@@ -29,7 +24,7 @@ export function GatewayPicker({ gateways, selected, onSelect, disabled, currency
     <fieldset className="choices" disabled={disabled}>
       <legend>{t('gateway.legend')}</legend>
       {gateways.map((gateway) => {
-        const unavailable = currency !== undefined && !takes(gateway, currency);
+        const unavailable = currency !== undefined && !takesCurrency(gateway, currency);
         const hintId = `gateway-${gateway.module}-unavailable`;
         return (
           <label key={gateway.module} className="choice">

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { takes, type GatewayChoice } from './Choices';
+import { takesCurrency } from '../../domain/gateway';
+import type { GatewayChoice } from './Choices';
 
 /** One priced line of the order: a label and its formatted amount. */
 export interface SummaryLine {
@@ -14,10 +15,10 @@ export interface SummaryLine {
  */
 export function usePaymentNote(gateways: GatewayChoice[], selected: string | null, currency: string): { hint: string | null; reason: string | null } {
   const { t } = useTranslation();
-  if (!gateways.some((gateway) => takes(gateway, currency))) {
+  if (!gateways.some((gateway) => takesCurrency(gateway, currency))) {
     return { hint: null, reason: gateways.length === 0 ? t('gateway.none') : t('summary.noGatewayForCurrency', { currency }) };
   }
-  const chosen = gateways.find((gateway) => gateway.module === selected && takes(gateway, currency));
+  const chosen = gateways.find((gateway) => gateway.module === selected && takesCurrency(gateway, currency));
   return { hint: chosen ? t('summary.payOn', { gateway: chosen.displayname }) : null, reason: null };
 }
 

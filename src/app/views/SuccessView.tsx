@@ -13,7 +13,8 @@ import { NothingToShow } from '../components/NothingToShow';
 import { PageTitle } from '../components/PageTitle';
 import { QrCode } from '../components/QrCode';
 import { InvoiceReceipt } from '../components/Receipt';
-import { statusKey } from '../status';
+import { RenewsOn } from '../components/RenewsOn';
+import { StatusBadge } from '../components/StatusBadge';
 import { useApp, useMessage, useMinimumDuration } from '../hooks';
 import { localeParam, useLocale } from '../locale';
 import { readPayment } from '../saved-payment';
@@ -73,13 +74,21 @@ function Service({ serviceid }: { serviceid: number }) {
       </>
     );
   }
-  const status = statusKey(product.status);
+  const suspended = product.status === 'Suspended';
   return (
     <>
       <p className="lead">
-        {product.name} <span className={`badge ${product.status === 'Active' ? 'success' : 'warning'}`}>{status ? t(`status.${status}`) : product.status}</span>
+        {product.name} <StatusBadge status={product.status} />
       </p>
-      {product.username === null || product.password === null ? (
+      {!suspended && <RenewsOn date={product.nextduedate} />}
+      {suspended ? (
+        <p className="banner warning">
+          {t('success.suspended')}{' '}
+          <Link to="/{-$locale}/renew" params={{ locale: localeParam(locale) }} search={{ serviceid }}>
+            {t('success.renewLink')}
+          </Link>
+        </p>
+      ) : product.username === null || product.password === null ? (
         <p className="banner">{t('success.pending')}</p>
       ) : (
         <>

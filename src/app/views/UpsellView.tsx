@@ -14,6 +14,7 @@ import { LoginPanel } from '../components/LoginPanel';
 import { OrderNotice } from '../components/OrderNotice';
 import { OrderSummary, usePaymentNote } from '../components/OrderSummary';
 import { PageTitle } from '../components/PageTitle';
+import { RenewsOn } from '../components/RenewsOn';
 import { cycleKey, useFormat } from '../format';
 import { useApp, useHydrated, useMessage, useMinimumDuration } from '../hooks';
 import { localeParam, useLocale } from '../locale';
@@ -120,6 +121,7 @@ function UpsellForm({ actor, snapshot }: { actor: UpsellActor; snapshot: UpsellS
           ))}
         </select>
         {service && <p className="hint">{t('upsell.current', { count: service.extraConnections })}</p>}
+        {service && <RenewsOn date={service.nextduedate} className="hint" />}
       </div>
       <div className="field">
         <label htmlFor={`${ids}-quantity`}>{t('upsell.quantity')}</label>

@@ -66,7 +66,5 @@ export class GatewayUnavailable extends Error {
   }
 }
 
-/** True when the gateway takes invoices in this currency. */
-export function takesCurrency(gateway: Pick<PaymentGateway, 'currencies'>, currency: string): boolean {
-  return gateway.currencies.includes(currency);
-}
+/** True when the gateway takes invoices in this currency (the app's rule, in the domain). */
+export { takesCurrency } from '../../domain/gateway';
