@@ -21,15 +21,29 @@ function moneyFormat(tag: string, currency: Currency): Intl.NumberFormat {
   return format;
 }
 
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** A calendar day's format in a locale; the day is UTC's, so every visitor and the server's render read the same date. */
+function dayFormat(tag: string): Intl.DateTimeFormat {
+  let format = dayFormats.get(tag);
+  if (!format) {
+    format = new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeZone: 'UTC' });
+    dayFormats.set(tag, format);
+  }
+  return format;
+}
+
 /**
- * Money in the current locale, through Intl. `prepare` makes a currency's format ahead of time (the
- * first one made also loads Intl's data, a long task of its own), e.g. while a form loads.
+ * Money and calendar days (YYYY-MM-DD, like a due date) in the current locale, through Intl. `prepare` makes a
+ * currency's format ahead of time (the first one made also loads Intl's data, a long task of its own), e.g. while a
+ * form loads.
  */
 export function useFormat() {
   const tag = useLocaleTag();
   return useMemo(
     () => ({
       money: (amount: number, currency: Currency) => moneyFormat(tag, currency).format(amount),
+      day: (date: string) => dayFormat(tag).format(new Date(`${date}T00:00:00.000Z`)),
       prepare: (currency: Currency) => void moneyFormat(tag, currency),
     }),
     [tag],
