@@ -17,6 +17,9 @@ import {
 
 const { paths, error: pathsError } = generatePathsForTest(upsellModel);
 
+/** The model's 1 Month service is due in 20 of its 30 days: its extra connections are priced for those days. */
+const DUE_IN_20_OF_30 = { remainingDays: 20, periodDays: 30 };
+
 describe('upsell machine: generated paths', () => {
   it('generates the expected number of paths', () => {
     expect(pathsError).toBeNull();
@@ -49,12 +52,12 @@ describe('upsell machine: generated paths', () => {
         if (snapshot.matches('ready')) {
           const selected = context.services.find((service) => service.serviceid === context.selectedServiceId);
           expect(selected).toBeDefined();
-          // After a 409 the server's total and its message; else the facts table's price for the service's cycle, the currency and the quantity (the One Time service is not sold in EUR).
+          // After a 409 the server's total and its message; else the facts table's price for the service's cycle, the currency, the quantity and its days left (the One Time service is not sold in EUR).
           if (serverTotal !== null) {
             expect(context.price).toBe(serverTotal);
             expect(context.error).toBe('api.price_changed');
           } else if (selected!.serviceid === 12) expect(context.price).toBeNull();
-          else expect(context.price).toBe(upsellFact({ billingcycle: selected!.billingcycle, currency: context.currency, quantity: context.quantity }));
+          else expect(context.price).toBe(upsellFact({ billingcycle: selected!.billingcycle, currency: context.currency, quantity: context.quantity, proration: selected!.proration }));
         }
         if (snapshot.matches('empty')) expect(context.selectedServiceId).toBeNull();
         if (snapshot.matches('failed')) expect(context.error).toBe('Network error');
@@ -121,9 +124,14 @@ describe('upsell machine: guards', () => {
 
 describe('upsell machine: price', () => {
   it('is the extra-connection price for the cycle times the quantity, in the currency', () => {
-    expect(upsellPrice(upsellModelServices[0], 'EUR', 3)).toBe(upsellFact({ billingcycle: 'Monthly', currency: 'EUR', quantity: 3 }));
-    expect(upsellPrice(upsellModelServices[0], 'GBP', 10)).toBe(upsellFact({ billingcycle: 'Monthly', currency: 'GBP', quantity: 10 }));
+    const wholePeriod = { ...upsellModelServices[0]!, nextduedate: null, proration: null };
+    expect(upsellPrice(wholePeriod, 'EUR', 3)).toBe(upsellFact({ billingcycle: 'Monthly', currency: 'EUR', quantity: 3 }));
+    expect(upsellPrice(wholePeriod, 'GBP', 10)).toBe(upsellFact({ billingcycle: 'Monthly', currency: 'GBP', quantity: 10 }));
     expect(upsellPrice(upsellModelServices[1], 'GBP', 2)).toBe(upsellFact({ billingcycle: 'One Time', currency: 'GBP', quantity: 2 }));
+  });
+  it('is prorated for the days left on a service with a due date (20 of 30 days)', () => {
+    expect(upsellPrice(upsellModelServices[0], 'EUR', 3)).toBe(upsellFact({ billingcycle: 'Monthly', currency: 'EUR', quantity: 3, proration: DUE_IN_20_OF_30 }));
+    expect(upsellPrice(upsellModelServices[0], 'GBP', 10)).toBe(upsellFact({ billingcycle: 'Monthly', currency: 'GBP', quantity: 10, proration: DUE_IN_20_OF_30 }));
   });
   it('is null when the cycle is not sold in the currency or no service is selected', () => {
     expect(upsellPrice(upsellModelServices[1], 'EUR', 1)).toBeNull();
@@ -150,14 +158,14 @@ describe('upsell machine: with the app actors', () => {
     const actor = createActor(machine, { input: upsellModelInput });
     actor.start();
     await vi.waitFor(() => expect(actor.getSnapshot().value).toBe('ready'));
-    expect(actor.getSnapshot().context).toMatchObject({ selectedServiceId: 11, quantity: 1, price: upsellFact({ billingcycle: 'Monthly', currency: 'EUR', quantity: 1 }) });
+    expect(actor.getSnapshot().context).toMatchObject({ selectedServiceId: 11, quantity: 1, price: upsellFact({ billingcycle: 'Monthly', currency: 'EUR', quantity: 1, proration: DUE_IN_20_OF_30 }) });
     actor.send({ type: 'quantity.change', quantity: 2 });
     actor.send({ type: 'quantity.change', quantity: 0 });
     actor.send({ type: 'gateway.select', gateway: 'sandbox_crypto' });
     actor.send({ type: 'order.submit' });
     actor.send({ type: 'order.submit' });
     await vi.waitFor(() => expect(actor.getSnapshot().status).toBe('done'));
-    expect(asked).toEqual([{ serviceId: 11, extraQuantity: 2, paymentmethod: 'sandbox_crypto', price: upsellFact({ billingcycle: 'Monthly', currency: 'EUR', quantity: 2 }), currency: 'EUR' }]);
+    expect(asked).toEqual([{ serviceId: 11, extraQuantity: 2, paymentmethod: 'sandbox_crypto', price: upsellFact({ billingcycle: 'Monthly', currency: 'EUR', quantity: 2, proration: DUE_IN_20_OF_30 }), currency: 'EUR' }]);
     expect(redirected).toEqual(['https://pay.example/9']);
     expect(actor.getSnapshot().output).toEqual({
       order: { orderid: null, invoiceid: 9, serviceid: 11, fraud: false },
@@ -184,7 +192,7 @@ describe('upsell machine: with the app actors', () => {
     actor.send({ type: 'order.submit' });
     await vi.waitFor(() => expect(actor.getSnapshot().context.error).toBe('The price has changed.'));
     expect(actor.getSnapshot().value).toBe('ready');
-    expect(actor.getSnapshot().context).toMatchObject({ selectedServiceId: 11, quantity: 3, price: upsellFact({ billingcycle: 'Monthly', currency: 'EUR', quantity: 3 }) });
+    expect(actor.getSnapshot().context).toMatchObject({ selectedServiceId: 11, quantity: 3, price: upsellFact({ billingcycle: 'Monthly', currency: 'EUR', quantity: 3, proration: DUE_IN_20_OF_30 }) });
     actor.stop();
   });
 
@@ -210,7 +218,7 @@ describe('upsell machine: with the app actors', () => {
     expect(actor.getSnapshot().context).toMatchObject({ selectedServiceId: 11, quantity: 3, price: 12.5 });
     actor.send({ type: 'order.submit' });
     await vi.waitFor(() => expect(actor.getSnapshot().status).toBe('done'));
-    const threeConnections = upsellFact({ billingcycle: 'Monthly', currency: 'EUR', quantity: 3 });
+    const threeConnections = upsellFact({ billingcycle: 'Monthly', currency: 'EUR', quantity: 3, proration: DUE_IN_20_OF_30 });
     expect(asked).toEqual([
       { serviceId: 11, extraQuantity: 3, paymentmethod: 'sandbox_card', price: threeConnections, currency: 'EUR' },
       { serviceId: 11, extraQuantity: 3, paymentmethod: 'sandbox_card', price: 12.5, currency: 'EUR' },
@@ -232,7 +240,7 @@ describe('upsell machine: with the app actors', () => {
     actor.send({ type: 'order.submit' });
     await vi.waitFor(() => expect(actor.getSnapshot().context.price).toBe(12.5));
     actor.send({ type: 'quantity.change', quantity: 2 });
-    expect(actor.getSnapshot().context.price).toBe(upsellFact({ billingcycle: 'Monthly', currency: 'EUR', quantity: 2 }));
+    expect(actor.getSnapshot().context.price).toBe(upsellFact({ billingcycle: 'Monthly', currency: 'EUR', quantity: 2, proration: DUE_IN_20_OF_30 }));
     actor.send({ type: 'order.submit' });
     await vi.waitFor(() => expect(actor.getSnapshot().context.price).toBe(12.5));
     actor.send({ type: 'service.select', serviceid: 12 });
@@ -254,7 +262,7 @@ describe('upsell machine: with the app actors', () => {
     await vi.waitFor(() => expect(actor.getSnapshot().value).toBe('ready'));
     actor.send({ type: 'order.submit' });
     await vi.waitFor(() => expect(actor.getSnapshot().context.error).toBe('api.price_changed'));
-    expect(actor.getSnapshot().context.price).toBe(upsellFact({ billingcycle: 'Monthly', currency: 'EUR', quantity: 1 }));
+    expect(actor.getSnapshot().context.price).toBe(upsellFact({ billingcycle: 'Monthly', currency: 'EUR', quantity: 1, proration: DUE_IN_20_OF_30 }));
     actor.stop();
   });
 });

@@ -6,11 +6,11 @@ import { assign, fromPromise, setup } from 'xstate';
 import { EXTRA_CONNECTION_OPTION_ID, PAYMENT_DEADLINE_MS, UPSELL_MAX_QUANTITY, UPSELL_MIN_QUANTITY } from '../src/domain/constants';
 import type { Currency } from '../src/domain/currency';
 import { failureMessage } from '../src/domain/failure-message';
-import { quoteUpsell } from '../src/domain/pricing';
+import { prorate, quoteUpsell } from '../src/domain/pricing';
 import type { ActiveProduct, ActiveProductList, AddInvoiceRequest, AddInvoiceResponse, Gateway } from '../src/api/client';
 import { isPriceChangeError } from './place-order.machine';
 
-/** An active service of the client (getActiveProducts): its extra connections and the extra-connection pricing. */
+/** An active service of the client (getActiveProducts): its extra connections, the extra-connection pricing and its proration today. */
 export type ActiveService = ActiveProduct;
 
 /** A payment gateway as the gateway list gives it (the currencies it takes, when named). */
@@ -73,10 +73,14 @@ export interface UpsellOutput {
 
 const notProvided = (name: string) => () => Promise.reject(new Error(`${name} is not provided`));
 
-/** The invoice price of a quantity of extra connections for a service, or null when not sold in the currency. */
+/**
+ * The invoice price of a quantity of extra connections for a service: a full period's, prorated for the rest of what
+ * the service is billed for (as the server prices it); null when not sold in the currency.
+ */
 export function upsellPrice(service: ActiveService | undefined, currency: Currency, quantity: number): number | null {
   if (!service) return null;
-  return quoteUpsell({ id: EXTRA_CONNECTION_OPTION_ID, pricing: service.pricing }, service.billingcycle, currency, quantity);
+  const fullPeriod = quoteUpsell({ id: EXTRA_CONNECTION_OPTION_ID, pricing: service.pricing }, service.billingcycle, currency, quantity);
+  return fullPeriod === null ? null : prorate(fullPeriod, service.proration);
 }
 
 function selectedService(context: UpsellContext): ActiveService | undefined {
@@ -111,7 +115,7 @@ export const upsellMachineDocs = {
     loadActiveServices: {
       description: "Loads the client's active services with their extra-connection pricing (getActiveProducts).",
       input: 'none (the session tells the client)',
-      output: '{ totalresults, products: [{ serviceid, pid, name, billingcycle, extraConnections, pricing }] }',
+      output: '{ totalresults, products: [{ serviceid, pid, name, billingcycle, nextduedate, proration, extraConnections, pricing }] }',
     },
     createInvoice: {
       description: 'Creates the invoice for the extra connections and its payment link (addInvoice).',
@@ -120,7 +124,7 @@ export const upsellMachineDocs = {
     },
   },
   actions: {
-    storeServices: { description: 'Keeps the services, selects the first and prices quantity 1.', input: 'products', output: 'services, selectedServiceId, price' },
+    storeServices: { description: 'Keeps the services, selects the first and prices quantity 1 (prorated for the rest of its period).', input: 'products', output: 'services, selectedServiceId, price' },
     selectService: { description: 'Selects another service and reprices.', input: 'serviceid', output: 'selectedServiceId, price' },
     setQuantity: { description: 'Sets the number of extra connections and reprices.', input: 'quantity', output: 'quantity, price' },
     selectGateway: { description: 'Selects the payment gateway.', input: 'gateway', output: 'selectedGateway' },

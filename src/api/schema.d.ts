@@ -515,7 +515,7 @@ export interface paths {
         put?: never;
         /**
          * Invoice extra connections for a service
-         * @description Prices extra connections for an active service on the server and creates the invoice and its payment link (upsell). Idempotent with an Idempotency-Key.
+         * @description Prices extra connections for an active service on the server and creates the invoice and its payment link (upsell). On a service with a due date the price is prorated as getActiveProducts' `proration` says for the day; a day later it is refused with 409 price_changed and the new total. Idempotent with an Idempotency-Key.
          */
         post: operations["addInvoice"];
         delete?: never;
@@ -1177,7 +1177,7 @@ export interface components {
             serviceId: components["schemas"]["Id"];
             extraQuantity: number;
             paymentmethod: components["schemas"]["GatewayModule"];
-            /** @description The price the client saw; compared with the server's (409 price_changed on a mismatch). */
+            /** @description The price the client saw (prorated for the rest of the period on a service with a due date); compared with the server's (409 price_changed on a mismatch). */
             price: components["schemas"]["Money"];
             currency: components["schemas"]["Currency"];
         };
@@ -1264,8 +1264,15 @@ export interface components {
         DueDate: string | null;
         /** @description What an extra connection bought today is billed for: the full period's price × remainingDays ÷ periodDays, rounded to the cent. remainingDays runs to the end of what is already billed (the next due date, or the end of the next period once its renewal invoice is issued). */
         Proration: {
+            /** @description Days (UTC) from today to `until`. */
             remainingDays: number;
+            /** @description Days of the period that ends at the next due date. */
             periodDays: number;
+            /**
+             * Format: date
+             * @description The day what is already billed ends (the next due date, or the issued renewal invoice's periodEnd).
+             */
+            until: string;
         };
         ClientProduct: {
             serviceid: components["schemas"]["Id"];

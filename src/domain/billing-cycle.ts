@@ -52,14 +52,14 @@ export function daysBetween(from: string, to: string): number {
 }
 
 /**
- * The due date one period after `date`: the same day of the month, or the month's last day when it has no such
- * day (31 Jan + 1 month = 28 Feb). Null for One Time.
+ * The due date `periods` periods after `date` (before it when negative; one by default): the same day of the month,
+ * or the month's last day when it has no such day (31 Jan + 1 month = 28 Feb). Null for One Time.
  */
-export function addCycle(date: string, cycle: string): string | null {
+export function addCycle(date: string, cycle: string, periods = 1): string | null {
   const months = cycleMonths(cycle);
   if (months === null) return null;
   const start = dateAt(date);
-  const target = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + months, 1));
+  const target = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + months * periods, 1));
   const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
   target.setUTCDate(Math.min(start.getUTCDate(), lastDay));
   return calendarDate(target);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { priceFor, quoteOrder, quoteProducts, quoteUpsell, type PricedOption, type PricedProduct } from './pricing';
+import { priceFor, prorate, prorationOn, quoteOrder, quoteProducts, quoteUpsell, type PricedOption, type PricedProduct } from './pricing';
 import { convertPromotion } from './promotion';
 
 const monthly: PricedProduct = { pid: 1, billingcycle: 'Monthly', pricing: { EUR: { monthly: 12.99 }, GBP: { monthly: 10.99 } } };
@@ -76,5 +76,53 @@ describe('quoteUpsell and quoteProducts', () => {
   it('sums products for their own cycles', () => {
     expect(quoteProducts([monthly, semiannual], 'EUR')).toBe(72.98);
     expect(quoteProducts([monthly, { ...semiannual, pricing: {} }], 'EUR')).toBeNull();
+  });
+});
+
+describe('prorationOn and prorate: an extra connection bought on a running service', () => {
+  const monthlyDue = (nextDueDate: string | null, renewal: { periodStart: string; periodEnd: string } | null = null) =>
+    ({ billingcycle: 'Monthly', nextDueDate, renewal });
+
+  it('EUR 4.00 a month with 20 of 30 days left (1 Dec, due 21 Dec; the period ran from 21 Nov) is 4.00 × 20 ÷ 30 = 2.67', () => {
+    const proration = prorationOn('2026-12-01', monthlyDue('2026-12-21'));
+    expect(proration).toEqual({ remainingDays: 20, periodDays: 30, until: '2026-12-21' });
+    expect(prorate(4, proration)).toBe(2.67);
+  });
+
+  it('counts the period that ends at the due date: 31 days from 21 Dec to 21 Jan or from 28 Jan to 28 Feb, 28 from 28 Feb to 28 Mar', () => {
+    expect(prorationOn('2027-01-11', monthlyDue('2027-01-21'))).toEqual({ remainingDays: 10, periodDays: 31, until: '2027-01-21' });
+    expect(prorationOn('2027-02-14', monthlyDue('2027-02-28'))).toEqual({ remainingDays: 14, periodDays: 31, until: '2027-02-28' });
+    expect(prorationOn('2027-03-14', monthlyDue('2027-03-28'))).toEqual({ remainingDays: 14, periodDays: 28, until: '2027-03-28' });
+  });
+
+  it('a half-year service half way (15 Oct, due 15 Jan; 92 of 184 days left) pays half of EUR 20.00', () => {
+    const proration = prorationOn('2026-10-15', { billingcycle: 'Semi-Annually', nextDueDate: '2027-01-15', renewal: null });
+    expect(proration).toEqual({ remainingDays: 92, periodDays: 184, until: '2027-01-15' });
+    expect(prorate(20, proration)).toBe(10);
+  });
+
+  it('once the renewal invoice of the next period is issued, runs to its end: 37 days of 30 (15 Dec to 21 Jan) is 4.00 × 37 ÷ 30 = 4.93', () => {
+    const proration = prorationOn('2026-12-15', monthlyDue('2026-12-21', { periodStart: '2026-12-21', periodEnd: '2027-01-21' }));
+    expect(proration).toEqual({ remainingDays: 37, periodDays: 30, until: '2027-01-21' });
+    expect(prorate(4, proration)).toBe(4.93);
+  });
+
+  it('a renewal invoice of another period does not extend what is billed', () => {
+    expect(prorationOn('2026-12-15', monthlyDue('2026-12-21', { periodStart: '2026-11-21', periodEnd: '2026-12-21' })))
+      .toEqual({ remainingDays: 6, periodDays: 30, until: '2026-12-21' });
+  });
+
+  it('0 days left (on the due date, or past it with no invoice issued) costs nothing', () => {
+    expect(prorationOn('2026-12-21', monthlyDue('2026-12-21'))).toEqual({ remainingDays: 0, periodDays: 30, until: '2026-12-21' });
+    expect(prorationOn('2026-12-23', monthlyDue('2026-12-21'))).toEqual({ remainingDays: 0, periodDays: 30, until: '2026-12-21' });
+    expect(prorate(4, { remainingDays: 0, periodDays: 30 })).toBe(0);
+  });
+
+  it('a whole period left is the full price', () => expect(prorate(12, { remainingDays: 30, periodDays: 30 })).toBe(12));
+
+  it('a lifetime service (no due date, or One Time) has no proration and pays the full price', () => {
+    expect(prorationOn('2026-12-01', monthlyDue(null))).toBeNull();
+    expect(prorationOn('2026-12-01', { billingcycle: 'One Time', nextDueDate: '2026-12-21', renewal: null })).toBeNull();
+    expect(prorate(4, null)).toBe(4);
   });
 });

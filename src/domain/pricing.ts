@@ -1,4 +1,4 @@
-import { pricingKey, type PricingKey } from './billing-cycle';
+import { addCycle, daysBetween, pricingKey, type PricingKey } from './billing-cycle';
 import type { Currency } from './currency';
 import { roundMoney, sumMoney } from './money';
 import { promotionDiscount, type Promotion } from './promotion';
@@ -103,13 +103,37 @@ export function quoteRenewal(input: RenewalQuoteInput): number | null {
 export interface Proration {
   remainingDays: number;
   periodDays: number;
+  /** The day what is already billed ends (YYYY-MM-DD): the next due date, or the issued renewal's period end. */
+  until: string;
+}
+
+/** A service as far as it is billed: its cycle, its next due date, and its renewal invoice if one is issued. */
+export interface BilledService {
+  billingcycle: string;
+  /** Null for a lifetime service. */
+  nextDueDate: string | null;
+  /** The open renewal invoice's period; it extends what is billed only when it starts at the next due date. */
+  renewal: { periodStart: string; periodEnd: string } | null;
+}
+
+/**
+ * How an add-on bought on `today` (YYYY-MM-DD, UTC) is prorated: to the end of what is billed, of the days of the
+ * period that ends at the next due date. Null for a lifetime service, which pays the full price.
+ */
+export function prorationOn(today: string, service: BilledService): Proration | null {
+  const { billingcycle, nextDueDate, renewal } = service;
+  if (nextDueDate === null) return null;
+  const periodStart = addCycle(nextDueDate, billingcycle, -1);
+  if (periodStart === null) return null;
+  const until = renewal?.periodStart === nextDueDate ? renewal.periodEnd : nextDueDate;
+  return { remainingDays: Math.max(daysBetween(today, until), 0), periodDays: daysBetween(periodStart, nextDueDate), until };
 }
 
 /**
  * A full period's amount for the days billed: amount × remaining days ÷ period days, rounded to the cent; the whole
  * amount without a proration (a lifetime service has no period).
  */
-export function prorate(amount: number, proration: Proration | null): number {
+export function prorate(amount: number, proration: Pick<Proration, 'remainingDays' | 'periodDays'> | null): number {
   if (!proration || proration.periodDays <= 0) return amount;
   return roundMoney((amount * Math.max(proration.remainingDays, 0)) / proration.periodDays);
 }

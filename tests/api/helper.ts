@@ -411,6 +411,17 @@ export async function unprovisionService(t: TestApp, serviceId: number): Promise
   await t.db.update(services).set({ username: null, passwordEncrypted: null, status: 'Pending' }).where(eq(services.id, serviceId));
 }
 
+/** Gives a service its next due date (YYYY-MM-DD), as its billing holds it: in the store, or in WHMCS. */
+export async function setNextDueDate(t: TestApp, serviceId: number, date: string): Promise<void> {
+  if (t.whmcs) {
+    const service = t.whmcs.state.services.find((row) => row.id === serviceId);
+    if (!service) throw new Error(`WHMCS holds no service ${serviceId}`);
+    service.nextduedate = date;
+    return;
+  }
+  await t.db.update(services).set({ nextDueDate: date }).where(eq(services.id, serviceId));
+}
+
 /** How often a promotion code was used, as the billing counts it: the local store's row, or WHMCS's (the fake's tblpromotions). */
 export async function promotionUses(t: TestApp, code: string): Promise<number | undefined> {
   if (t.whmcs) return t.whmcs.state.promotions.find((promotion) => promotion.code.toUpperCase() === code.toUpperCase())?.uses;

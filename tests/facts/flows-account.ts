@@ -9,7 +9,7 @@
  */
 import type { FactCurrency, FactCycle } from './catalogue';
 import { FLOW_CLIENT, FLOW_VISITOR, PROVISIONED_SERVICE, WAITING_ORDER, type FlowSession, type StatusAnswer } from './flows';
-import { APP_MESSAGES, SPEC_MESSAGES, panelActivationNote } from './messages';
+import { APP_MESSAGES, SPEC_MESSAGES, panelActivationNote, upsellProrated } from './messages';
 
 /**
  * A session the account journeys start from: nobody, a signed-in client, a guest identified by e-mail (spec §6),
@@ -46,12 +46,21 @@ export interface ClientService {
   name: string;
   billingcycle: FactCycle;
   extraConnections: number;
+  /** Its due date; null when the shop gives none (a service activated before due dates were kept). */
+  nextduedate: string | null;
+  /** On a service with a due date, the days its extra connections are billed for (README, the upsell's price for the rest of the period). */
+  proration: { remainingDays: number; periodDays: number; until: string } | null;
 }
 
 /** The client's active services, in the shop's order: the first is selected by default (spec §2 Upsell). */
 export const CLIENT_SERVICES = {
-  monthly: { serviceid: 3101, name: '1 Month', billingcycle: 'Monthly', extraConnections: 0 },
-  halfYear: { serviceid: 3102, name: '6 Months', billingcycle: 'Semi-Annually', extraConnections: 1 },
+  monthly: { serviceid: 3101, name: '1 Month', billingcycle: 'Monthly', extraConnections: 0, nextduedate: null, proration: null },
+  halfYear: { serviceid: 3102, name: '6 Months', billingcycle: 'Semi-Annually', extraConnections: 1, nextduedate: null, proration: null },
+  /** Due on 21 Dec 2026 and listed on 1 Dec: 20 days left of the 30 from 21 Nov. */
+  monthlyDueSoon: {
+    serviceid: 3103, name: '1 Month', billingcycle: 'Monthly', extraConnections: 0,
+    nextduedate: '2026-12-21', proration: { remainingDays: 20, periodDays: 30, until: '2026-12-21' },
+  },
 } as const satisfies Record<string, ClientService>;
 
 /** The invoice and payment link the shop creates for an upsell. */
@@ -133,6 +142,18 @@ export const UPSELL_FLOWS = {
       { serviceId: 3101, extraQuantity: 2, paymentmethod: 'sandbox', price: 8, currency: 'EUR', answer: { priceChanged: 9 } },
       { serviceId: 3101, extraQuantity: 2, paymentmethod: 'sandbox', price: 9, currency: 'EUR', answer: 'created' },
     ],
+    end: { screen: 'payment page', link: UPSELL_INVOICE.link },
+  },
+  proratedMonthly: {
+    journey: 'A client buys 2 extra connections for a monthly service due in 20 of its 30 days: 2 × €4.00 × 20 ÷ 30 = €5.33 for the days left, until its due date',
+    source: 'README (extra connections on a running service: the full period\'s price × the days left ÷ the period\'s days, to the cent)',
+    session: FLOW_CLIENT,
+    country: 'NL',
+    services: [CLIENT_SERVICES.monthlyDueSoon],
+    form: { quantity: 2 },
+    shows: { service: '1 Month, service #3103', price: `€5.33 ${upsellProrated(20, 'Dec 21, 2026')}`, pay: 'Pay €5.33' },
+    servicesRead: true,
+    invoices: [{ serviceId: 3103, extraQuantity: 2, paymentmethod: 'sandbox', price: 5.33, currency: 'EUR', answer: 'created' }],
     end: { screen: 'payment page', link: UPSELL_INVOICE.link },
   },
   visitorSignsIn: {

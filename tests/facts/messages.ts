@@ -58,6 +58,9 @@ export const latePayment = (invoiceid: number) => `We received a payment after t
 /** What the shop does next with a payment that came after the order closed (hardening issue: activation or refund by the operator; no second payment). */
 export const LATE_PAYMENT_NEXT = 'You do not need to pay again: the shop will either activate your order or refund your payment.';
 
+/** What the upsell's price covers on a service with a due date: the days left, until the day written as en-en's Intl does ('Dec 21, 2026'). */
+export const upsellProrated = (days: number, until: string) => `for the ${days} days left of this period (until ${until})`;
+
 /** The upsell's price box when the service's extra connections have no price in the visitor's currency. */
 export const upsellNotSold = (currency: string) => `Extra connections for this service cannot be bought in ${currency}.`;
 

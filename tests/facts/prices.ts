@@ -199,11 +199,34 @@ const UPSELL_ROWS: UpsellRow[] = [
   ['One Time', 'GBP', 10, 35.00],
 ];
 
-/** The upsell's price for a service's cycle, a currency and a quantity. */
-export function upsellFact(choices: { billingcycle: string; currency: FactCurrency; quantity: number }): number {
-  const row = UPSELL_ROWS.find(([cycle, currency, quantity]) => cycle === choices.billingcycle && currency === choices.currency && quantity === choices.quantity);
+type ProratedUpsellRow = [billingcycle: string, currency: FactCurrency, quantity: number, remainingDays: number, periodDays: number, total: number];
+
+/**
+ * Extra connections bought on a service with a due date (README, the upsell's price for the rest of the period): the
+ * full period's price × the days left ÷ the period's days, rounded to the cent.
+ */
+const PRORATED_UPSELL_ROWS: ProratedUpsellRow[] = [
+  ['Monthly', 'EUR', 1, 20, 30, 2.67], // 4.00 × 20 ÷ 30 = 2.666…
+  ['Monthly', 'EUR', 2, 20, 30, 5.33], // 8.00 × 20 ÷ 30 = 5.333…
+  ['Monthly', 'EUR', 3, 20, 30, 8.00],
+  ['Monthly', 'EUR', 10, 20, 30, 26.67], // 40.00 × 20 ÷ 30 = 26.666…
+  ['Monthly', 'GBP', 1, 20, 30, 2.33], // 3.50 × 20 ÷ 30 = 2.333…
+  ['Monthly', 'GBP', 2, 20, 30, 4.67], // 7.00 × 20 ÷ 30 = 4.666…
+  ['Monthly', 'GBP', 10, 20, 30, 23.33], // 35.00 × 20 ÷ 30 = 23.333…
+];
+
+/**
+ * The upsell's price for a service's cycle, a currency and a quantity; with the service's proration (getActiveProducts),
+ * for the days left of its period.
+ */
+export function upsellFact(choices: { billingcycle: string; currency: FactCurrency; quantity: number; proration?: { remainingDays: number; periodDays: number } | null }): number {
+  const { proration } = choices;
+  const row = proration
+    ? PRORATED_UPSELL_ROWS.find(([cycle, currency, quantity, remainingDays, periodDays]) =>
+      cycle === choices.billingcycle && currency === choices.currency && quantity === choices.quantity && remainingDays === proration.remainingDays && periodDays === proration.periodDays)
+    : UPSELL_ROWS.find(([cycle, currency, quantity]) => cycle === choices.billingcycle && currency === choices.currency && quantity === choices.quantity);
   if (!row) throw new Error(`The facts table has no upsell row for ${JSON.stringify(choices)}: add it to tests/facts/prices.ts by hand`);
-  return row[3];
+  return row[row.length - 1] as number;
 }
 
 type ResellerRow = [pid: number, newReseller: boolean, currency: FactCurrency, total: number];

@@ -5,7 +5,7 @@ import type { AnyEventObject } from 'xstate';
 import type { ActiveService, ActiveServicesOutput, CreateInvoiceOutput, UpsellContext } from '../../machines/upsell.machine';
 import { upsellModel, upsellModelInput, upsellModelServerPrice, upsellModelServices } from '../../scripts/statecharts/models/upsell.model';
 import { MIN_LOADING_MS } from '../../src/domain/constants';
-import { APP_MESSAGES, PAYMENT_LINKS, upsellNotSold } from '../facts/messages';
+import { APP_MESSAGES, PAYMENT_LINKS, upsellNotSold, upsellProrated } from '../facts/messages';
 import { upsellFact } from '../facts/prices';
 import { apiError } from '../support/fake-api';
 import { contractGateways, contractPricing } from './api';
@@ -108,13 +108,15 @@ async function see(value: unknown, context: UpsellContext, page: UpsellPage): Pr
   expect((screen.getByRole('slider', { name: en.upsell.quantity }) as HTMLInputElement).value).toBe(String(context.quantity));
   expect(screen.getByRole('radio', { name: gatewayName(context.selectedGateway) })).toHaveProperty('checked', true);
   // The price is the facts table's, for the service and quantity on the page, in the visitor's EUR (the Lifetime service's is not
-  // sold in EUR), or the server's total of a 409 price_changed until the client reprices.
+  // sold in EUR; the 1 Month service's covers the 20 days left until its due date, 21 Dec 2026), or the server's total of a
+  // 409 price_changed until the client reprices.
   const selected = upsellModelServices.find((candidate) => String(candidate.serviceid) === (service as HTMLSelectElement).value)!;
   const quantity = Number((screen.getByRole('slider', { name: en.upsell.quantity }) as HTMLInputElement).value);
-  const tablePrice = selected.serviceid === 12 ? null : upsellFact({ billingcycle: selected.billingcycle, currency: 'EUR', quantity });
+  const tablePrice = selected.serviceid === 12 ? null : upsellFact({ billingcycle: selected.billingcycle, currency: 'EUR', quantity, proration: { remainingDays: 20, periodDays: 30 } });
   const amount = page.serverTotal ?? tablePrice;
+  const covers = selected.serviceid === 11 ? upsellProrated(20, 'Dec 21, 2026') : cycleText(selected.billingcycle);
   const price = screen.getByText(en.upsell.price).parentElement!.querySelector('output')!;
-  expect(price.textContent).toBe(amount === null ? upsellNotSold('EUR') : `${money(amount, 'EUR')} ${cycleText(selected.billingcycle)}`);
+  expect(price.textContent).toBe(amount === null ? upsellNotSold('EUR') : `${money(amount, 'EUR')} ${covers}`);
   if (amount !== null && state !== 'submitting') expect(screen.getByRole('button', { name: /^Pay\b/ }).textContent).toBe(`Pay ${money(amount, 'EUR')}`);
   const submit = state === 'submitting' ? screen.getByRole('button', { name: en.upsell.submitting }) : screen.getByRole('button', { name: /^Pay\b/ });
   expect(submit.getAttribute('aria-disabled')).toBe(state === 'submitting' || context.price === null ? 'true' : null);

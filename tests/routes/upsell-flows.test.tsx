@@ -7,10 +7,11 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { renderApp, type RenderedApp } from '../support/render-app';
-import { UPSELL_FLOWS, type UpsellFlow } from '../facts/flows-account';
+import { CLIENT_SERVICES, UPSELL_FLOWS, type UpsellFlow } from '../facts/flows-account';
+import { FLOW_CLIENT } from '../facts/flows';
 import { upsellFact } from '../facts/prices';
 import { flowShop, type FlowShop } from './flow-shop';
-import { TEXTS } from './screens';
+import { TEXTS, urlOf } from './screens';
 
 const en = TEXTS['en-en'];
 type Client = ReturnType<typeof userEvent.setup>;
@@ -65,7 +66,7 @@ describe('upsell journeys (tests/facts/flows-account.ts)', () => {
         const expected =
           refused !== undefined && refused !== 'created'
             ? refused.priceChanged
-            : upsellFact({ billingcycle: service.billingcycle, currency: invoice.currency, quantity: invoice.extraQuantity });
+            : upsellFact({ billingcycle: service.billingcycle, currency: invoice.currency, quantity: invoice.extraQuantity, proration: service.proration });
         expect(invoice.price, flow.journey).toBe(expected);
       });
     }
@@ -95,6 +96,18 @@ describe('upsell journeys (tests/facts/flows-account.ts)', () => {
     expect(servicesRead(shop), 'the services were read').toBe(flow.servicesRead);
     expect(shop.invoices, 'the invoices that reached the shop').toEqual(flow.invoices);
     expect(rendered.left, 'the payment pages opened').toEqual(flow.end.screen === 'payment page' ? [flow.end.link] : []);
+    expect(shop.violations).toEqual([]);
+  });
+
+  it.each([
+    // 4.00 EUR × 20 ÷ 30 = 2.67 in German words and dates (Intl writes a no-break space before €); 3.50 GBP × 20 ÷ 30 = 2.33 in British ones.
+    ['de-de', '2,67\u00a0€ für die 20 verbleibenden Tage dieses Zeitraums (bis 21.12.2026)'],
+    ['en-gb', '£2.33 for the 20 days left of this period (until 21 Dec 2026)'],
+  ] as const)('in %s a service due in 20 of its 30 days shows what one connection costs for those days and their end: %s', async (locale, price) => {
+    const shop = flowShop({ session: FLOW_CLIENT, country: 'DE', services: [CLIENT_SERVICES.monthlyDueSoon] });
+    await renderApp({ url: urlOf(locale, '/upsell'), fetch: shop.fetch });
+    await screen.findByRole('slider', { name: TEXTS[locale].upsell.quantity });
+    await waitFor(() => expect(screen.getByText(TEXTS[locale].upsell.price).parentElement!.querySelector('output')!.textContent).toBe(price));
     expect(shop.violations).toEqual([]);
   });
 });

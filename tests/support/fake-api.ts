@@ -135,7 +135,7 @@ const defaults: Record<Operation, Answer> = {
   cancelOrder: { orderid: 1001, status: 'Cancelled' },
   offshore: { invoiceid: 2001, paymentmethod: 'sandbox', link: 'http://localhost/checkout/sandbox/pay/pay_card', deadline: '2030-01-02T12:00:00.000Z' },
   coinbase: { invoiceid: 2001, paymentmethod: 'sandboxcrypto', link: 'http://localhost/checkout/sandbox/pay/pay_coin', deadline: '2030-01-02T12:00:00.000Z' },
-  getActiveProducts: { totalresults: 1, products: [{ serviceid: 3001, pid: 1, name: 'TV Monthly', billingcycle: 'Monthly', extraConnections: 0, pricing: options[0]!.pricing }] },
+  getActiveProducts: { totalresults: 1, products: [{ serviceid: 3001, pid: 1, name: 'TV Monthly', billingcycle: 'Monthly', nextduedate: null, proration: null, extraConnections: 0, pricing: options[0]!.pricing }] },
   addInvoice: { invoiceid: 2002, amount: 5, currency: 'EUR', link: 'http://localhost/checkout/sandbox/pay/pay_upsell', deadline: '2030-01-02T12:00:00.000Z' },
   getClientProducts: demoService,
   // The demo service's renewal invoice, open: one more month at the plan's price.

@@ -26,11 +26,14 @@ export const upsellModelInput: UpsellInput = {
 const notSold = { monthly: -1, quarterly: -1, semiannually: -1, annually: -1, biennially: -1, triennially: -1 };
 
 /**
- * A 1 Month service with the seeded extra-connection prices (tests/facts/catalogue.ts), and a Lifetime
- * (One Time) service whose extra connection is priced only in GBP (not sold in EUR).
+ * A 1 Month service with the seeded extra-connection prices (tests/facts/catalogue.ts), due in 20 of its 30 days
+ * (prorated), and a Lifetime (One Time) service whose extra connection is priced only in GBP (not sold in EUR).
  */
 export const upsellModelServices: ActiveService[] = [
-  { serviceid: 11, pid: 1, name: '1 Month', billingcycle: 'Monthly', nextduedate: null, proration: null, extraConnections: 0, pricing: { EUR: { ...notSold, ...EXTRA_CONNECTION_PRICING.EUR }, GBP: { ...notSold, ...EXTRA_CONNECTION_PRICING.GBP } } },
+  {
+    serviceid: 11, pid: 1, name: '1 Month', billingcycle: 'Monthly', nextduedate: '2026-12-21', proration: { remainingDays: 20, periodDays: 30, until: '2026-12-21' },
+    extraConnections: 0, pricing: { EUR: { ...notSold, ...EXTRA_CONNECTION_PRICING.EUR }, GBP: { ...notSold, ...EXTRA_CONNECTION_PRICING.GBP } },
+  },
   { serviceid: 12, pid: 3, name: 'Lifetime', billingcycle: 'One Time', nextduedate: null, proration: null, extraConnections: 1, pricing: { EUR: notSold, GBP: { ...notSold, monthly: EXTRA_CONNECTION_PRICING.GBP.monthly! } } },
 ];
 

@@ -97,12 +97,14 @@ function UpsellForm({ actor, snapshot }: { actor: UpsellActor; snapshot: UpsellS
   // Disabled until hydrated: Enter in a field of the server's page would otherwise submit it natively.
   const hydrated = useHydrated();
   const message = useMessage();
-  const { money } = useFormat();
+  const { money, day } = useFormat();
   const ids = useId();
   const { services, selectedServiceId, quantity, gateways, selectedGateway, price, currency, error } = snapshot.context;
   const service = services.find((candidate) => candidate.serviceid === selectedServiceId);
   const submitting = snapshot.matches('submitting');
-  const cycle = service ? t(`cycle.${cycleKey(service.billingcycle)}`) : '';
+  // On a service with a due date the price covers the days left of what is billed, not a whole period.
+  const proration = service?.proration;
+  const period = proration ? t('upsell.prorated', { count: proration.remainingDays, date: day(proration.until) }) : service ? t(`cycle.${cycleKey(service.billingcycle)}`) : '';
   const { hint, reason } = usePaymentNote(gateways, selectedGateway, currency);
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -143,8 +145,8 @@ function UpsellForm({ actor, snapshot }: { actor: UpsellActor; snapshot: UpsellS
         title={t('checkout.summary')}
         lines={service ? [{ label: t('upsell.serviceOption', { name: service.name, id: service.serviceid }), amount: '' }, { label: t('upsell.quantity'), amount: String(quantity) }] : null}
         totalLabel={t('upsell.price')}
-        total={<output aria-live="polite">{price === null ? t('upsell.notSold', { currency }) : `${money(price, currency)} ${cycle}`}</output>}
-        barTotal={price === null ? null : { amount: money(price, currency), note: cycle }}
+        total={<output aria-live="polite">{price === null ? t('upsell.notSold', { currency }) : `${money(price, currency)} ${period}`}</output>}
+        barTotal={price === null ? null : { amount: money(price, currency), note: period }}
         hint={hint}
         reason={reason}
         alert={error && <Alert>{message(error)}</Alert>}

@@ -3,9 +3,10 @@ import { EXTRA_CONNECTION_OPTION_ID, PROXY_PROTECTION_OPTION_ID } from '../../do
 import { MESSAGE_TEXTS, promotionRefusalMessage } from '../../domain/messages';
 import { sameAmount, toCents } from '../../domain/money';
 import { addOnsOf } from '../../domain/order-draft';
-import { quoteOrder, quoteProducts, quoteUpsell } from '../../domain/pricing';
+import { prorate, quoteOrder, quoteProducts, quoteUpsell } from '../../domain/pricing';
 import { isoDate, promotionRefusal, type Promotion } from '../../domain/promotion';
 import { pricedPromotion } from '../billing/promotions';
+import { serviceProration } from '../billing/proration';
 import type { CatalogueProduct, IdempotencyClaim, InvoiceProgress, NewUpsellInvoice, PaymentRecord, PlacedOrder, StoredAnswer, UpsellInvoice } from '../billing/port';
 import { idempotencyClaim } from '../billing/shared/idempotency';
 import type { PaymentGateway } from '../payments/port';
@@ -169,8 +170,10 @@ export function orderRoutes({ billing, gateways, fraud, config, clock, shop }: R
     const product = await billing.product(service.pid);
     const option = product?.configoptions.find((candidate) => candidate.id === EXTRA_CONNECTION_OPTION_ID);
     if (!option) throw unprocessable('not_offered', 'Extra connections are not offered for this service.');
-    const amount = quoteUpsell(option, service.billingcycle, currency, extraQuantity);
-    if (amount === null) throw unprocessable('not_priced', `Extra connections are not sold in ${currency} for this service.`);
+    const fullPeriod = quoteUpsell(option, service.billingcycle, currency, extraQuantity);
+    if (fullPeriod === null) throw unprocessable('not_priced', `Extra connections are not sold in ${currency} for this service.`);
+    // Priced for the rest of what is billed, as getActiveProducts showed it that day (a day later is a price change).
+    const amount = prorate(fullPeriod, await serviceProration(billing, service, clock.now()));
     if (!sameAmount(price, amount)) throw priceChanged(amount, currency);
     return {
       clientId: session.clientId, serviceId, quantity: extraQuantity, currency, amountCents: toCents(amount),

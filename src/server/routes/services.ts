@@ -3,6 +3,7 @@ import { EXTRA_CONNECTION_OPTION_ID } from '../../domain/constants';
 import { normaliseMacAddress } from '../../domain/device';
 import { m3uPlaylist, packCredits, playlistUrl as panelPlaylistUrl } from '../../domain/panel';
 import { RENEWABLE_STATUSES, type ServiceRecord, type ServiceStatus } from '../billing/port';
+import { serviceProration } from '../billing/proration';
 import { conflict, forbidden, notFound, unauthenticated } from '../http-error';
 import { reachesClient, requireLogin, requireSession, type Session } from '../session';
 import { completePricing } from './catalogue';
@@ -135,12 +136,13 @@ export function serviceRoutes({ billing, config, shop, clock }: RouteDeps): Hand
       const session = await requireLogin(request);
       const services = (await billing.activeServices(session.clientId))
         .filter((service) => service.productGroup === 'retail' && (session.reach === 'client' || session.orders.includes(service.orderId)));
+      const now = clock.now();
       const products = await Promise.all(services.map(async (service) => {
         const product = await billing.product(service.pid);
         const option = product?.configoptions.find((candidate) => candidate.id === EXTRA_CONNECTION_OPTION_ID);
         return option ? {
           serviceid: service.id, pid: service.pid, name: planName(service, request.query.locale), billingcycle: service.billingcycle as 'Monthly',
-          nextduedate: service.nextDueDate, proration: null,
+          nextduedate: service.nextDueDate, proration: await serviceProration(billing, service, now),
           extraConnections: service.extraConnections, pricing: completePricing(option.pricing),
         } : null;
       }));
