@@ -221,7 +221,6 @@ export const RENEWING_SERVICE_FLOWS = {
 
 /** A client's active service with a due date, as the upsell lists it. */
 export const UPSELL_RENEWING_SERVICE = {
-  service: { serviceid: 3101, name: '1 Month', billingcycle: 'Monthly', extraConnections: 0 } satisfies ClientService,
-  nextduedate: '2026-12-27',
+  service: { serviceid: 3101, name: '1 Month', billingcycle: 'Monthly', extraConnections: 0, nextduedate: '2026-12-27', proration: null } satisfies ClientService,
   renewsOn: 'Renews on Dec 27, 2026',
 } as const;

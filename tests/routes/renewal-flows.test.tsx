@@ -137,9 +137,8 @@ describe('"Renews on" on the success page (tests/facts/flows-renewal.ts)', () =>
   });
 
   it('the upsell says when the selected service renews', async () => {
-    const { service, nextduedate, renewsOn } = UPSELL_RENEWING_SERVICE;
-    const listed = { ...service, nextduedate, proration: null };
-    const shop = flowShop({ session: FLOW_CLIENT, country: 'NL', services: [listed] });
+    const { service, renewsOn } = UPSELL_RENEWING_SERVICE;
+    const shop = flowShop({ session: FLOW_CLIENT, country: 'NL', services: [service] });
     await renderApp({ url: '/checkout/upsell', fetch: shop.fetch });
     await screen.findByRole('combobox', { name: en.upsell.service });
 
