@@ -89,10 +89,19 @@ describe('prorationOn and prorate: an extra connection bought on a running servi
     expect(prorate(4, proration)).toBe(2.67);
   });
 
-  it('counts the period that ends at the due date: 31 days from 21 Dec to 21 Jan or from 28 Jan to 28 Feb, 28 from 28 Feb to 28 Mar', () => {
+  it('counts the period that ends at the due date: 31 days from 21 Dec to 21 Jan, 28 from 28 Feb to 28 Mar', () => {
     expect(prorationOn('2027-01-11', monthlyDue('2027-01-21'))).toEqual({ remainingDays: 10, periodDays: 31, until: '2027-01-21' });
-    expect(prorationOn('2027-02-14', monthlyDue('2027-02-28'))).toEqual({ remainingDays: 14, periodDays: 31, until: '2027-02-28' });
     expect(prorationOn('2027-03-14', monthlyDue('2027-03-28'))).toEqual({ remainingDays: 14, periodDays: 28, until: '2027-03-28' });
+  });
+
+  it('a due date on a month\'s last day (28 Feb 2027, reached a month on from 28, 29, 30 or 31 Jan) ends a period of 28 days from 31 Jan', () => {
+    expect(prorationOn('2027-02-14', monthlyDue('2027-02-28'))).toEqual({ remainingDays: 14, periodDays: 28, until: '2027-02-28' });
+    expect(prorationOn('2027-04-15', monthlyDue('2027-04-30'))).toEqual({ remainingDays: 15, periodDays: 30, until: '2027-04-30' });
+  });
+
+  it('bought on the day a service starts, even one a short month cuts off (30 Jan, due 28 Feb), an add-on costs the full price and no more', () => {
+    expect(prorate(4, prorationOn('2027-01-30', monthlyDue('2027-02-28')))).toBe(4);
+    expect(prorate(4, prorationOn('2026-11-28', monthlyDue('2026-12-28')))).toBe(4);
   });
 
   it('a half-year service half way (15 Oct, due 15 Jan; 92 of 184 days left) pays half of EUR 20.00', () => {

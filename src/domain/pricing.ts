@@ -1,4 +1,4 @@
-import { addCycle, daysBetween, pricingKey, type PricingKey } from './billing-cycle';
+import { addCycle, addDays, daysBetween, pricingKey, type PricingKey } from './billing-cycle';
 import type { Currency } from './currency';
 import { roundMoney, sumMoney } from './money';
 import { promotionDiscount, type Promotion } from './promotion';
@@ -117,16 +117,30 @@ export interface BilledService {
 }
 
 /**
+ * The first day of the period that ends at a due date: the latest day one cycle on from which is that due date. A due
+ * date on a month's last day is reached from several days (28 Feb from 28 to 31 Jan): the period is the shortest.
+ */
+function periodStartOf(nextDueDate: string, billingcycle: string): string | null {
+  let start = addCycle(nextDueDate, billingcycle, -1);
+  while (start !== null && addCycle(addDays(start, 1), billingcycle) === nextDueDate) start = addDays(start, 1);
+  return start;
+}
+
+/**
  * How an add-on bought on `today` (YYYY-MM-DD, UTC) is prorated: to the end of what is billed, of the days of the
- * period that ends at the next due date. Null for a lifetime service, which pays the full price.
+ * period that ends at the next due date. The days to the due date count at most one period, so a service bought on a
+ * day a short month cuts off (30 Jan, due 28 Feb) pays no more than the full price. Null for a lifetime service.
  */
 export function prorationOn(today: string, service: BilledService): Proration | null {
   const { billingcycle, nextDueDate, renewal } = service;
   if (nextDueDate === null) return null;
-  const periodStart = addCycle(nextDueDate, billingcycle, -1);
+  const periodStart = periodStartOf(nextDueDate, billingcycle);
   if (periodStart === null) return null;
-  const until = renewal?.periodStart === nextDueDate ? renewal.periodEnd : nextDueDate;
-  return { remainingDays: Math.max(daysBetween(today, until), 0), periodDays: daysBetween(periodStart, nextDueDate), until };
+  const periodDays = daysBetween(periodStart, nextDueDate);
+  const toDue = Math.min(Math.max(daysBetween(today, nextDueDate), 0), periodDays);
+  const extended = renewal?.periodStart === nextDueDate;
+  const until = extended ? renewal.periodEnd : nextDueDate;
+  return { remainingDays: toDue + (extended ? daysBetween(nextDueDate, renewal.periodEnd) : 0), periodDays, until };
 }
 
 /**
