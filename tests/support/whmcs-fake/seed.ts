@@ -4,6 +4,7 @@
  * their sub-options, Username/Password custom fields per product, raw promotion rows, a WHMCS 8 user per client.
  */
 import { DEMO_CATALOGUE_FILE, loadCatalogueFile, type Catalogue } from '../../../src/server/catalogue/load';
+import { addMonths, CYCLE_MONTHS } from './values';
 
 export const CYCLE_KEYS = ['monthly', 'quarterly', 'semiannually', 'annually', 'biennially', 'triennially'] as const;
 export type CycleKey = (typeof CYCLE_KEYS)[number];
@@ -171,7 +172,8 @@ export function demoSeed(catalogue: Catalogue = loadCatalogueFile(DEMO_CATALOGUE
       {
         id, clientid: clientId, orderid: id, pid, regdate: '2024-01-15', domain: '', serverhostname: DEMO_SERVER_HOSTNAME, serverip: '192.0.2.10',
         firstpaymentamount: amount, recurringamount: billingcycle === 'One Time' ? '0.00' : amount, billingcycle,
-        nextduedate: billingcycle === 'One Time' ? '0000-00-00' : today, paymentmethod: 'sandbox', status: 'Active', suspensionreason: '', username, password, notes: '', promoid: 0,
+        // Paid up to a cycle from today, as a service renewed on time is: its add-ons cost a whole period.
+        nextduedate: CYCLE_MONTHS[billingcycle] ? addMonths(today, CYCLE_MONTHS[billingcycle]) : '0000-00-00', paymentmethod: 'sandbox', status: 'Active', suspensionreason: '', username, password, notes: '', promoid: 0,
         customfields: Object.fromEntries([
           ...(usernameField ? [[usernameField.id, username]] : []), ...(passwordField ? [[passwordField.id, password]] : []),
           ...(mac !== null ? [[DEMO_MAC_FIELD_ID, mac]] : []),
