@@ -1,24 +1,18 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, calendarDate } from '../../src/domain/billing-cycle';
 import { applyCatalogue } from '../../src/server/catalogue/apply';
 import { DEMO_CATALOGUE_FILE, loadCatalogueFile } from '../../src/server/catalogue/load';
 import { openStore } from '../../src/server/db/connect';
 import { clients, invoices, orders, services } from '../../src/server/db/schema';
+import { runOpsScript } from './run-ops-script';
 
-const run = promisify(execFile);
-const ROOT = join(import.meta.dirname, '../..');
 const EMAIL = 'renewing.shopper@mail.test';
 
 /** npm run renewals:due as an operator runs it, on a data directory of its own. */
-const listDue = (dataDir: string, ...args: string[]) =>
-  run(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'scripts/ops/renewals-due.ts'), ...args], {
-    cwd: ROOT, env: { PATH: process.env.PATH, DATA_DIR: dataDir }, timeout: 60_000,
-  });
+const listDue = (dataDir: string, ...args: string[]) => runOpsScript('renewals-due', dataDir, ...args);
 
 describe('npm run renewals:due', () => {
   let dataDir: string;
