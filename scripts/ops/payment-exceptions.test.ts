@@ -9,7 +9,7 @@ import { runOpsScript } from './run-ops-script';
 const LINK_ID = 'pay_SecretBearerToken0123456789abcdef';
 
 /** npm run payments:exceptions as an operator runs it, on a data directory of its own. */
-const listExceptions = (dataDir: string, ...args: string[]) => runOpsScript('payment-exceptions', dataDir, ...args);
+const listExceptions = (dataDir: string, ...args: string[]) => runOpsScript('payment-exceptions', dataDir, args);
 
 describe('npm run payments:exceptions', () => {
   let dataDir: string;

@@ -12,7 +12,7 @@ import { runOpsScript } from './run-ops-script';
 const EMAIL = 'renewing.shopper@mail.test';
 
 /** npm run renewals:due as an operator runs it, on a data directory of its own. */
-const listDue = (dataDir: string, ...args: string[]) => runOpsScript('renewals-due', dataDir, ...args);
+const listDue = (dataDir: string, ...args: string[]) => runOpsScript('renewals-due', dataDir, args);
 
 describe('npm run renewals:due', () => {
   let dataDir: string;
@@ -55,4 +55,12 @@ describe('npm run renewals:due', () => {
     expect(json.services.map((row) => row.serviceId)).toEqual([61, 62]);
     await expect(listDue(dataDir, '--days', 'soon')).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('Unknown argument --days') });
   }, 120_000);
+
+  it('with BILLING=whmcs says where WHMCS lists its renewals, and lists nothing', async () => {
+    const whmcs = {
+      BILLING: 'whmcs', WHMCS_API_URL: 'http://127.0.0.1:9/includes/api.php', WHMCS_API_IDENTIFIER: 'id', WHMCS_API_SECRET: 'secret',
+      WHMCS_RETAIL_GID: '1', WHMCS_RESELLER_GID: '2', WHMCS_RESELLER_CLIENT_GROUP: '1',
+    };
+    await expect(runOpsScript('renewals-due', dataDir, [], whmcs)).rejects.toMatchObject({ code: 1, stdout: '', stderr: expect.stringContaining('WHMCS issues and lists the renewals') });
+  }, 60_000);
 });

@@ -4,8 +4,8 @@
  * Lists the services falling due within N days (default RENEWAL_INVOICE_DAYS), soonest first, with their renewal
  * invoice: the service, its client's id (never an e-mail address), the plan and cycle, its status and due date, and
  * the invoice's id, status and amount (or that none is issued yet). It asks the billing port, as the server does:
- * the local billing's own renewals, or with BILLING=whmcs what the WHMCS adapter lists (WHMCS issues, reminds and
- * suspends by itself; its admin area lists its renewals in full).
+ * the local billing lists its own renewals; with BILLING=whmcs the adapter answers where WHMCS lists them (WHMCS
+ * issues, reminds and suspends by itself).
  *
  * Opens the store as the server does (DATABASE_URL, else the embedded store in DATA_DIR). The embedded
  * store is one process's at a time: stop the server first (or use the PostgreSQL store).
@@ -49,14 +49,12 @@ async function main(): Promise<void> {
       const today = calendarDate(systemClock.now());
       // Due within N days: on a day before today + N + 1.
       const due = await billing.dueRenewals(addDays(today, days + 1));
-      const whmcs = config.billing.kind === 'whmcs' ? 'WHMCS issues, reminds and suspends its renewals itself; its admin area lists them in full.' : null;
       if (json) {
         console.log(JSON.stringify({ today, days, services: due }, null, 2));
         return;
       }
       for (const row of due) console.log(formatDueRenewal(row));
       console.log(`${due.length} service${due.length === 1 ? '' : 's'} falling due by ${addDays(today, days)} (within ${days} day${days === 1 ? '' : 's'}).`);
-      if (whmcs) console.log(whmcs);
     } finally {
       await billing.close?.();
     }

@@ -9,7 +9,7 @@ import { runOpsScript } from './run-ops-script';
 const LINK_ID = 'pay_SecretBearerToken0123456789abcdef';
 
 /** npm run whmcs:unfinished as an operator runs it, on a data directory of its own. */
-const listUnfinished = (dataDir: string, ...args: string[]) => runOpsScript('whmcs-unfinished', dataDir, ...args);
+const listUnfinished = (dataDir: string, ...args: string[]) => runOpsScript('whmcs-unfinished', dataDir, args);
 
 describe('npm run whmcs:unfinished', () => {
   let dataDir: string;
