@@ -1,14 +1,14 @@
 /** What every operator listing shares: the store the environment names, and running as a script (tests import the listing's functions). */
 import { pathToFileURL } from 'node:url';
-import { readConfig } from '../../src/server/config';
+import { readConfig, type ServerConfig } from '../../src/server/config';
 import { openStore, type Database } from '../../src/server/db/connect';
 
-/** Opens the store of this environment (DATABASE_URL, else DATA_DIR's embedded one), hands it to `work`, closes it. */
-export async function withConfiguredStore(work: (db: Database) => Promise<void>): Promise<void> {
+/** Opens the store of this environment (DATABASE_URL, else DATA_DIR's embedded one), hands it and the configuration to `work`, closes it. */
+export async function withConfiguredStore(work: (db: Database, config: ServerConfig) => Promise<void>): Promise<void> {
   const config = readConfig();
   const store = await openStore(config.databaseUrl ? { engine: 'postgres', databaseUrl: config.databaseUrl } : { engine: 'pglite', dataDir: config.dataDir });
   try {
-    await work(store.db);
+    await work(store.db, config);
   } finally {
     await store.close();
   }

@@ -1,21 +1,15 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/server/db/connect';
 import { paymentExceptions } from '../../src/server/db/schema';
+import { runOpsScript } from './run-ops-script';
 
-const run = promisify(execFile);
-const ROOT = join(import.meta.dirname, '../..');
 const LINK_ID = 'pay_SecretBearerToken0123456789abcdef';
 
 /** npm run payments:exceptions as an operator runs it, on a data directory of its own. */
-const listExceptions = (dataDir: string, ...args: string[]) =>
-  run(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'scripts/ops/payment-exceptions.ts'), ...args], {
-    cwd: ROOT, env: { PATH: process.env.PATH, DATA_DIR: dataDir }, timeout: 60_000,
-  });
+const listExceptions = (dataDir: string, ...args: string[]) => runOpsScript('payment-exceptions', dataDir, args);
 
 describe('npm run payments:exceptions', () => {
   let dataDir: string;

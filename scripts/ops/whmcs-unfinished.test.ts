@@ -1,21 +1,15 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/server/db/connect';
 import { clients, idempotencyKeys, invoices, orders, payments, whmcsUndos } from '../../src/server/db/schema';
+import { runOpsScript } from './run-ops-script';
 
-const run = promisify(execFile);
-const ROOT = join(import.meta.dirname, '../..');
 const LINK_ID = 'pay_SecretBearerToken0123456789abcdef';
 
 /** npm run whmcs:unfinished as an operator runs it, on a data directory of its own. */
-const listUnfinished = (dataDir: string, ...args: string[]) =>
-  run(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'scripts/ops/whmcs-unfinished.ts'), ...args], {
-    cwd: ROOT, env: { PATH: process.env.PATH, DATA_DIR: dataDir }, timeout: 60_000,
-  });
+const listUnfinished = (dataDir: string, ...args: string[]) => runOpsScript('whmcs-unfinished', dataDir, args);
 
 describe('npm run whmcs:unfinished', () => {
   let dataDir: string;

@@ -64,3 +64,13 @@ export function addCycle(date: string, cycle: string, periods = 1): string | nul
   target.setUTCDate(Math.min(start.getUTCDate(), lastDay));
   return calendarDate(target);
 }
+
+/**
+ * The due date of a service activated on `activated` as of `today`: the activation day plus whole cycles, each
+ * from the last (as renewals move it), the first not before today. Null for One Time.
+ */
+export function dueDateSince(activated: string, cycle: string, today: string): string | null {
+  let due = addCycle(activated, cycle);
+  while (due !== null && due < today) due = addCycle(due, cycle);
+  return due;
+}

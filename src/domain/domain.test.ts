@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BILLING_CYCLES, isBillingCycle, pricingKey } from './billing-cycle';
+import { BILLING_CYCLES, dueDateSince, isBillingCycle, pricingKey } from './billing-cycle';
 import * as constants from './constants';
 import { USERNAME_SHAPE, SERVICE_PASSWORD_SHAPE, generateServicePassword, generateUsername, randomDigits } from './credentials';
 import { currencyForCountry, currencyRates, DEFAULT_COUNTRY, isCurrency } from './currency';
@@ -45,6 +45,20 @@ describe('billing cycles', () => {
     for (const cycle of BILLING_CYCLES) expect(isBillingCycle(cycle)).toBe(true);
     for (const other of ['monthly', 'Semiannually', 'Weekly', '']) expect(isBillingCycle(other)).toBe(false);
   });
+});
+
+describe('the due date of a service activated before it had one', () => {
+  it('is the activation day plus whole cycles, the first not before today', () => {
+    expect(dueDateSince('2026-11-27', 'Monthly', '2026-11-27')).toBe('2026-12-27');
+    expect(dueDateSince('2026-09-10', 'Monthly', '2026-11-27')).toBe('2026-12-10');
+    expect(dueDateSince('2026-09-27', 'Monthly', '2026-11-27')).toBe('2026-11-27');
+    expect(dueDateSince('2025-03-01', 'Semi-Annually', '2026-11-27')).toBe('2027-03-01');
+    expect(dueDateSince('2024-02-29', 'Annually', '2026-11-27')).toBe('2027-02-28');
+  });
+  it('moves from each due date as renewals do: 31 January, 28 February, then the 28th', () => {
+    expect(dueDateSince('2026-01-31', 'Monthly', '2026-03-15')).toBe('2026-03-28');
+  });
+  it('is none for a lifetime service', () => expect(dueDateSince('2026-01-31', 'One Time', '2026-11-27')).toBeNull());
 });
 
 describe('currency by country', () => {

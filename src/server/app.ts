@@ -19,7 +19,7 @@ import { inspectLiveOrigin, refuseInspectBuild } from './inspect-build';
 import { mailRenderer } from './mail/render';
 import { checkoutLinks } from './mail/templates';
 import { startMailWorker, type MailWorker } from './mail/worker';
-import { startUnfinishedWorker } from './billing/unfinished-worker';
+import { startRenewals, startUnfinishedWork } from './billing/scheduled-work';
 import type { SpecOperation } from './openapi';
 import { contractOperations, shareableInRender } from './operations';
 import { sandboxPages } from './payments/sandbox';
@@ -320,9 +320,18 @@ export const checkoutApp = fastifyPlugin(async (app: FastifyInstance, options: C
   }
   // WHMCS's undos it refused and payments not yet applied there are retried in the server, not left to a shopper or a provider.
   if (billing.resumeUnfinished && config.billing.kind === 'whmcs') {
-    const worker = startUnfinishedWorker({ billing: { resumeUnfinished: billing.resumeUnfinished.bind(billing) }, pollMs: config.billing.retryPollMs, log: app.log.child({ part: 'billing-retry' }) });
+    const worker = startUnfinishedWork({ billing: { resumeUnfinished: billing.resumeUnfinished.bind(billing) }, pollMs: config.billing.retryPollMs, log: app.log.child({ part: 'billing-retry' }) });
     app.addHook('onClose', () => worker.stop());
   }
+  // The local billing's renewals (WHMCS does its own): the start's round ends before the server answers, so its writes come first.
+  const renewalRounds = billing.renewalRound
+    ? startRenewals({ billing: { renewalRound: billing.renewalRound.bind(billing) }, clock, tickMs: config.renewals.tickMs, log: app.log.child({ part: 'renewals' }) })
+    : null;
+  if (renewalRounds) {
+    app.addHook('onClose', () => renewalRounds.stop());
+    await renewalRounds.first;
+  }
+  app.decorate('renewalRound', async () => (renewalRounds ? renewalRounds.runNow() : null));
 }, { name: 'tv-checkout', fastify: '5.x' });
 
 /** A checkout server for tests and scripts: the instance created as main.ts creates it, every port given; the catalogue is the configuration's unless given. */

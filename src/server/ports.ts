@@ -37,7 +37,7 @@ export interface Ports {
 }
 
 export const localBilling: BillingFactory = ({ config, db, secrets, clock, mailQueued }) => createLocalBilling(db, {
-  encryptionKey: secrets.encryptionKey, serverHostname: config.serverHostname, catalogueTtlMs: config.catalogueTtlMs, clock, mailQueued,
+  encryptionKey: secrets.encryptionKey, serverHostname: config.serverHostname, catalogueTtlMs: config.catalogueTtlMs, renewals: config.renewals, clock, mailQueued,
 });
 
 /** BILLING=whmcs: the adapter over WHMCS's API; the checkout's own records stay in the store. */

@@ -1,6 +1,6 @@
 /**
  * Every answer of every operation matches openapi.yaml: each area's calls (sessions, sign-in links, catalogue,
- * affiliates, orders, payments, services, provisioning, upsell), the refusals every operation shares, and then that
+ * affiliates, orders, payments, services, renewals, provisioning, upsell), the refusals every operation shares, and then that
  * every declared answer was validated, which reads what this file's calls validated (so they stay in one file).
  * openapi.yaml against the served routes: contract-routes.test.ts.
  */
@@ -249,6 +249,14 @@ describe('every answer of every operation matches openapi.yaml', () => {
     expectError(await demo.call('restartService', { body: { serviceid: 999999 } }), 404, 'not_found');
   });
 
+  it('renewals: getRenewal, for the service\'s owner only', async () => {
+    const renewal = await demo.call('getRenewal', { query: { serviceid: String(demoServiceId) } });
+    expect(renewal.status, renewal.text).toBe(200);
+    expect(renewal.body).toMatchObject({ serviceid: demoServiceId, name: '1 Month', billingcycle: 'Monthly', status: 'Active' });
+    expectError(await reseller.call('getRenewal', { query: { serviceid: String(demoServiceId) } }), 403, 'forbidden');
+    expectError(await demo.call('getRenewal', { query: { serviceid: '999999' } }), 404, 'not_found');
+  });
+
   it('getPlaylist: the M3U attachment of an active service, refused for anyone else and before payment', async () => {
     const playlist = await demo.call('getPlaylist', { query: { serviceid: String(demoServiceId) } });
     expect(playlist.status, playlist.text).toBe(200);
@@ -308,7 +316,7 @@ describe('every answer of every operation matches openapi.yaml', () => {
     const needSession = operations.filter((op) => op.needsSession);
     expect(needSession.map((op) => op.operationId).sort()).toEqual([
       'addInvoice', 'cancelOrder', 'coinbase', 'fraudOrder', 'getActiveProducts', 'getClientProducts', 'getInvoiceStatus', 'getOrderStatus',
-      'getPlaylist', 'getResellerProducts', 'isReseller', 'moduleCreate', 'moduleTerminate', 'offshore', 'order', 'restartService', 'resumeOrder', 'updateClientProduct', 'updateMacAddress',
+      'getPlaylist', 'getRenewal', 'getResellerProducts', 'isReseller', 'moduleCreate', 'moduleTerminate', 'offshore', 'order', 'restartService', 'resumeOrder', 'updateClientProduct', 'updateMacAddress',
     ]);
     const valid: Record<string, { query?: Record<string, string>; body?: unknown; headers?: Record<string, string> }> = {
       addInvoice: { body: { serviceId: demoServiceId, extraQuantity: 1, paymentmethod: 'sandbox', price: 4, currency: 'EUR' }, headers: { 'idempotency-key': 'contract-401-addInvoice' } },
@@ -320,6 +328,7 @@ describe('every answer of every operation matches openapi.yaml', () => {
       getInvoiceStatus: { query: { invoiceid: '1' } },
       getOrderStatus: { query: { orderid: String(demoOrderId) } },
       getPlaylist: { query: { serviceid: String(demoServiceId) } },
+      getRenewal: { query: { serviceid: String(demoServiceId) } },
       getResellerProducts: { query: { serviceid: String(resellerServiceId) } },
       isReseller: {},
       moduleCreate: { body: { serviceid: demoServiceId } },

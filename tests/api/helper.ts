@@ -116,9 +116,9 @@ export async function createTestApp(env: Record<string, string> = {}, options: {
 }
 
 /** A test app with a second instance on the same store, as two servers share one database; close() ends both. */
-export async function createTwoInstances(env: Record<string, string> = {}): Promise<TestApp & { second: FastifyInstance }> {
-  const t = await createTestApp(env);
-  const second = await buildApp({ config: t.config, store: t.store, ports: portsFromEnvironment(t.config) });
+export async function createTwoInstances(env: Record<string, string> = {}, options: { clock?: Clock } = {}): Promise<TestApp & { second: FastifyInstance }> {
+  const t = await createTestApp(env, options.clock ? { ports: { clock: options.clock } } : {});
+  const second = await buildApp({ config: t.config, store: t.store, ports: portsFromEnvironment(t.config), ...(options.clock ? { clock: options.clock } : {}) });
   return {
     ...t,
     second,
@@ -473,11 +473,13 @@ export interface PaymentEventInput {
   invoiceid: number;
   amount: number;
   currency: 'EUR' | 'GBP';
+  /** When the provider saw the payment: now unless given (a test whose server clock is moved gives that clock's time). */
+  created?: Date;
 }
 
 /** A webhook event body as a provider would send it. */
-export function paymentEvent({ id = `evt_${randomBytes(12).toString('hex')}`, type = 'payment.succeeded', paymentId, invoiceid, amount, currency }: PaymentEventInput): string {
-  return JSON.stringify({ id, type, created: Math.floor(Date.now() / 1000), data: { paymentId, invoiceid, amount, currency } });
+export function paymentEvent({ id = `evt_${randomBytes(12).toString('hex')}`, type = 'payment.succeeded', paymentId, invoiceid, amount, currency, created = new Date() }: PaymentEventInput): string {
+  return JSON.stringify({ id, type, created: Math.floor(created.getTime() / 1000), data: { paymentId, invoiceid, amount, currency } });
 }
 
 /** Delivers a webhook to /checkout/api/webhooks/<gateway>, signed with `secret` at time `t` unless a signature is given. */

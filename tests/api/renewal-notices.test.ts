@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { Locale } from '../../src/domain/locale';
 import { invoices } from '../../src/server/db/schema';
-import { enqueueMail, type RenewalStage } from '../../src/server/mail/outbox';
+import { enqueueMail, renewalNotice, type RenewalStage } from '../../src/server/mail/outbox';
 import { Browser, followSignInLink, freshEmail, guest, localBillingOnly, payOnSandbox, placeOrder, rows, type TestApp } from './helper';
 import { createMailingApp, until, type ReceivedMail, type Receiver } from './smtp-receiver';
 
@@ -66,15 +66,12 @@ describe('renewal notices over SMTP', () => {
       if (!invoice) throw new Error('No invoice written');
       const keys = [];
       for (const stage of stages) {
-        const key = `renewal:${stage}:invoice:${invoice.id}`;
-        await enqueueMail(tx, {
-          key, to: service.shopper.email, locale: options.locale ?? 'en-en', ...(options.dueAt ? { dueAt: options.dueAt } : {}),
-          payload: {
-            kind: 'renewal', stage, serviceId: service.serviceId, invoiceId: invoice.id, productName: '1 Month', billingcycle: 'Monthly',
-            amountCents: 1299, currency: 'EUR', dueDate: '2026-12-27', periodEnd: '2027-01-27',
-          },
+        const notice = renewalNotice(stage, {
+          to: service.shopper.email, locale: options.locale ?? 'en-en', serviceId: service.serviceId, invoiceId: invoice.id, productName: '1 Month', billingcycle: 'Monthly',
+          amountCents: 1299, currency: 'EUR', dueDate: '2026-12-27', periodEnd: '2027-01-27',
         });
-        keys.push(key);
+        await enqueueMail(tx, { ...notice, ...(options.dueAt ? { dueAt: options.dueAt } : {}) });
+        keys.push(notice.key);
       }
       return { invoiceId: invoice.id, keys };
     });

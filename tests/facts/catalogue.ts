@@ -102,7 +102,11 @@ export const SEEDED_PROMOTIONS: Record<string, FactPromotion> = {
   EXPIRED15: { code: 'EXPIRED15', type: 'Percentage', value: 15, appliesto: '1,2,3', startdate: '2020-01-01', expirationdate: '2020-12-31', maxuses: 0, uses: 0, amounts: null },
   FUTURE25: { code: 'FUTURE25', type: 'Percentage', value: 25, appliesto: '1,2,3', startdate: '2099-01-01', expirationdate: '0000-00-00', maxuses: 0, uses: 0, amounts: null },
   USEDUP50: { code: 'USEDUP50', type: 'Percentage', value: 50, appliesto: '1,2,3', startdate: '0000-00-00', expirationdate: '0000-00-00', maxuses: 1, uses: 1, amounts: null },
+  LOYAL15: { code: 'LOYAL15', type: 'Percentage', value: 15, appliesto: '1,2', startdate: '0000-00-00', expirationdate: '0000-00-00', maxuses: 0, uses: 0, amounts: null },
 };
+
+/** The seeded promotions that take their discount off each renewal too (the catalogue's `recurring: true`); the others apply to the first period only. */
+export const RECURRING_PROMOTIONS = ['LOYAL15'];
 
 /** The getPromotion lookup of one seeded code: one result. */
 export const seededPromotionLookup = (code: keyof typeof SEEDED_PROMOTIONS) => ({ totalresults: 1, promotions: [SEEDED_PROMOTIONS[code]!] });

@@ -139,6 +139,10 @@ export interface ServiceRecord {
   nextDueDate: string | null;
 }
 
+/** Whether a service can be renewed: it falls due (not lifetime) and runs, or is suspended for want of its renewal. */
+export const isRenewable = (service: Pick<ServiceRecord, 'status' | 'nextDueDate'>): boolean =>
+  service.nextDueDate !== null && RENEWABLE_STATUSES.includes(service.status);
+
 /** A renewal invoice: one more period of a service, from its due date to the next. */
 export interface RenewalInvoice {
   invoiceId: number;

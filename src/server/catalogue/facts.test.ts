@@ -3,7 +3,7 @@
  * demo.yaml says, and that each of its rows adds up in whole cents, so neither can drift unseen.
  */
 import { describe, expect, it } from 'vitest';
-import { PANEL_ACTIVATION_PID, SEEDED_OPTIONS, SEEDED_PLANS, SEEDED_PROMOTIONS, SEEDED_RESELLER_PRODUCTS, type FactPricing } from '../../../tests/facts/catalogue';
+import { PANEL_ACTIVATION_PID, RECURRING_PROMOTIONS, SEEDED_OPTIONS, SEEDED_PLANS, SEEDED_PROMOTIONS, SEEDED_RESELLER_PRODUCTS, type FactPricing } from '../../../tests/facts/catalogue';
 import { PANEL_ACTIVATION_PRICE, checkoutFacts } from '../../../tests/facts/prices';
 import { DEMO_CATALOGUE_FILE, loadCatalogueFile } from './load';
 
@@ -33,10 +33,11 @@ describe('the facts table is the seeded catalogue', () => {
     expect({ EUR: panel.pricing.EUR.monthly, GBP: panel.pricing.GBP.monthly }).toEqual(PANEL_ACTIVATION_PRICE);
   });
 
-  it('the promotions, a Fixed Amount with its amount in GBP at the seeded rate', () => {
-    expect(demo.promotions.map(({ initialUses, ...promotion }) => ({ ...promotion, uses: initialUses }))).toEqual(
+  it('the promotions, a Fixed Amount with its amount in GBP at the seeded rate, and which recur at each renewal', () => {
+    expect(demo.promotions.map(({ initialUses, recurring: _recurring, ...promotion }) => ({ ...promotion, uses: initialUses }))).toEqual(
       Object.values(SEEDED_PROMOTIONS).map(({ amounts: _amounts, ...promotion }) => promotion),
     );
+    expect(demo.promotions.filter((promotion) => promotion.recurring).map((promotion) => promotion.code)).toEqual(RECURRING_PROMOTIONS);
     const gbp = demo.currencies.find((currency) => currency.code === 'GBP')!.rate;
     expect(cents(SEEDED_PROMOTIONS.SAVE5!.value * gbp)).toBe(cents(SEEDED_PROMOTIONS.SAVE5!.amounts!.GBP));
   });

@@ -86,7 +86,7 @@ describe('a valid catalogue file', () => {
       },
     ]);
     expect(catalogue.promotions).toEqual([
-      { code: 'TEN', type: 'Percentage', value: 10, appliesto: '1', startdate: '0000-00-00', expirationdate: '0000-00-00', maxuses: 5, initialUses: 2 },
+      { code: 'TEN', type: 'Percentage', value: 10, appliesto: '1', startdate: '0000-00-00', expirationdate: '0000-00-00', maxuses: 5, recurring: false, initialUses: 2 },
     ]);
     expect(catalogue.gateways).toEqual([{ module: 'sandbox', displayname: 'Card' }]);
   });
@@ -125,14 +125,15 @@ describe('a valid catalogue file', () => {
     expect(catalogue.promotions.map((promotion) => promotion.code)).toEqual(['WELCOME10']);
   });
 
-  it('the demo file is the demo catalogue of the README: plans 1-3, reseller products 10-13, six promotions, USEDUP50 starting used up', () => {
+  it('the demo file is the demo catalogue of the README: plans 1-3, reseller products 10-13, seven promotions, USEDUP50 starting used up, LOYAL15 recurring', () => {
     const demo = loadCatalogueFile(DEMO_CATALOGUE_FILE);
     expect(demo.products.map((product) => [product.pid, product.name])).toEqual([
       [1, '1 Month'], [2, '6 Months'], [3, 'Lifetime'], [10, 'Reseller 50 credits'], [11, 'Reseller 120 credits'], [12, 'Reseller 300 credits'], [13, 'Reseller panel activation'],
     ]);
     expect(demo.products[0]?.pricing).toEqual({ EUR: { ...NOT_SOLD, monthly: 12.99 }, GBP: { ...NOT_SOLD, monthly: 10.99 } });
-    expect(demo.promotions.map((promotion) => promotion.code)).toEqual(['WELCOME10', 'SAVE5', 'HALFYEAR20', 'EXPIRED15', 'FUTURE25', 'USEDUP50']);
+    expect(demo.promotions.map((promotion) => promotion.code)).toEqual(['WELCOME10', 'SAVE5', 'HALFYEAR20', 'EXPIRED15', 'FUTURE25', 'USEDUP50', 'LOYAL15']);
     expect(demo.promotions.find((promotion) => promotion.code === 'USEDUP50')).toMatchObject({ maxuses: 1, initialUses: 1 });
+    expect(demo.promotions.filter((promotion) => promotion.recurring).map((promotion) => promotion.code)).toEqual(['LOYAL15']);
     expect(demo.currencies).toEqual([{ code: 'EUR', rate: 1, isDefault: true }, { code: 'GBP', rate: 0.85, isDefault: false }]);
   });
 });

@@ -28,6 +28,8 @@ export interface Catalogue {
   }[];
   promotions: {
     code: string; type: 'Percentage' | 'Fixed Amount'; value: number; appliesto: string; startdate: string; expirationdate: string; maxuses: number;
+    /** Applies again to each renewal of a service ordered with it (false: the first period only). */
+    recurring: boolean;
     /** The uses a promotion starts with when it is new; an existing promotion's count is never changed by the file. */
     initialUses: number;
   }[];
@@ -236,7 +238,7 @@ export function parseCatalogue(text: string, format: 'yaml' | 'json', source: st
     if (maxuses > 0 && initialUses > maxuses) throw at(where('uses'), `must not exceed maxuses (${maxuses})`);
     return {
       code: promotion.code, type: promotion.type, value: promotion.value, appliesto: promotion.appliesto.join(','),
-      startdate, expirationdate, maxuses, initialUses,
+      startdate, expirationdate, maxuses, recurring: promotion.recurring ?? false, initialUses,
     };
   });
 

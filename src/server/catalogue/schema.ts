@@ -124,6 +124,7 @@ export const CATALOGUE_SCHEMA = {
           expirationdate: DATE,
           maxuses: { type: 'integer', minimum: 0 },
           uses: { type: 'integer', minimum: 0 },
+          recurring: { type: 'boolean' },
         },
       },
     },
@@ -187,6 +188,8 @@ export interface CatalogueFileContent {
     expirationdate?: string;
     maxuses?: number;
     uses?: number;
+    /** Applies again to each renewal of a service ordered with it; the first period only when left out. */
+    recurring?: boolean;
   }[];
   gateways?: Record<string, string | { name: string; translations?: FileTranslations<{ name?: string }> }>;
 }

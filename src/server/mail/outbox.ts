@@ -93,6 +93,17 @@ export interface RenewalPayload {
   periodEnd: string;
 }
 
+/** What a renewal notice states, with whom it goes to and in which locale (the order's). */
+export interface RenewalNoticeFacts extends Omit<RenewalPayload, 'kind' | 'stage'> {
+  to: string;
+  locale: string;
+}
+
+/** A renewal notice of one stage for one invoice, under its key renewal:<stage>:invoice:<id>. */
+export function renewalNotice(stage: RenewalStage, { to, locale, ...facts }: RenewalNoticeFacts): OutboxMessage {
+  return { key: `renewal:${stage}:invoice:${facts.invoiceId}`, to, locale: storedLocale(locale), payload: { kind: 'renewal', stage, ...facts } };
+}
+
 export type MailPayload = ReceiptPayload | ServiceActivePayload | SignInLinkPayload | RecoveryPayload | RenewalPayload;
 export type MailKind = MailPayload['kind'];
 
@@ -114,8 +125,15 @@ export type OutboxRow = typeof mailOutbox.$inferSelect;
  * the worker once the transaction has committed (before that the row is not visible to it).
  */
 export async function enqueueMail(executor: Executor, message: OutboxMessage): Promise<boolean> {
-  const inserted = await executor.insert(mailOutbox).values({ ...outboxValues(message), recipient: message.to }).onConflictDoNothing({ target: mailOutbox.messageKey }).returning({ id: mailOutbox.id });
-  return inserted.length > 0;
+  return (await enqueueMails(executor, [message])) > 0;
+}
+
+/** Queues messages in one statement in the caller's transaction; answers how many were new (a key queued before is skipped). */
+export async function enqueueMails(executor: Executor, messages: OutboxMessage[]): Promise<number> {
+  if (messages.length === 0) return 0;
+  const inserted = await executor.insert(mailOutbox).values(messages.map((message) => ({ ...outboxValues(message), recipient: message.to })))
+    .onConflictDoNothing({ target: mailOutbox.messageKey }).returning({ id: mailOutbox.id });
+  return inserted.length;
 }
 
 /** The locale stored with a row or an order, read back defensively (an unknown one falls back to the default). */

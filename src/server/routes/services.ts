@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { EXTRA_CONNECTION_OPTION_ID } from '../../domain/constants';
 import { normaliseMacAddress } from '../../domain/device';
 import { m3uPlaylist, packCredits, playlistUrl as panelPlaylistUrl } from '../../domain/panel';
-import { RENEWABLE_STATUSES, type ServiceRecord, type ServiceStatus } from '../billing/port';
+import { isRenewable, type ServiceRecord, type ServiceStatus } from '../billing/port';
 import { serviceProration } from '../billing/proration';
 import { conflict, forbidden, notFound, unauthenticated } from '../http-error';
 import { reachesClient, requireLogin, requireSession, type Session } from '../session';
@@ -87,7 +87,7 @@ export function serviceRoutes({ billing, config, shop, clock }: RouteDeps): Hand
       return {
         serviceid: service.id, name: planName(service, request.query.locale), billingcycle: service.billingcycle as 'Monthly', status: renewal.service.status,
         nextduedate: renewal.service.nextDueDate,
-        renewable: renewal.service.nextDueDate !== null && RENEWABLE_STATUSES.includes(renewal.service.status),
+        renewable: isRenewable(renewal.service),
         invoice: invoice ? {
           invoiceid: invoice.invoiceId, status: invoice.status, amount: invoice.amountCents / 100, currency: invoice.currency,
           periodStart: invoice.periodStart, periodEnd: invoice.periodEnd,

@@ -88,7 +88,7 @@ describe('GetPromotions', () => {
   it('holds every promotion of demo.yaml as a raw row', async () => {
     const { body } = await call('GetPromotions');
     const rows = Object.fromEntries((body.promotions.promotion as Json[]).map((row) => [row.code, row]));
-    expect(Object.keys(rows).sort()).toEqual(['EXPIRED15', 'FUTURE25', 'HALFYEAR20', 'SAVE5', 'USEDUP50', 'WELCOME10']);
+    expect(Object.keys(rows).sort()).toEqual(['EXPIRED15', 'FUTURE25', 'HALFYEAR20', 'LOYAL15', 'SAVE5', 'USEDUP50', 'WELCOME10']);
     expect(rows.SAVE5).toMatchObject({ type: 'Fixed Amount', appliesto: '1,2,3', startdate: '2024-01-01', expirationdate: '2099-12-31' });
     expect(Number(rows.SAVE5?.value)).toBe(5);
     expect(rows.HALFYEAR20).toMatchObject({ appliesto: '2', startdate: '2024-01-01', expirationdate: '0000-00-00' });

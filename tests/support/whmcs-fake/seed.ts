@@ -133,7 +133,7 @@ export function demoSeed(catalogue: Catalogue = loadCatalogueFile(DEMO_CATALOGUE
     ],
   }));
   const promotions: PromotionRow[] = catalogue.promotions.map((promotion, index) => ({
-    id: index + 1, code: promotion.code, type: promotion.type, recurring: 0, value: money(promotion.value),
+    id: index + 1, code: promotion.code, type: promotion.type, recurring: promotion.recurring ? 1 : 0, value: money(promotion.value),
     cycles: WHMCS_PROMO_CYCLES[promotion.code] ?? '', appliesto: promotion.appliesto, requires: '', requiresexisting: 0,
     startdate: promotion.startdate, expirationdate: promotion.expirationdate, maxuses: promotion.maxuses, uses: promotion.initialUses,
     lifetimepromo: 0, applyonce: 0, newsignups: 0, existingclient: 0, onceperclient: 0, recurfor: 0, upgrades: 0,

@@ -1,6 +1,8 @@
 import { and, asc, eq } from 'drizzle-orm';
+import { addCycle, calendarDate } from '../../../domain/billing-cycle';
 import { generateServicePassword, generateUsername } from '../../../domain/credentials';
 import type { Clock } from '../../clock';
+import type { RenewalsConfig } from '../../config';
 import type { Database } from '../../db/connect';
 import { invoices, orders, products, services } from '../../db/schema';
 import { decryptSecret, encryptSecret } from '../../secrets';
@@ -14,6 +16,8 @@ export interface LocalBillingContext {
   serverHostname: string;
   catalogueTtlMs: number;
   clock: Clock;
+  /** When a service that falls due is invoiced, suspended and terminated (RENEWAL_*). */
+  renewals: RenewalsConfig;
   /** Called once a transaction that may have queued mail has committed (the mail worker's nudge). */
   mailQueued?: () => void;
 }
@@ -49,3 +53,7 @@ export async function readService(context: LocalBillingContext, executor: Execut
 export const newCredentials = (context: LocalBillingContext) => ({
   username: generateUsername(), passwordEncrypted: encryptSecret(context.encryptionKey, generateServicePassword()),
 });
+
+/** The due date of a service being activated: the one it has, else one cycle from today (none for One Time). */
+export const dueDateAtActivation = (context: LocalBillingContext, service: { billingcycle: string; nextDueDate: string | null }): string | null =>
+  service.nextDueDate ?? addCycle(calendarDate(context.clock.now()), service.billingcycle);

@@ -21,7 +21,7 @@ export function createLocalBilling(db: LocalBillingContext['db'], options: Omit<
     ...localOrders(context, catalogue),
     ...localPayments(context),
     ...localServices(context),
-    ...localRenewals(context),
+    ...localRenewals(context, catalogue),
     recordedAnswer: (claim) => recordedAnswer(db, claim),
   };
 }

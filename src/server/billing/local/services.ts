@@ -1,7 +1,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { services } from '../../db/schema';
 import type { BillingPort, ServiceRecord } from '../port';
-import { newCredentials, readService, type LocalBillingContext } from './context';
+import { dueDateAtActivation, newCredentials, readService, type LocalBillingContext } from './context';
 
 type ServiceCalls = Pick<BillingPort, 'service' | 'activeServices' | 'updateService' | 'provisionService'>;
 
@@ -27,7 +27,7 @@ export function localServices(context: LocalBillingContext): ServiceCalls {
       await db.transaction(async (tx) => {
         const [row] = await tx.select().from(services).where(eq(services.id, id));
         if (!row || row.username) return;
-        await tx.update(services).set({ status: 'Active', ...newCredentials(context) }).where(eq(services.id, id));
+        await tx.update(services).set({ status: 'Active', nextDueDate: dueDateAtActivation(context, row), ...newCredentials(context) }).where(eq(services.id, id));
       });
       return readService(context, db, id);
     },

@@ -61,10 +61,10 @@ export async function readInvoiceProgress(db: Database, invoiceId: number, now: 
     .where(and(eq(paymentExceptions.invoiceId, invoiceId), inArray(paymentExceptions.reason, ['link_expired', 'invoice_cancelled', 'invoice_refunded']))).limit(1);
   const payment = latest ? { status: latest.status === 'Open' && latest.expiresAt.getTime() <= now.getTime() ? 'Expired' as const : latest.status, gateway: latest.gateway } : null;
   const lineColumns = { pid: services.pid, name: products.name, billingcycle: services.billingcycle, extraConnections: services.extraConnections, proxyProtection: services.proxyProtection };
-  if (invoice.kind === 'upsell') {
+  if (invoice.kind !== 'order') {
     const rows = invoice.serviceId ? await db.select(lineColumns).from(services).innerJoin(products, eq(products.pid, services.pid)).where(eq(services.id, invoice.serviceId)) : [];
-    // An upsell bills only the extra connections it adds to the service.
-    const lines = rows.map((row) => ({ ...row, extraConnections: invoice.extraQuantity, proxyProtection: false }));
+    // An upsell bills only the extra connections it adds to the service; a renewal the service with its add-ons.
+    const lines = invoice.kind === 'upsell' ? rows.map((row) => ({ ...row, extraConnections: invoice.extraQuantity, proxyProtection: false })) : rows;
     return { payment, latePayment: Boolean(late), lines, promocode: null, discountCents: 0, ...facts };
   }
   const [order] = invoice.orderId ? await db.select({ promocode: orders.promocode, discountCents: orders.discountCents }).from(orders).where(eq(orders.id, invoice.orderId)) : [];

@@ -2,7 +2,7 @@ import { and, eq, ne } from 'drizzle-orm';
 import { addCycle } from '../../../domain/billing-cycle';
 import { isCurrency, type Currency } from '../../../domain/currency';
 import { invoices } from '../../db/schema';
-import { RENEWABLE_STATUSES, type BillingPort, type RenewalInvoice, type ServiceRecord } from '../port';
+import { isRenewable, type BillingPort, type RenewalInvoice, type ServiceRecord } from '../port';
 import { collection, text, toId, whmcsDay, WhmcsRefusal } from './client';
 import type { WhmcsBillingContext } from './context';
 import type { WhmcsInvoice, WhmcsInvoices } from './invoices';
@@ -92,7 +92,7 @@ export function whmcsRenewals(context: WhmcsBillingContext, { getInvoice, syncIn
       const service = await services.calls.service(serviceId);
       if (!service) return null;
       // Only a renewable service's unpaid Hosting invoice renews it: a Pending one's is its order's first invoice.
-      const open = service.nextDueDate !== null && RENEWABLE_STATUSES.includes(service.status);
+      const open = isRenewable(service);
       // WHMCS issues the next invoice on its own schedule (its Invoice Generation setting): the day is not known here.
       return { service, invoice: open ? await openRenewal(service, now) : null, invoiceDate: null };
     },

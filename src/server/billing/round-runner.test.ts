@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import type { UnfinishedRound } from './port';
-import { startUnfinishedWorker } from './unfinished-worker';
+import { startRoundRunner } from './round-runner';
+import { startUnfinishedWork } from './scheduled-work';
 
 const NOTHING: UnfinishedRound = { undone: 0, undoRefused: 0, applied: 0, applyFailed: 0 };
 const lines: { level: string; object: object; message: string }[] = [];
@@ -11,13 +12,13 @@ const log = {
 } as unknown as FastifyBaseLogger;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe('the unfinished-work job', () => {
+describe('the round runner, as the unfinished-work job runs on it', () => {
   it('runs a round at start and then every poll, one at a time, and none after stop() (which waits for the round under way)', async () => {
     let rounds = 0;
     let running = 0;
     let overlapped = false;
     let finished = 0;
-    const worker = startUnfinishedWorker({
+    const worker = startUnfinishedWork({
       billing: {
         async resumeUnfinished() {
           rounds += 1;
@@ -44,7 +45,7 @@ describe('the unfinished-work job', () => {
   it('keeps polling after a round fails, logging the failure without the rows, and logs a round that did something', async () => {
     lines.length = 0;
     let rounds = 0;
-    const worker = startUnfinishedWorker({
+    const worker = startUnfinishedWork({
       billing: {
         async resumeUnfinished() {
           rounds += 1;
@@ -59,5 +60,29 @@ describe('the unfinished-work job', () => {
     expect(rounds).toBeGreaterThanOrEqual(3);
     expect(lines.filter((line) => line.level === 'warn')).toEqual([{ level: 'warn', object: { err: 'store unavailable' }, message: expect.stringContaining('next poll') }]);
     expect(lines.filter((line) => line.level === 'info')).toEqual([{ level: 'info', object: { ...NOTHING, undone: 1 }, message: 'unfinished billing work resumed' }]);
+  });
+
+  it('runs a round asked for now after the one under way, answers what it did, and answers null once stopped', async () => {
+    let rounds = 0;
+    let running = 0;
+    let overlapped = false;
+    const worker = startRoundRunner({
+      round: async () => {
+        rounds += 1;
+        running += 1;
+        if (running > 1) overlapped = true;
+        await sleep(20);
+        running -= 1;
+        return { ...NOTHING, applied: rounds };
+      },
+      everyMs: 60_000, log, didWork: () => false, messages: { done: 'done', failed: 'failed' },
+    });
+    const [first, asked] = await Promise.all([worker.first, worker.runNow()]);
+    expect(first).toEqual({ ...NOTHING, applied: 1 });
+    expect(asked).toEqual({ ...NOTHING, applied: 2 });
+    expect(overlapped).toBe(false);
+    await worker.stop();
+    expect(await worker.runNow()).toBeNull();
+    expect(rounds).toBe(2);
   });
 });
