@@ -170,9 +170,9 @@ export async function until(check: () => Promise<boolean>, what: string, timeout
 }
 
 /** A test server of its own sending to a receiver of its own; close() stops both. */
-export async function createMailingApp(env: Record<string, string> = {}): Promise<{ t: TestApp; receiver: Receiver; close(): Promise<void> }> {
+export async function createMailingApp(env: Record<string, string> = {}, options: Parameters<typeof createTestApp>[1] = {}): Promise<{ t: TestApp; receiver: Receiver; close(): Promise<void> }> {
   const receiver = await startReceiver();
-  const t = await createTestApp(mailEnv(receiver, env));
+  const t = await createTestApp(mailEnv(receiver, env), options);
   return {
     t,
     receiver,
