@@ -47,7 +47,7 @@ import { TRANSPORT_ERROR_CODES, transportOptions } from './transport';
 import { createRateCounters, createSignInThrottle, rateLimitStore, tooManyAttempts } from './throttle';
 import { buildInfo } from './ops/build-info';
 import { measuredGateway } from './ops/gateways';
-import { createShopMetrics, type ScrapedMetrics } from './ops/metrics';
+import { createShopMetrics, NO_METRICS, type ScrapedMetrics } from './ops/metrics';
 import { outboxStateReader } from './ops/outbox';
 import { measureRequests } from './ops/requests';
 import { unhandledRejectionsTotal } from './process-faults';
@@ -66,7 +66,7 @@ export interface CheckoutOptions {
   seed?: boolean;
   /** The Redoc page served at /checkout/api/docs in demo mode; build/api-docs.html by default. */
   apiDocsFile?: string;
-  /** The registry this app counts into; a fresh one by default (apps in one process never share counts). */
+  /** The registry this app counts into; with OPS_PORT set a fresh one by default (apps in one process never share counts). */
   metrics?: ScrapedMetrics;
 }
 
@@ -198,10 +198,14 @@ export const checkoutApp = fastifyPlugin(async (app: FastifyInstance, options: C
   if (problems.length) throw refusal(problems);
   const merchant = merchantView(file.merchant);
   const secrets = await store.exclusive(() => loadSecrets(config, store.db));
-  const metrics = options.metrics ?? createShopMetrics(buildInfo(), { unhandledRejections: unhandledRejectionsTotal });
-  metrics.readOutboxFrom(outboxStateReader(store.db));
-  app.decorate('metrics', metrics);
-  measureRequests(app, metrics);
+  // Without an operator listener (OPS_PORT unset) nobody reads the figures: nothing is measured.
+  const scraped = options.metrics ?? (config.ops.port === null ? null : createShopMetrics(buildInfo(), { unhandledRejections: unhandledRejectionsTotal }));
+  const metrics = scraped ?? NO_METRICS;
+  app.decorate('metrics', scraped);
+  if (scraped) {
+    scraped.readOutboxFrom(outboxStateReader(store.db));
+    measureRequests(app, scraped);
+  }
   let mailWorker: MailWorker | null = null;
   const portContext = { config, db: store.db, secrets, clock, metrics, mailQueued: () => mailWorker?.nudge(), log: app.log.child({ part: 'billing' }) };
   const billing = ports.billing(portContext);

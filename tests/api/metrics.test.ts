@@ -34,6 +34,12 @@ const total = (all: Sample[], name: string, labels: Record<string, string> = {})
   .filter((sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value))
   .reduce((sum, sample) => sum + sample.value, 0);
 
+/** The registry of an app started with OPS_PORT (the test starts the listener itself, on a port of its own). */
+function registryOf(t: TestApp) {
+  if (!t.app.metrics) throw new Error('The app measures nothing without OPS_PORT');
+  return t.app.metrics.registry;
+}
+
 const scrape = async (ops: OpsListener, headers: Record<string, string> = {}) => fetch(`http://127.0.0.1:${ops.address.port}/metrics`, { headers });
 
 describe('the operator listener during a purchase on the sandbox', () => {
@@ -42,8 +48,8 @@ describe('the operator listener during a purchase on the sandbox', () => {
   let order: OrderResponse;
   let email: string;
   beforeAll(async () => {
-    t = await createTestApp({ DIST_DIR: join(ROOT, 'dist') });
-    ops = await startOpsListener({ port: 0, host: '127.0.0.1', token: null }, t.app.metrics.registry, t.app.log);
+    t = await createTestApp({ DIST_DIR: join(ROOT, 'dist'), OPS_PORT: '0' });
+    ops = await startOpsListener({ port: 0, host: '127.0.0.1', token: null }, registryOf(t), t.app.log);
     const bought = await guestWithOrder(t.app);
     ({ order } = bought);
     email = bought.browser.email;
@@ -137,8 +143,8 @@ describe('the operator listener beyond loopback', () => {
   let t: TestApp;
   let ops: OpsListener;
   beforeAll(async () => {
-    t = await createTestApp();
-    ops = await startOpsListener({ port: 0, host: '0.0.0.0', token: 'operator-token-0123456789' }, t.app.metrics.registry, t.app.log);
+    t = await createTestApp({ OPS_PORT: '0' });
+    ops = await startOpsListener({ port: 0, host: '0.0.0.0', token: 'operator-token-0123456789' }, registryOf(t), t.app.log);
   });
   afterAll(async () => {
     await ops?.close();
@@ -159,12 +165,26 @@ describe('the operator listener beyond loopback', () => {
   });
 });
 
+describe('without OPS_PORT', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => t?.close());
+
+  it('measures nothing: no registry to scrape, and a purchase still goes through', async () => {
+    expect(t.app.metrics).toBeNull();
+    const { order } = await guestWithOrder(t.app);
+    await payOnSandbox(t.app, order.link);
+  });
+});
+
 describe('WHMCS calls on the operator listener', () => {
   let t: TestApp;
   let ops: OpsListener;
   beforeAll(async () => {
-    t = await createTestApp({ BILLING: 'whmcs' });
-    ops = await startOpsListener({ port: 0, host: '127.0.0.1', token: null }, t.app.metrics.registry, t.app.log);
+    t = await createTestApp({ BILLING: 'whmcs', OPS_PORT: '0' });
+    ops = await startOpsListener({ port: 0, host: '127.0.0.1', token: null }, registryOf(t), t.app.log);
   });
   afterAll(async () => {
     await ops?.close();

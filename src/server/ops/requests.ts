@@ -34,8 +34,8 @@ export function measureRequests(app: FastifyInstance, metrics: ShopMetrics): voi
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The app's own registry, scraped on the operator listener. */
-    metrics: import('./metrics').ScrapedMetrics;
+    /** The app's own registry, scraped on the operator listener; null without one (OPS_PORT unset). */
+    metrics: import('./metrics').ScrapedMetrics | null;
   }
   interface FastifyContextConfig {
     /** The contract's operationId of the route. */
