@@ -36,7 +36,8 @@ export async function measureMetricsCost(options: MetricsCostOptions): Promise<M
       const opsPort = metrics ? await freePort() : null;
       const server = await startServer({
         entry: options.entry, dataDir: join(options.workDir, name), logFile: join(options.workDir, `${name}-server.log`), distDir: options.distDir,
-        env: opsPort ? { OPS_PORT: String(opsPort) } : {},
+        // Load shedding off: a flood of orders is shed by the store gate, which would time the refusals, not the orders.
+        env: { LOAD_SHEDDING: 'off', ...(opsPort ? { OPS_PORT: String(opsPort) } : {}) },
       });
       try {
         let scrapes = 0;

@@ -309,7 +309,7 @@ if (wants('metrics')) {
 }
 const METRICS = '3d. Cost of the metrics';
 if (metricsCost) {
-  note(METRICS, `Servers (\`${server.label}\`) on fresh data directories, one per round, rounds alternated (off, on; then on, off); tracing off in both (OTEL_EXPORTER_OTLP_ENDPOINT unset). "On" sets OPS_PORT and scrapes /metrics every second during the load.`);
+  note(METRICS, `Servers (\`${server.label}\`) on fresh data directories, one per round, rounds alternated (off, on; then on, off), load shedding off (LOAD_SHEDDING=off: the store gate would shed the flood); tracing off in both (OTEL_EXPORTER_OTLP_ENDPOINT unset). "On" sets OPS_PORT and scrapes /metrics every second during the load.`);
   const slower = 1 - metricsCost.onRate / metricsCost.offRate;
   rows.push({ section: METRICS, measure: 'orders/s, metrics off', value: metricsCost.offRate.toFixed(1), budget: '', within: null, how: metricsCost.off.map((run) => `${(run.ok / run.durationS).toFixed(1)}/s`).join(', ') });
   rows.push({
