@@ -87,5 +87,5 @@ await app.listen({ port: config.port, host: config.host }).catch(async (error: u
   await store.close();
   throw error;
 });
-if (ops) app.log.info(`operator listener on http://${config.ops.host}:${ops.address.port}/metrics`);
+if (ops) app.log.info(`operator listener on http://${config.ops.host.includes(':') ? `[${config.ops.host}]` : config.ops.host}:${ops.address.port}/metrics`);
 app.log.info(`TV Checkout (${config.mode}) on ${config.publicUrl}/checkout/ (${store.engine}${store.engine === 'pglite' ? ` in ${config.dataDir}` : ''}), ready in ${Math.round(performance.now() - startedAt)} ms`);
