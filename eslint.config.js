@@ -48,6 +48,10 @@ const LAYERS = [
     says: 'src/server/billing/local imports what src/server may but billing/whmcs/: what both adapters use lives in billing/shared/.',
   },
   {
+    layer: 'src/server/ops', may: ['src/domain', 'src/server'], not: ['src/server/routes', 'src/server/billing', 'src/server/mail', 'src/server/app.ts', 'src/server/main.ts'],
+    says: 'src/server/ops imports only src/domain and src/server but routes/, billing/, mail/, app.ts and main.ts (and packages): what is measured hands its figures in through ShopMetrics.',
+  },
+  {
     layer: 'studio', may: ['src/domain', 'src/api', 'src/i18n', 'src/statecharts', 'src/app', 'machines'],
     says: 'studio/ imports only src/ (but src/server) and machines/ (and packages): never scripts/, src/server or tests/; its data comes as JSON from scripts/studio.',
   },

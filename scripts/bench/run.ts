@@ -2,7 +2,7 @@
  * `npm run bench`: builds what it needs, takes every measure of DESIGN.md section 9 side by side with the
  * floor of the stack, prints a table and writes BENCHMARKS.md. Options:
  *   --quick            fewer runs and shorter loads, to try it (the figures are then rough)
- *   --only=a,b         some of: bundle, start, load, overload, knee, whmcs, lighthouse, tests (all but knee by default;
+ *   --only=a,b         some of: bundle, start, load, overload, knee, whmcs, metrics, lighthouse, tests (all but knee by default;
  *                      the knee ramps getProducts to its limit on both stores and the ceiling, minutes more)
  *   --out=FILE         where to write the Markdown (BENCHMARKS.md at the repository's root by default)
  * It exits 1 when a measure could not be taken; a missed budget is reported, not an error.
@@ -32,6 +32,7 @@ import { orderForWaitingPage } from './saved-payment';
 import { measureStart, startFigure, type StartResult } from './start';
 import { measureSuites, type SuiteTiming } from './suites';
 import { measureWhmcs, type WhmcsFigures } from './whmcs';
+import { measureMetricsCost, type MetricsCost } from './metrics-cost';
 
 const { wants, quick, settings, outFile } = benchOptions();
 
@@ -90,7 +91,7 @@ if (wants('bundle') || wants('lighthouse')) {
 
 // The server as `npm start` runs it (an esbuild bundle), for every measure that starts one.
 let server = { entry: TSX_ENTRY, label: `node ${TSX_ENTRY.join(' ')}` };
-if (wants('start') || wants('load') || wants('overload') || wants('knee') || wants('whmcs') || wants('lighthouse')) {
+if (wants('start') || wants('load') || wants('overload') || wants('knee') || wants('whmcs') || wants('metrics') || wants('lighthouse')) {
   const bundled = await step('bundle the server (package.json build:server)', () => buildServerBundle(join(workDir, 'build-server.log')));
   if (bundled) server = bundled;
 }
@@ -296,6 +297,25 @@ if (overload) {
     }
   }
   overloadTable = markdownTable(['store', 'level', 'orders/s offered', 'offered', 'accepted', 'shed (503)', 'unanswered or other', 'accepted p50', 'accepted p99', 'refused p99'], levelRows);
+}
+
+// 3d. The metrics' cost: orders per second without and with the operator listener, side by side (tracing off in both).
+/** Issue 28: at most this much slower with the metrics on. */
+const METRICS_COST_LIMIT = 0.05;
+let metricsCost: MetricsCost | null = null;
+if (wants('metrics')) {
+  metricsCost = await step(`metrics off and on (OPS_PORT, scraped every second): ${settings.orders} orders on ${settings.orderConnections} connections, ${settings.metricsRounds} round(s) each`, () =>
+    measureMetricsCost({ entry: server.entry, workDir: dataRoot, distDir: app?.outDir, orderCount: settings.orders, orderConnections: settings.orderConnections, rounds: settings.metricsRounds, log }));
+}
+const METRICS = '3d. Cost of the metrics';
+if (metricsCost) {
+  note(METRICS, `Servers (\`${server.label}\`) on fresh data directories, one per round, rounds alternated (off, on; then on, off), load shedding off (LOAD_SHEDDING=off: the store gate would shed the flood); tracing off in both (OTEL_EXPORTER_OTLP_ENDPOINT unset). "On" sets OPS_PORT and scrapes /metrics every second during the load.`);
+  const slower = 1 - metricsCost.onRate / metricsCost.offRate;
+  rows.push({ section: METRICS, measure: 'orders/s, metrics off', value: metricsCost.offRate.toFixed(1), budget: '', within: null, how: metricsCost.off.map((run) => `${(run.ok / run.durationS).toFixed(1)}/s`).join(', ') });
+  rows.push({
+    section: METRICS, measure: 'orders/s, metrics on', value: `${metricsCost.onRate.toFixed(1)} (${(slower * 100).toFixed(1)} % slower)`, budget: `≤ ${METRICS_COST_LIMIT * 100} % slower`, within: slower <= METRICS_COST_LIMIT,
+    how: metricsCost.on.map((run) => `${(run.ok / run.durationS).toFixed(1)}/s with ${run.scrapes} scrapes`).join(', '),
+  });
 }
 
 // 3c. BILLING=whmcs against the fake WHMCS: calls per purchase step, getProducts from the cache.

@@ -45,6 +45,12 @@ import { optOutPages } from './opt-out';
 import { createRenewalNotices, RENEWAL_LINK_TTL_MS } from './renewal-notices';
 import { TRANSPORT_ERROR_CODES, transportOptions } from './transport';
 import { createRateCounters, createSignInThrottle, rateLimitStore, tooManyAttempts } from './throttle';
+import { buildInfo } from './ops/build-info';
+import { measuredGateway } from './ops/gateways';
+import { createShopMetrics, NO_METRICS, type ScrapedMetrics } from './ops/metrics';
+import { outboxStateReader } from './ops/outbox';
+import { measureRequests } from './ops/requests';
+import { unhandledRejectionsTotal } from './process-faults';
 import { createLoopLag, createStoreGate, storeGateSettings, type Release, type StoreGate } from './store-gate';
 
 /** What the checkout is built from: its caller gives every port (main.ts: the ones the environment names). */
@@ -60,6 +66,8 @@ export interface CheckoutOptions {
   seed?: boolean;
   /** The Redoc page served at /checkout/api/docs in demo mode; build/api-docs.html by default. */
   apiDocsFile?: string;
+  /** The registry this app counts into; with OPS_PORT set a fresh one by default (apps in one process never share counts). */
+  metrics?: ScrapedMetrics;
 }
 
 /** Log to standard output (true), or to a stream (tests read what would be logged). */
@@ -99,7 +107,7 @@ export interface StoreAdmission {
  * store), the body and the handler: a refused request has read or written nothing. The place is given back when
  * the handler ends, or when the answer is sent or the connection closes for a request that never reached it.
  */
-export function storeAdmission(gate: StoreGate, refused: (request: FastifyRequest) => void = () => {}): StoreAdmission {
+export function storeAdmission(gate: StoreGate, refused: (request: FastifyRequest) => void = () => {}, waited: (seconds: number) => void = () => {}): StoreAdmission {
   const admit = (request: FastifyRequest, reply: FastifyReply, release: Release) => {
     const admission: Admission = { release, running: false };
     admissions.set(request, admission);
@@ -116,11 +124,16 @@ export function storeAdmission(gate: StoreGate, refused: (request: FastifyReques
     async onRequest(request, reply) {
       const entered = gate.enter();
       if (entered === null) return refuse(request, reply);
-      if (typeof entered === 'function') return admit(request, reply, entered);
+      if (typeof entered === 'function') {
+        waited(0);
+        return admit(request, reply, entered);
+      }
       // Waiting for its turn: a caller that goes away leaves the line.
       const leave = () => entered.cancel();
       reply.raw.once('close', leave);
+      const waitStarted = performance.now();
       const release = await entered.admitted;
+      waited((performance.now() - waitStarted) / 1000);
       reply.raw.off('close', leave);
       if (!release) return refuse(request, reply);
       admit(request, reply, release);
@@ -185,8 +198,16 @@ export const checkoutApp = fastifyPlugin(async (app: FastifyInstance, options: C
   if (problems.length) throw refusal(problems);
   const merchant = merchantView(file.merchant);
   const secrets = await store.exclusive(() => loadSecrets(config, store.db));
+  // Without an operator listener (OPS_PORT unset) nobody reads the figures: nothing is measured.
+  const scraped = options.metrics ?? (config.ops.port === null ? null : createShopMetrics(buildInfo(), { unhandledRejections: unhandledRejectionsTotal }));
+  const metrics = scraped ?? NO_METRICS;
+  app.decorate('metrics', scraped);
+  if (scraped) {
+    scraped.readOutboxFrom(outboxStateReader(store.db));
+    measureRequests(app, scraped);
+  }
   let mailWorker: MailWorker | null = null;
-  const portContext = { config, db: store.db, secrets, clock, mailQueued: () => mailWorker?.nudge(), log: app.log.child({ part: 'billing' }) };
+  const portContext = { config, db: store.db, secrets, clock, metrics, mailQueued: () => mailWorker?.nudge(), log: app.log.child({ part: 'billing' }) };
   const billing = ports.billing(portContext);
   // A billing port with connections of its own (WHMCS's keep-alive agent) closes them with the app.
   app.addHook('onClose', async () => { await billing.close?.(); });
@@ -200,9 +221,9 @@ export const checkoutApp = fastifyPlugin(async (app: FastifyInstance, options: C
     const demoProducts = DEMO_ACCOUNT_PIDS.every((pid) => file.products.some((product) => product.pid === pid));
     if (seed && config.mode === 'demo' && demoProducts && config.billing.kind === 'local') await seedDemoAccounts(store.db, secrets, config.serverHostname);
   });
-  const gateways = ports.payments(portContext);
+  const gateways = ports.payments(portContext).map((gateway) => measuredGateway(gateway, metrics));
   const fraud = ports.fraud({ ...portContext, billing });
-  const deps: RouteDeps = { config, billing, gateways, fraud, secrets, clock, shop: { merchant, translations: file.translations }, storeEngine: store.engine, pingStore: (timeoutMs) => store.ping(timeoutMs) };
+  const deps: RouteDeps = { config, billing, gateways, fraud, secrets, clock, metrics, shop: { merchant, translations: file.translations }, storeEngine: store.engine, pingStore: (timeoutMs) => store.ping(timeoutMs) };
 
   await app.register(fastifyCookie);
   app.decorate('sessions', createSessionStore(store.db, secrets.session));
@@ -291,7 +312,7 @@ export const checkoutApp = fastifyPlugin(async (app: FastifyInstance, options: C
       warnedAt = performance.now();
       const { inFlight, waiting, holdMs, refused } = gate.stats();
       request.log.warn({ inFlight, waiting, holdMs: Math.round(holdMs), lagMs: Math.round(loopLag.lagMs()), refused, ...gateSettings }, 'overloaded: the store gate refuses requests (503 overloaded)');
-    });
+    }, metrics.storeWait);
     app.log.info(gateSettings, 'store gate');
   }
   const operations = contractOperations();
@@ -308,12 +329,12 @@ export const checkoutApp = fastifyPlugin(async (app: FastifyInstance, options: C
   await app.register(async (scope) => optOutPages(scope, { pages: [recovery.optOutPage, renewals.optOutPage], demo: config.mode === 'demo' }));
   await app.register(async (scope) => demoOutboxPages(scope, { db: store.db, render: renderMail, demo: config.mode === 'demo', from: config.mail.from, sending: ports.mailer !== null }));
   await app.register(async (scope) => apiDocsPage(scope, { demo: config.mode === 'demo', publicUrl: config.publicUrl, file: options.apiDocsFile }));
-  await serveSpa(app, config.distDir, { demoBanner: config.mode === 'demo', countryHeader: config.countryHeader, shareable: shareableInRender(operations) });
+  await serveSpa(app, config.distDir, { metrics, demoBanner: config.mode === 'demo', countryHeader: config.countryHeader, shareable: shareableInRender(operations) });
   // Without a mailer (the demo without SMTP_URL) the mail stays in the outbox, for the demo outbox page.
   if (ports.mailer) {
     const worker = startMailWorker({
       db: store.db, transport: ports.mailer, render: renderMail,
-      pollMs: config.mail.pollMs, retryMs: config.mail.retryMs, log: app.log.child({ part: 'mail' }),
+      pollMs: config.mail.pollMs, retryMs: config.mail.retryMs, log: app.log.child({ part: 'mail' }), metrics,
     });
     mailWorker = worker;
     app.addHook('onClose', () => worker.stop());
@@ -374,7 +395,8 @@ export function registerOperations(app: FastifyInstance, operations: SpecOperati
       url: operation.url,
       schema: operation.schema,
       handler: gated ? gated.wrap(handler) : handler,
-      config: limit ? { rateLimit: limit } : {},
+      // The operationId names the request in the metrics.
+      config: { operation: operation.operationId, ...(limit ? { rateLimit: limit } : {}) },
       ...(onRequest.length ? { onRequest } : {}),
     });
     // An HTML form's body is parsed only for the operations that take one, so no other call accepts a cross-site form post.

@@ -75,6 +75,8 @@ export interface ServerConfig {
   /** BILLING: the local store (default) or a WHMCS installation. */
   billing: BillingConfig;
   renewals: RenewalsConfig;
+  /** The operator listener (GET /metrics): OPS_PORT (null: none), OPS_HOST, and OPS_TOKEN for any address but loopback. */
+  ops: { port: number | null; host: string; token: string | null };
 }
 
 /** When the local billing invoices, reminds, suspends and terminates a service that falls due (README, "Renewals"). */
@@ -370,7 +372,16 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     providers: readProvidersConfig(env, mode),
     billing: readBillingConfig(env, mode),
     renewals: readRenewalsConfig(env),
+    ops: readOpsConfig(env),
   };
+}
+
+/** OPS_PORT opens the operator listener (unset: none) on OPS_HOST, loopback unless it says otherwise. */
+function readOpsConfig(env: NodeJS.ProcessEnv): ServerConfig['ops'] {
+  const value = env.OPS_PORT;
+  const port = value === undefined || value === '' ? null : Number(value);
+  if (port !== null && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new ConfigError(`OPS_PORT must be a port number, got ${value}.`);
+  return { port, host: env.OPS_HOST || '127.0.0.1', token: fromEnvOrFile(env, 'OPS_TOKEN') || null };
 }
 
 function readRenewalsConfig(env: NodeJS.ProcessEnv): RenewalsConfig {

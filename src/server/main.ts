@@ -17,7 +17,7 @@ function refuse(error: unknown): never {
 
 const startedAt = performance.now();
 /** The rest of the server, evaluated (imported) while the store opens: PGlite waits for its files meanwhile. */
-const loadServer = () => Promise.all([import('./app'), import('./catalogue/load'), import('./production'), import('./merchant'), import('./log'), import('./ports'), import('./shutdown'), import('fastify')]);
+const loadServer = () => Promise.all([import('./app'), import('./catalogue/load'), import('./production'), import('./merchant'), import('./log'), import('./ports'), import('./shutdown'), import('fastify'), import('./ops/listener')]);
 const config = (() => {
   try {
     return readConfig();
@@ -52,7 +52,7 @@ const opening = openStore(config.databaseUrl
   : { engine: 'pglite', dataDir: config.dataDir, warn });
 opening.catch(() => {});
 const server = checkedFirst ?? await loadServer();
-const [{ checkoutApp, serverOptions }, { catalogueForStart }, , , { terminalLogStream }, { portsFromEnvironment }, { stopOnSignals }, { default: Fastify }] = server;
+const [{ checkoutApp, serverOptions }, { catalogueForStart }, , , { terminalLogStream }, { portsFromEnvironment }, { stopOnSignals }, { default: Fastify }, { startOpsListener }] = server;
 // The demo's own catalogue is read while the store opens (a fault in it is the build's, not the operator's).
 const catalogue = namedCatalogue ?? (() => {
   try {
@@ -72,6 +72,13 @@ try {
   refuse(error);
 }
 faults.useLog(app.log);
+// The operator listener (OPS_PORT), apart from the shop's port; it closes with the app.
+const ops = config.ops.port === null || !app.metrics ? null : await startOpsListener({ ...config.ops, port: config.ops.port }, app.metrics.registry, app.log).catch(async (error: unknown) => {
+  await app.close();
+  await store.close();
+  throw error;
+});
+if (ops) app.addHook('onClose', () => ops.close());
 // SIGTERM and SIGINT drain and stop cleanly from here on (before it, the default: the process ends at once).
 stopOnSignals({ app, closeStore: () => store.close(), deadlineMs: config.shutdownDeadlineMs });
 await app.listen({ port: config.port, host: config.host }).catch(async (error: unknown) => {
@@ -80,4 +87,5 @@ await app.listen({ port: config.port, host: config.host }).catch(async (error: u
   await store.close();
   throw error;
 });
+if (ops) app.log.info(`operator listener on http://${config.ops.host.includes(':') ? `[${config.ops.host}]` : config.ops.host}:${ops.address.port}/metrics`);
 app.log.info(`TV Checkout (${config.mode}) on ${config.publicUrl}/checkout/ (${store.engine}${store.engine === 'pglite' ? ` in ${config.dataDir}` : ''}), ready in ${Math.round(performance.now() - startedAt)} ms`);

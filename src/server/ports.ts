@@ -4,6 +4,7 @@ import { whmcsBillingFromConfig } from './billing/whmcs';
 import type { Clock } from './clock';
 import type { ServerConfig } from './config';
 import type { Database } from './db/connect';
+import type { ShopMetrics } from './ops/metrics';
 import { localFraudRules } from './fraud/local-rules';
 import type { FraudPort } from './fraud/port';
 import { smtpTransport, type MailTransport } from './mail/transport';
@@ -17,6 +18,8 @@ export interface PortContext {
   db: Database;
   secrets: ServerSecrets;
   clock: Clock;
+  /** Where the ports time their calls to WHMCS and the payment providers. */
+  metrics?: ShopMetrics;
   /** Wakes the mail worker once a transaction that may have queued mail has committed. */
   mailQueued: () => void;
   /** Where a port logs what the caller is not shown (WHMCS's refusals). */
@@ -41,10 +44,10 @@ export const localBilling: BillingFactory = ({ config, db, secrets, clock, mailQ
 });
 
 /** BILLING=whmcs: the adapter over WHMCS's API; the checkout's own records stay in the store. */
-export const whmcsBilling: BillingFactory = ({ config, db, clock, mailQueued, log }) => {
+export const whmcsBilling: BillingFactory = ({ config, db, clock, mailQueued, log, metrics }) => {
   if (config.billing.kind !== 'whmcs') throw new Error('whmcsBilling needs BILLING=whmcs');
   return whmcsBillingFromConfig(config.billing, db, {
-    gateways: config.gateways, catalogueTtlMs: config.catalogueTtlMs, serverHostname: config.serverHostname, clock, mailQueued, ...(log ? { log } : {}),
+    gateways: config.gateways, catalogueTtlMs: config.catalogueTtlMs, serverHostname: config.serverHostname, clock, mailQueued, ...(log ? { log } : {}), ...(metrics ? { metrics } : {}),
   }).billing;
 };
 

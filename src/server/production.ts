@@ -2,6 +2,7 @@ import type { BillingPort } from './billing/port';
 import { CATALOGUE_FILE_MISSING } from './catalogue/load';
 import { ConfigError, missingProviderVariables, missingProviderVariablesMessage, type ServerConfig } from './config';
 import { DEMO_ACCOUNTS } from './db/seed';
+import { isLoopbackHost } from './ops/listener';
 import { sandboxGatewaysIn } from './payments/gateways';
 import { missingSecrets, missingSecretsMessage } from './secrets';
 
@@ -17,12 +18,16 @@ export function unsafeConfigProblems(config: ServerConfig): string[] {
   if (providerVariables.length) problems.push(missingProviderVariablesMessage(providerVariables));
   if (!config.mail.smtpUrl) problems.push(SMTP_URL_MISSING);
   if (!config.catalogueFile) problems.push(CATALOGUE_FILE_MISSING);
+  if (!isLoopbackHost(config.ops.host) && !config.ops.token) problems.push(opsTokenMissing(config.ops.host));
   const sandboxes = sandboxGatewaysIn(config.gateways);
   if (sandboxes.length) {
     problems.push(`GATEWAYS names the sandbox gateway${sandboxes.length > 1 ? 's' : ''} ${sandboxes.join(', ')}, whose page pays for anyone: production takes real gateways only (or set DEMO=on for a demo).`);
   }
   return problems;
 }
+
+/** The operator listener beyond loopback would show the shop's figures to anyone who reaches it. */
+export const opsTokenMissing = (host: string) => `OPS_HOST is ${host}, beyond this machine, and OPS_TOKEN is not set: set OPS_TOKEN (scrapers send it as Authorization: Bearer), or leave OPS_HOST unset for 127.0.0.1.`;
 
 /** One refusal for all the problems: a single one on its line, several numbered one per line. */
 export function refusal(problems: string[]): ConfigError {

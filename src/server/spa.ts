@@ -11,6 +11,7 @@ import { DEMO_BANNER_TEXTS, withDemoBanner } from './demo-banner';
 import { escapeHtml } from './escape-html';
 import { cleanPath, isPageRequest } from './page-paths';
 import { contractOperations, shareableInRender } from './operations';
+import { NO_METRICS, type ShopMetrics } from './ops/metrics';
 import { acceptedLanguages, createServerRenderer, type RenderedPage, type ServerRenderer } from './server-render';
 
 export { acceptedLanguages };
@@ -117,7 +118,7 @@ async function encodedPage(page: RenderedPage, accepted: string): Promise<[strin
  * paths answer a 404 error body; `/` redirects to /checkout/. With `demoBanner` (demo mode) every page
  * carries the demo banner in its locale.
  */
-export async function serveSpa(app: FastifyInstance, distDir: string, { demoBanner = false, countryHeader = null, shareable = shareableInRender(contractOperations()) }: { demoBanner?: boolean; countryHeader?: string | null; shareable?: ReadonlySet<string> } = {}): Promise<void> {
+export async function serveSpa(app: FastifyInstance, distDir: string, { demoBanner = false, countryHeader = null, shareable = shareableInRender(contractOperations()), metrics = NO_METRICS }: { demoBanner?: boolean; countryHeader?: string | null; shareable?: ReadonlySet<string>; metrics?: ShopMetrics } = {}): Promise<void> {
   const indexFile = join(distDir, 'index.html');
   const built = existsSync(indexFile);
   if (built) {
@@ -192,6 +193,7 @@ export async function serveSpa(app: FastifyInstance, distDir: string, { demoBann
       if (rendered === 'failed') return app.sendErrorPage(request, reply, 500);
       if (rendered && 'redirect' in rendered) return reply.code(302).header('location', rendered.redirect).send();
       if (rendered) {
+        metrics.render(rendered.cached ? 'hit' : 'miss');
         const [encoding, body] = await encodedPage(rendered, accepted);
         if (encoding) reply.header('content-encoding', encoding);
         return reply.code(isAppPage(path) ? rendered.status : 404).send(body);

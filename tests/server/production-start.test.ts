@@ -87,6 +87,13 @@ describe('a start as an operator makes it', () => {
     expect(exit.output.trim()).toBe('TV Checkout refuses to start: SMTP_URL is not set: production mails receipts and access to shoppers; set SMTP_URL (smtp://user:password@mail.example:587) and MAIL_FROM.');
   });
 
+  it('production with the operator listener beyond loopback and no OPS_TOKEN refuses, naming OPS_TOKEN', async () => {
+    const exit = await production({ ...KEYS, ...MAIL, CATALOGUE_FILE, GATEWAYS: 'hostedlink', ...HOSTEDLINK, OPS_PORT: '9464', OPS_HOST: '0.0.0.0' });
+    expect(exit.code).toBe(1);
+    expect(exit.ready).toBe(false);
+    expect(exit.output.trim()).toBe('TV Checkout refuses to start: OPS_HOST is 0.0.0.0, beyond this machine, and OPS_TOKEN is not set: set OPS_TOKEN (scrapers send it as Authorization: Bearer), or leave OPS_HOST unset for 127.0.0.1.');
+  });
+
   it('production with a sandbox gateway refuses, naming it, before any store is opened', async () => {
     const exit = await production({ ...KEYS, ...MAIL, CATALOGUE_FILE, GATEWAYS: 'sandbox' });
     expect(exit.code).toBe(1);

@@ -84,6 +84,12 @@ const FENCES: Fence[] = [
     says: 'src/server/billing/local imports what src/server may but billing/whmcs/',
   },
   {
+    file: 'src/server/ops/planted.ts',
+    fenced: ['../routes/orders', '../billing/port', '../mail/worker', '../app', '../main', '../../app/format'],
+    allowed: ['./metrics', '../payments/port', '../db/connect', '../config', '../../domain/locale', 'prom-client'],
+    says: 'src/server/ops imports only src/domain and src/server but routes/, billing/, mail/, app.ts and main.ts',
+  },
+  {
     file: 'studio/src/live/planted.tsx',
     fenced: ['../../../scripts/statecharts/paths', '../../../src/server/merchant', '../../../tests/support/fake-api'],
     allowed: ['../../../src/statecharts/paths-figures', '../../../src/app/inspect/live-protocol', '../data'],

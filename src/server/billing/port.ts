@@ -286,6 +286,8 @@ export interface SettleResult {
   reason: PaymentExceptionReason | null;
   /** The invoice the event names (or its payment's). */
   invoiceId: number;
+  /** Set when `paid` paid an order's invoice: the services that payment activates. */
+  activated?: number;
 }
 
 /** A payment the provider reported that could not be applied, for the operator to refund or apply by hand. */

@@ -103,7 +103,7 @@ function describeServer(databaseUrl: string): string {
   }
 }
 
-function withTimeout<T>(work: Promise<T>, timeoutMs: number): Promise<T> {
+export function withTimeout<T>(work: Promise<T>, timeoutMs: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => reject(new Error(`The store did not answer within ${timeoutMs} ms.`)), timeoutMs);

@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/connect';
+import { NO_METRICS, timedCall, type ShopMetrics } from '../ops/metrics';
 import { mailOutbox } from '../db/schema';
 import type { OutboxRow } from './outbox';
 import type { RenderedMail } from './templates';
@@ -31,6 +32,8 @@ export interface MailWorkerOptions {
   retryMs: number;
   leaseMs?: number;
   log: FastifyBaseLogger;
+  /** Sends timed as upstream smtp, mails sent, attempts failed by SMTP error code. */
+  metrics?: ShopMetrics;
 }
 
 export interface MailWorker {
@@ -47,7 +50,7 @@ export function retryDelay(retryMs: number, attempts: number): number {
   return Math.min(retryMs * 2 ** Math.max(0, attempts - 1), MAIL_MAX_RETRY_MS);
 }
 
-export function startMailWorker({ db, transport, render, pollMs, retryMs, leaseMs = MAIL_LEASE_MS, log }: MailWorkerOptions): MailWorker {
+export function startMailWorker({ db, transport, render, pollMs, retryMs, leaseMs = MAIL_LEASE_MS, log, metrics = NO_METRICS }: MailWorkerOptions): MailWorker {
   let stopped = false;
   let running: Promise<void> | null = null;
   let again = false;
@@ -86,7 +89,8 @@ export function startMailWorker({ db, transport, render, pollMs, retryMs, leaseM
       return true;
     }
     try {
-      await transport.send({ ...rendered, to: row.recipient, messageId: row.messageId });
+      const mail = { ...rendered, to: row.recipient, messageId: row.messageId };
+      await timedCall(metrics, 'smtp', 'send', () => transport.send(mail));
     } catch (error) {
       await fail(row, error, isPermanentMailError(error));
       // Not reached, or refused as a whole: the next rows would fare the same; they wait for the next round.
@@ -96,6 +100,7 @@ export function startMailWorker({ db, transport, render, pollMs, retryMs, leaseM
     const marked = await db.update(mailOutbox)
       .set({ status: 'sent', sentAt: sql`now()`, recipient: null, payload: null, lastError: null, leaseToken: null })
       .where(ours(row)).returning({ id: mailOutbox.id });
+    metrics.mailSent();
     if (marked.length === 0) log.warn({ mail: row.id, kind: row.kind }, 'mail sent after its lease ran out; it may be sent again');
     else log.info({ mail: row.id, kind: row.kind, attempts: row.attempts }, 'mail sent');
     return true;
@@ -103,6 +108,8 @@ export function startMailWorker({ db, transport, render, pollMs, retryMs, leaseM
 
   const fail = async (row: OutboxRow, error: unknown, permanent: boolean) => {
     const reason = describeMailError(error);
+    // The code alone (EAUTH, ECONNECTION, …): the rest of the description may carry a status the label does not need.
+    metrics.mailFailed(reason.split(' ')[0] ?? 'ERROR');
     const givingUp = permanent || row.attempts >= MAIL_MAX_ATTEMPTS;
     const delay = retryDelay(retryMs, row.attempts);
     await db.update(mailOutbox)

@@ -43,7 +43,7 @@ const priceChanged = (amount: number, currency: string) =>
   conflict('price_changed', `The price is now ${amount.toFixed(2)} ${currency}. Please confirm the new total.`, { amount, currency });
 
 /** Orders and invoices: creation priced on the server, status reads, cancel and fraud flag. */
-export function orderRoutes({ billing, gateways, fraud, config, clock, shop }: RouteDeps): Handlers<'order' | 'addInvoice' | 'getOrderStatus' | 'getInvoiceStatus' | 'cancelOrder' | 'fraudOrder'> {
+export function orderRoutes({ billing, gateways, fraud, config, clock, shop, metrics }: RouteDeps): Handlers<'order' | 'addInvoice' | 'getOrderStatus' | 'getInvoiceStatus' | 'cancelOrder' | 'fraudOrder'> {
   const gatewayOf = (module: string) => {
     const gateway = gateways.find((candidate) => candidate.module === module);
     if (!gateway) throw badRequest(`Unknown payment method "${module}".`, 'unknown_gateway');
@@ -194,6 +194,11 @@ export function orderRoutes({ billing, gateways, fraud, config, clock, shop }: R
       const claim = idempotencyClaim(request, `order:${session.clientId}:${session.id}`);
       const answer: StoredAnswer<PlacedOrder> & { payment?: PaymentRecord } = await placeNewOrder(request, session, gateway, claim).catch(orRecordedAnswer<PlacedOrder>(claim));
       const { paymentId, ...placed } = answer.body;
+      // A replay was counted when first placed; an order the fraud rules held is refused its payment.
+      if (!answer.replayed) {
+        if (placed.fraud) metrics.orderRefused('fraud');
+        else metrics.orderCreated({ gateway: gateway.module, billing: config.billing.kind, currency: placed.currency, amountCents: toCents(placed.amount) });
+      }
       await rememberOrder(request, session, placed.orderid);
       return { ...placed, link: paymentId ? await paymentLink(gateway, billing, config.publicUrl, answer.payment ?? paymentId, request.log) : null };
     },

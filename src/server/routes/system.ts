@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
-import type { BillingPort } from '../billing/port';
+import type { BillingPort, SettleOutcome } from '../billing/port';
 import { HttpError, badRequest, notFound } from '../http-error';
+import type { ShopMetrics, WebhookResult } from '../ops/metrics';
 import type { Confirmation, GatewayEvent, WebhookRefusal } from '../payments/port';
 import { visitorOf } from '../visitor';
 import type { Handlers, RouteDeps } from './types';
@@ -14,10 +15,16 @@ const WEBHOOK_REFUSALS: Record<WebhookRefusal, string> = {
   bad_request: 'The webhook body is not an event of this gateway.',
 };
 
-/** Applies one verified event and logs what it did; never the payment id (a bearer token) nor anything about the shopper. */
-async function settleEvent(billing: BillingPort, request: FastifyRequest, gateway: string, event: GatewayEvent) {
+/** What became of an event, as the operator counts it: every outcome but a repeat and an exception was applied. */
+const WEBHOOK_RESULTS: Partial<Record<SettleOutcome, WebhookResult>> = { duplicate: 'duplicate', already_applied: 'duplicate', exception: 'exception' };
+
+/** Applies one verified event, counts it and logs what it did; never the payment id (a bearer token) nor anything about the shopper. */
+async function settleEvent(billing: BillingPort, metrics: ShopMetrics, request: FastifyRequest, gateway: string, event: GatewayEvent) {
   const { providerRef: _providerRef, ...paymentEvent } = event;
-  const { outcome, reason, invoiceId } = await billing.settlePayment(gateway, paymentEvent);
+  const { outcome, reason, invoiceId, activated } = await billing.settlePayment(gateway, paymentEvent);
+  metrics.webhook(gateway, WEBHOOK_RESULTS[outcome] ?? 'applied');
+  if (outcome === 'exception') metrics.paymentException(reason ?? 'unknown');
+  if (activated !== undefined) metrics.orderPaid(activated);
   const facts = { invoice: invoiceId, gateway, event: event.id, type: event.type, amount: event.amountCents / 100, currency: event.currency };
   if (outcome === 'exception') request.log.warn({ ...facts, reason }, 'payment exception: a payment the provider reports could not be applied (npm run payments:exceptions)');
   else request.log.info({ ...facts, outcome, ...(reason ? { reason } : {}) }, 'payment webhook');
@@ -25,8 +32,8 @@ async function settleEvent(billing: BillingPort, request: FastifyRequest, gatewa
 }
 
 /** Fraud check, affiliate clicks, payment webhooks and health. */
-export function systemRoutes({ billing, gateways, fraud, config, storeEngine, pingStore }: RouteDeps): Handlers<'checkFraud' | 'newAffiliateClick' | 'paymentWebhook' | 'health'> {
-  const settle = (request: FastifyRequest, gateway: string, event: GatewayEvent) => settleEvent(billing, request, gateway, event);
+export function systemRoutes({ billing, gateways, fraud, config, storeEngine, pingStore, metrics }: RouteDeps): Handlers<'checkFraud' | 'newAffiliateClick' | 'paymentWebhook' | 'health'> {
+  const settle = (request: FastifyRequest, gateway: string, event: GatewayEvent) => settleEvent(billing, metrics, request, gateway, event);
   return {
     async checkFraud(request) {
       const verdict = await fraud.assess(visitorOf(request, config));
@@ -43,7 +50,10 @@ export function systemRoutes({ billing, gateways, fraud, config, storeEngine, pi
       if (!gateway) throw notFound('No such payment gateway.');
       const rawBody = (request as { rawBody?: string }).rawBody ?? '';
       const verdict = gateway.verifyWebhook({ headers: request.headers, rawBody, now: Math.floor(Date.now() / 1000) });
-      if (!verdict.ok) throw badRequest(verdict.message ?? WEBHOOK_REFUSALS[verdict.reason], verdict.reason);
+      if (!verdict.ok) {
+        metrics.webhook(gateway.module, verdict.reason);
+        throw badRequest(verdict.message ?? WEBHOOK_REFUSALS[verdict.reason], verdict.reason);
+      }
       if (verdict.events.length === 0) request.log.info({ gateway: gateway.module }, 'payment webhook: a verified notification with nothing to apply');
       let duplicate = verdict.events.length > 0;
       for (const verified of verdict.events) {

@@ -4,6 +4,7 @@ import type { BillingPort } from '../billing/port';
 import type { Clock } from '../clock';
 import type { ServerConfig } from '../config';
 import type { FraudPort } from '../fraud/port';
+import type { ShopMetrics } from '../ops/metrics';
 import type { PaymentGateway } from '../payments/port';
 import type { ServerSecrets } from '../secrets';
 import type { CatalogueTranslations } from '../catalogue/load';
@@ -16,6 +17,8 @@ export interface RouteDeps {
   fraud: FraudPort;
   secrets: ServerSecrets;
   clock: Clock;
+  /** Where the routes count what the operator scrapes. */
+  metrics: ShopMetrics;
   /** Who sells, and the catalogue file's names and descriptions per locale. */
   shop: { merchant: components['schemas']['Merchant']; translations: CatalogueTranslations };
   storeEngine: 'pglite' | 'postgres';

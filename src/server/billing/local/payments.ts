@@ -50,7 +50,7 @@ export function localPayments(context: LocalBillingContext): PaymentCalls {
         if (order?.kind === 'reseller') await tx.update(clients).set({ reseller: true }).where(eq(clients.id, order.clientId));
         await queueServiceActive(tx, invoice.orderId);
       }
-      return { outcome: 'paid', reason: null, invoiceId };
+      return result;
     }).then((result) => {
       if (result.outcome === 'paid') context.mailQueued?.();
       return result;

@@ -142,5 +142,7 @@ export async function recordPaymentEvent(tx: Transaction, gateway: string, event
     return exception(closedInvoiceReason(now?.status ?? 'Cancelled') ?? 'invoice_paid');
   }
   await tx.update(payments).set({ status: 'Paid' }).where(eq(payments.id, payment.id));
-  return { result: { outcome: 'paid', reason: null, invoiceId }, paidInvoice: invoice, paymentId: payment.id };
+  // An order's payment activates its services (the operator counts them); other invoices activate none.
+  const activated = invoice.kind === 'order' && invoice.orderId ? await tx.$count(services, eq(services.orderId, invoice.orderId)) : null;
+  return { result: { outcome: 'paid', reason: null, invoiceId, ...(activated === null ? {} : { activated }) }, paidInvoice: invoice, paymentId: payment.id };
 }

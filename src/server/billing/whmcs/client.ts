@@ -1,4 +1,5 @@
 import { HttpError } from '../../http-error';
+import { NO_METRICS, type ShopMetrics } from '../../ops/metrics';
 
 /** WHMCS answered and said no (an error result, a warning, a refused credential or IP): 502, its message logged, not shown. */
 export class WhmcsRefusal extends HttpError {
@@ -34,6 +35,8 @@ export interface WhmcsClientOptions {
   breakerThreshold?: number;
   breakerOpenMs?: number;
   log?: { warn(object: object, message: string): void };
+  /** Each call's time by action; an unreachable WHMCS (not a refusal, which is WHMCS answering) counts as an error. */
+  metrics?: ShopMetrics;
   now?: () => number;
 }
 
@@ -97,7 +100,20 @@ export function createWhmcsClient(options: WhmcsClientOptions): WhmcsClient {
     if (failures >= threshold) openUntil = now() + openMs;
   };
 
+  const metrics = options.metrics ?? NO_METRICS;
   async function once(action: string, params: WhmcsParams): Promise<WhmcsAnswer> {
+    const started = performance.now();
+    try {
+      const answer = await call(action, params);
+      metrics.upstream('whmcs', action, (performance.now() - started) / 1000, false);
+      return answer;
+    } catch (error) {
+      metrics.upstream('whmcs', action, (performance.now() - started) / 1000, error instanceof WhmcsUnavailable);
+      throw error;
+    }
+  }
+
+  async function call(action: string, params: WhmcsParams): Promise<WhmcsAnswer> {
     admit(action);
     counts[action] = (counts[action] ?? 0) + 1;
     const body = encodeForm({

@@ -1,6 +1,7 @@
 import { systemClock, type Clock } from '../../clock';
 import type { WhmcsConfig } from '../../config';
 import type { Database } from '../../db/connect';
+import type { ShopMetrics } from '../../ops/metrics';
 import type { BillingPort } from '../port';
 import { recordedAnswer } from '../shared/idempotency';
 import { whmcsCatalogue } from './catalogue';
@@ -44,11 +45,12 @@ export function createWhmcsBilling(whmcs: WhmcsClient, db: Database, config: Whm
 
 /** The WHMCS billing port as BILLING=whmcs configures it, with its client (closed with the app). */
 export function whmcsBillingFromConfig(whmcs: WhmcsConfig, db: Database, options: {
-  gateways: string[]; catalogueTtlMs: number; serverHostname: string; clock?: Clock; mailQueued?: () => void; log?: Log;
+  gateways: string[]; catalogueTtlMs: number; serverHostname: string; clock?: Clock; mailQueued?: () => void; log?: Log; metrics?: ShopMetrics;
 }): { billing: BillingPort; client: WhmcsClient } {
-  const client = createWhmcsClient({ url: whmcs.url, identifier: whmcs.identifier, secret: whmcs.secret, accesskey: whmcs.accesskey, ...(options.log ? { log: options.log } : {}) });
+  const { metrics, ...rest } = options;
+  const client = createWhmcsClient({ url: whmcs.url, identifier: whmcs.identifier, secret: whmcs.secret, accesskey: whmcs.accesskey, ...(options.log ? { log: options.log } : {}), ...(metrics ? { metrics } : {}) });
   const billing = createWhmcsBilling(client, db, {
-    retailGid: whmcs.retailGid, resellerGid: whmcs.resellerGid, resellerClientGroup: whmcs.resellerClientGroup, ...options,
+    retailGid: whmcs.retailGid, resellerGid: whmcs.resellerGid, resellerClientGroup: whmcs.resellerClientGroup, ...rest,
   });
   return { billing: { ...billing, close: () => client.close() }, client };
 }
