@@ -12,7 +12,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['src/**/*.test.ts', 'machines/**/*.test.ts', 'scripts/**/*.test.ts', 'tests/support/**/*.test.ts', 'tests/walks/**/*.test.ts'],
+          include: ['src/**/*.test.ts', 'machines/**/*.test.ts', 'scripts/**/*.test.ts', 'tests/support/**/*.test.ts', 'tests/walks/**/*.test.ts', 'tests/ops/**/*.test.ts'],
           exclude: ['scripts/bench/**'],
           environment: 'node',
           // The machine tests' path replays write coverage/statecharts/machine-tests/<machine>.json (the flow studio paints it).
