@@ -52,8 +52,8 @@ export function startSdk({ serviceName, publicPort }: TracingOptions): { shutdow
         ignoreIncomingRequestHook: (request) => publicPort !== 0 && request.socket.localPort !== publicPort,
       }),
       new UndiciInstrumentation(),
-      // Route spans, without one per lifecycle hook (a dozen per request, of little use).
-      new FastifyOtelInstrumentation({ registerOnInitialization: true, instrumentHooks: false }),
+      // Route spans, without one per lifecycle hook (a dozen per request, of little use); the shop's routes only, not the operator listener's.
+      new FastifyOtelInstrumentation({ registerOnInitialization: true, instrumentHooks: false, ignorePaths: ({ url }) => url !== '/' && !url.startsWith('/checkout') }),
     ],
   });
   const tracer = provider.getTracer('tv-checkout');
