@@ -195,7 +195,7 @@ async function countBenchOrdersOnPostgres(url: string): Promise<number> {
  * The order load: `count` POST /checkout/api/order on `connections` connections as fast as answered, each with
  * its own Idempotency-Key, the session cookies of `connections` guests in turn.
  */
-async function orderLoad(base: string, count: number, connections: number, nextAddress: (() => string) | null): Promise<LoadFigures & { sessions: number }> {
+export async function orderLoad(base: string, count: number, connections: number, nextAddress: (() => string) | null): Promise<LoadFigures & { sessions: number }> {
   const cookies: string[] = [];
   for (let index = 0; index < connections; index += 1) cookies.push(await guestSession(base, BENCH_EMAIL(index), nextAddress ? nextAddress() : null));
   let next = 0;
