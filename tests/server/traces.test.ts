@@ -2,13 +2,15 @@
  * Traces of the real server (issue "The operator sees the shop", item 5). With OTEL_EXPORTER_OTLP_ENDPOINT set, one
  * order on BILLING=whmcs (the fake WHMCS) arrives at an OTLP/HTTP receiver in this process as one trace: the request's
  * span, a child span per WHMCS call (with undici's HTTP span under it) and the store transaction; every log line of
- * that request carries its trace id, and no span carries the shopper's e-mail or address. Without the endpoint,
+ * that request carries its trace id, the order's receipt goes to SMTP under a span of its own, and no span carries the
+ * shopper's e-mail or address. Without the endpoint,
  * nothing is exported and no OpenTelemetry module is even loaded.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mailEnv, startReceiver, type Receiver } from '../api/smtp-receiver';
 import { createWhmcsFake, DEMO_RESELLER_CLIENT_GROUP, DEMO_RESELLER_GID, DEMO_RETAIL_GID, type WhmcsFake } from '../support/whmcs-fake';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './otlp-receiver';
 import { eventually, spawnServer, type ServerProcess } from './support';
@@ -18,14 +20,15 @@ const RECORD_OTEL_MODULES = ['--import', resolve(import.meta.dirname, 'preload/r
 const EMAIL = 'traced.shopper@example.com';
 let fake: WhmcsFake;
 let receiver: OtlpReceiver;
+let smtp: Receiver;
 const servers: ServerProcess[] = [];
 
 beforeAll(async () => {
-  [fake, receiver] = await Promise.all([createWhmcsFake(), startOtlpReceiver()]);
+  [fake, receiver, smtp] = await Promise.all([createWhmcsFake(), startOtlpReceiver(), startReceiver()]);
 });
 afterAll(async () => {
   await Promise.all(servers.map((server) => server.stop()));
-  await Promise.all([fake?.close(), receiver?.close()]);
+  await Promise.all([fake?.close(), receiver?.close(), smtp?.stop()]);
   rmSync(workDir, { recursive: true, force: true });
 });
 
@@ -65,7 +68,7 @@ function ancestors(span: ReceivedSpan, spans: ReceivedSpan[]): ReceivedSpan[] {
 
 describe('with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
   it('exports one order\'s trace with its WHMCS calls and store transaction, and its log lines carry the trace id', async () => {
-    const { server, modulesFile } = await start('traced', { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_SERVICE_NAME: 'checkout-under-test', OTEL_BSP_SCHEDULE_DELAY: '100' });
+    const { server, modulesFile } = await start('traced', { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_SERVICE_NAME: 'checkout-under-test', OTEL_BSP_SCHEDULE_DELAY: '100', ...mailEnv(smtp) });
     await placeOrder(server.baseUrl);
 
     // The server span of node:http for POST /checkout/api/order: the root of the order's trace.
@@ -91,6 +94,10 @@ describe('with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
       expect(calls.length, `${span.name} has its HTTP call`).toBeGreaterThanOrEqual(1);
     }
     for (const span of trace.filter((other) => other.name === 'store transaction')) expect(ancestors(span, trace)).toContain(request);
+
+    // The receipt's SMTP send, by the mail worker outside the request: a span of its own that names the host, not the shopper.
+    await smtp.waitFor(EMAIL, 1, 15_000);
+    await eventually(async () => expect(receiver.spans.find((span) => span.name === 'SMTP send')?.attributes['smtp.host']).toBe('127.0.0.1'), 15_000, 100);
 
     // No span of any trace carries the shopper's e-mail, address or browser (node:http records the last two unless dropped).
     expect(JSON.stringify(receiver.spans)).not.toContain(EMAIL);
