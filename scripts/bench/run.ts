@@ -2,7 +2,7 @@
  * `npm run bench`: builds what it needs, takes every measure of DESIGN.md section 9 side by side with the
  * floor of the stack, prints a table and writes BENCHMARKS.md. Options:
  *   --quick            fewer runs and shorter loads, to try it (the figures are then rough)
- *   --only=a,b         some of: bundle, start, load, overload, knee, whmcs, metrics, lighthouse, tests (all but knee by default;
+ *   --only=a,b         some of: bundle, start, load, overload, knee, whmcs, metrics, tracing, lighthouse, tests (all but knee by default;
  *                      the knee ramps getProducts to its limit on both stores and the ceiling, minutes more)
  *   --out=FILE         where to write the Markdown (BENCHMARKS.md at the repository's root by default)
  * It exits 1 when a measure could not be taken; a missed budget is reported, not an error.
@@ -31,6 +31,7 @@ import { kB, mib, ms, ratio, seconds } from './lib/stats';
 import { orderForWaitingPage } from './saved-payment';
 import { measureStart, startFigure, type StartResult } from './start';
 import { measureSuites, type SuiteTiming } from './suites';
+import { measureTracing } from './tracing';
 import { measureWhmcs, type WhmcsFigures } from './whmcs';
 import { measureMetricsCost, type MetricsCost } from './metrics-cost';
 
@@ -91,7 +92,7 @@ if (wants('bundle') || wants('lighthouse')) {
 
 // The server as `npm start` runs it (an esbuild bundle), for every measure that starts one.
 let server = { entry: TSX_ENTRY, label: `node ${TSX_ENTRY.join(' ')}` };
-if (wants('start') || wants('load') || wants('overload') || wants('knee') || wants('whmcs') || wants('metrics') || wants('lighthouse')) {
+if (wants('start') || wants('load') || wants('overload') || wants('knee') || wants('whmcs') || wants('metrics') || wants('tracing') || wants('lighthouse')) {
   const bundled = await step('bundle the server (package.json build:server)', () => buildServerBundle(join(workDir, 'build-server.log')));
   if (bundled) server = bundled;
 }
@@ -340,6 +341,17 @@ if (whmcs) {
     section: WHMCS, measure: `getProducts from the cache at ${warm.rate} req/s`, value: `p50 ${ms(warm.p50)} · p99 ${ms(warm.p99)} · ${warm.errors + non2xx} errors`, budget: '', within: null,
     how: `autocannon overallRate for ${settings.whmcsSeconds} s; ${warm.answered} answered (${warm.achievedRate.toFixed(0)}/s), ${warm.ok} 2xx; ${warm.whmcsCalls} WHMCS calls meanwhile (a refresh when the catalogue's CATALOGUE_TTL_MS passes)`,
   });
+}
+
+// 3e. Tracing off and on (OTLP/HTTP to a receiver in this process that drops every span): orders per second.
+const TRACING = '3e. Tracing (OTLP)';
+const tracing = wants('tracing') ? await step(`orders with tracing off and on (${settings.tracingRounds} rounds of ${settings.orders} orders each)`, () =>
+  measureTracing({ entry: server.entry, workDir: dataRoot, orders: settings.orders, connections: settings.orderConnections, rounds: settings.tracingRounds, log })) : null;
+if (tracing) {
+  note(TRACING, `Two servers (\`${server.label}\`) on fresh embedded stores, one with OTEL_EXPORTER_OTLP_ENDPOINT naming a receiver in the benchmark's process that answers every export and drops it; the same order load as 3. on each in turn, round after round, after an unrecorded warm-up.`);
+  rows.push({ section: TRACING, measure: 'orders/s, tracing off', value: tracing.offRate.toFixed(0), budget: '', within: null, how: tracing.rounds.map((round) => `${round.off.achievedRate.toFixed(0)}/s p99 ${ms(round.off.p99)}`).join('; ') });
+  rows.push({ section: TRACING, measure: 'orders/s, tracing on', value: tracing.onRate.toFixed(0), budget: '', within: null, how: tracing.rounds.map((round) => `${round.on.achievedRate.toFixed(0)}/s p99 ${ms(round.on.p99)}`).join('; ') });
+  rows.push({ section: TRACING, measure: 'tracing on ÷ off', value: ratio(tracing.onRate / tracing.offRate), budget: '', within: null, how: `${tracing.exports} OTLP exports (${kB(tracing.exportBytes)}) received from the traced server` });
 }
 
 // 2. Lighthouse on the real server (index and waiting page) and on the floor app served by the same server.

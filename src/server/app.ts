@@ -52,6 +52,7 @@ import { outboxStateReader } from './ops/outbox';
 import { measureRequests } from './ops/requests';
 import { unhandledRejectionsTotal } from './process-faults';
 import { createLoopLag, createStoreGate, storeGateSettings, type Release, type StoreGate } from './store-gate';
+import { tracingActive, traceLogFields } from './tracing/span';
 
 /** What the checkout is built from: its caller gives every port (main.ts: the ones the environment names). */
 export interface CheckoutOptions {
@@ -177,7 +178,11 @@ function loadSheddingOptions(limits: ServerConfig['loadShedding']) {
 /** The Fastify instance's options for the checkout (main.ts and the tests create it with these): log, proxies, limits, schemas. */
 export function serverOptions(config: ServerConfig, logger: ServerLogger = false): FastifyHttpOptions<RawServerDefault> {
   return {
-    logger: logger ? { level: config.logLevel, serializers: logSerializers, ...(typeof logger === 'object' ? { stream: logger.stream } : {}) } : false,
+    logger: logger ? {
+      level: config.logLevel, serializers: logSerializers, ...(typeof logger === 'object' ? { stream: logger.stream } : {}),
+      // With tracing on, every line carries the trace id of the request (or work) it was written in.
+      ...(tracingActive() ? { mixin: traceLogFields } : {}),
+    } : false,
     trustProxy: trustFunction(config.trustProxy),
     bodyLimit: 64 * 1024,
     schemaController: { compilersFactory: lazySchemaCompilers() },

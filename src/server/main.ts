@@ -1,6 +1,7 @@
 import { ConfigError, readConfig } from './config';
 import { openStore } from './db/connect';
 import { watchProcessFaults } from './process-faults';
+import { startTracing } from './tracing/start';
 
 // First: an unhandled rejection is logged and counted (the server keeps serving); an uncaught exception ends it (code 1).
 const faults = watchProcessFaults();
@@ -42,6 +43,8 @@ const checkConfig = async (server: Awaited<ReturnType<typeof loadServer>>) => {
   if (problems.length) return refuse(refusal(problems));
   return file;
 };
+// Before any server module loads: the instrumentations patch node:http and hook Fastify as those are first required.
+const tracing = await startTracing(process.env, config.port);
 // Production and a named catalogue file have something to refuse: checked first. The demo with its own catalogue has not.
 const checkedFirst = config.mode === 'production' || config.catalogueFile ? await loadServer() : null;
 const namedCatalogue = checkedFirst ? await checkConfig(checkedFirst) : undefined;
@@ -80,7 +83,7 @@ const ops = config.ops.port === null || !app.metrics ? null : await startOpsList
 });
 if (ops) app.addHook('onClose', () => ops.close());
 // SIGTERM and SIGINT drain and stop cleanly from here on (before it, the default: the process ends at once).
-stopOnSignals({ app, closeStore: () => store.close(), deadlineMs: config.shutdownDeadlineMs });
+stopOnSignals({ app, closeStore: async () => { await store.close(); await tracing?.shutdown(); }, deadlineMs: config.shutdownDeadlineMs });
 await app.listen({ port: config.port, host: config.host }).catch(async (error: unknown) => {
   // A port in use, say: the store is closed (its lock released) before the fault ends the process.
   await app.close();

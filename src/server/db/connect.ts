@@ -12,6 +12,7 @@ import { createPrivateDir, secureDataDir } from './data-dir';
 import { lockDataDir } from './data-dir-lock';
 import * as schema from './schema';
 import { MIGRATIONS_FOLDER, startFromTemplate, STORE_TEMPLATES_ROOT } from './store-template';
+import { inSpan } from '../tracing/span';
 
 /** The store, whichever engine runs it. */
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -29,6 +30,14 @@ export interface Store {
 }
 
 const migrationsFolder = MIGRATIONS_FOLDER;
+
+/** Each transaction of the store is a span of the request that runs it (its statements' values stay out of it). */
+function traceTransactions(db: Database, engine: Store['engine']): Database {
+  const transaction = db.transaction.bind(db);
+  const attributes = { 'db.system.name': 'postgresql', 'db.operation.name': 'transaction', 'checkout.store': engine };
+  db.transaction = ((work, config) => inSpan('store transaction', attributes, () => transaction(work, config))) as Database['transaction'];
+  return db;
+}
 
 /** Connections of the PostgreSQL pool. */
 export const POSTGRES_POOL_SIZE = 10;
@@ -161,7 +170,7 @@ async function openPostgres(databaseUrl: string, waitMs: number, warn: (message:
   }
   const db = drizzlePostgres(pool, { schema });
   return {
-    db: db as unknown as Database,
+    db: traceTransactions(db as unknown as Database, 'postgres'),
     engine: 'postgres',
     connections: POSTGRES_POOL_SIZE,
     exclusive: async (work) => withAdvisoryLock(await pool.connect(), STARTUP_LOCK_KEY, work),
@@ -235,7 +244,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     const checkpoints = dataDir ? setInterval(() => void client.exec('CHECKPOINT').catch(() => {}), embedded?.checkpointMs ?? PGLITE_CHECKPOINT_MS) : null;
     checkpoints?.unref();
     return {
-      db: db as unknown as Database,
+      db: traceTransactions(db as unknown as Database, 'pglite'),
       engine: 'pglite',
       connections: 1,
       // One process per PGlite store (the data directory is locked): nothing to serialise with.

@@ -1,4 +1,5 @@
 import { mailFromAddress } from '../config';
+import { inSpan } from '../tracing/span';
 import type { RenderedMail } from './templates';
 
 /** One message handed to SMTP. */
@@ -36,7 +37,7 @@ export function smtpTransport(smtpUrl: string, from: string): MailTransport {
   }));
   const domain = mailFromAddress(from)?.split('@')[1] ?? 'localhost';
   return {
-    async send(envelope) {
+    send: (envelope) => inSpan('SMTP send', { 'smtp.host': url.hostname }, async () => {
       await (await transporter).sendMail({
         from,
         to: envelope.to,
@@ -47,7 +48,7 @@ export function smtpTransport(smtpUrl: string, from: string): MailTransport {
         // Transactional: out-of-office replies and the like are not sent back to it.
         headers: { 'Auto-Submitted': 'auto-generated', ...envelope.headers },
       });
-    },
+    }),
     close: () => void transporter.then((transport) => transport.close()),
   };
 }

@@ -1,5 +1,6 @@
 import { HttpError } from '../../http-error';
 import { NO_METRICS, type ShopMetrics } from '../../ops/metrics';
+import { inSpan } from '../../tracing/span';
 
 /** WHMCS answered and said no (an error result, a warning, a refused credential or IP): 502, its message logged, not shown. */
 export class WhmcsRefusal extends HttpError {
@@ -169,9 +170,12 @@ export function createWhmcsClient(options: WhmcsClientOptions): WhmcsClient {
     throw refusal;
   }
 
+  // One span per call, named by its action (its parameters and answer stay out: they carry e-mails and passwords).
+  const traced = (action: string, kind: 'read' | 'write', call: () => Promise<WhmcsAnswer>) => inSpan(`WHMCS ${action}`, { 'whmcs.action': action, 'whmcs.call': kind }, call);
+
   return {
     counts,
-    async read(action, params = {}) {
+    read: (action, params = {}) => traced(action, 'read', async () => {
       for (let attempt = 0; ; attempt += 1) {
         try {
           return await once(action, params);
@@ -181,8 +185,8 @@ export function createWhmcsClient(options: WhmcsClientOptions): WhmcsClient {
           await new Promise((resolve) => setTimeout(resolve, backoffMs * (attempt + 1)));
         }
       }
-    },
-    write: (action, params = {}) => once(action, params),
+    }),
+    write: (action, params = {}) => traced(action, 'write', () => once(action, params)),
     close: async () => (await http).agent.close(),
   };
 }
