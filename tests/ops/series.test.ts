@@ -10,12 +10,12 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-/** The series the metrics issue names as the contract with operators ("these names are the contract"). */
+/** The series the metrics issue names as the contract with operators ("these names are the contract"), and checkout_store_up, the store's reachability at each scrape. */
 const CONTRACT_COUNTERS_AND_GAUGES = [
   'checkout_orders_created_total', 'checkout_orders_paid_total', 'checkout_services_activated_total',
   'checkout_order_amount_cents_total', 'checkout_orders_refused_total',
   'checkout_payment_links_total', 'checkout_webhooks_total', 'checkout_payment_exceptions_total',
-  'checkout_outbox_pending', 'checkout_outbox_oldest_pending_seconds', 'checkout_outbox_sent_total', 'checkout_outbox_failures_total',
+  'checkout_outbox_pending', 'checkout_outbox_oldest_pending_seconds', 'checkout_store_up', 'checkout_outbox_sent_total', 'checkout_outbox_failures_total',
   'checkout_upstream_errors_total', 'checkout_shed_total', 'checkout_render_total', 'checkout_unhandled_rejections_total',
   'checkout_build_info',
 ];

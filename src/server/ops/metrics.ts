@@ -95,6 +95,13 @@ export function createShopMetrics(build: BuildInfo, { defaults = true, unhandled
     return outbox;
   };
   new Gauge({
+    // The outbox read is the scrape's one store query: whether it answered in time says whether the store is reachable.
+    name: 'checkout_store_up', help: 'Whether the store answered the scrape\'s outbox read within its timeout (1) or not (0)', registers,
+    async collect() {
+      if (readOutbox) this.set((await outboxNow()) ? 1 : 0);
+    },
+  });
+  new Gauge({
     name: 'checkout_outbox_pending', help: 'Mails waiting in the outbox', registers,
     async collect() {
       const state = await outboxNow();
