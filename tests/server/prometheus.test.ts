@@ -91,6 +91,7 @@ describe('a real Prometheus scraping the operator listener', () => {
     expect(await query('sum(checkout_upstream_duration_seconds_count{upstream="whmcs",action="AddInvoicePayment"})')).toBe(1);
     expect(await query('sum(http_request_duration_seconds_count{operation="order",method="POST",status="2xx"})')).toBe(1);
     expect(await query('up{job="tv-checkout"}')).toBe(1);
+    expect(await query('checkout_store_up{job="tv-checkout"}')).toBe(1);
   }, 90_000);
 
   it('exposes every series the dashboard and the alert rules query', async () => {
