@@ -12,6 +12,15 @@ import { createPostgresCluster, eventually, freePort, ROOT, spawnServer, type Po
 
 let cluster: PostgresCluster;
 const servers: ServerProcess[] = [];
+/** The operator listener of the instance that serves the traffic under faults. */
+let servingOpsPort = 0;
+
+/** One series' value as the operator listener shows it at this moment (the sum over its labels). */
+async function scraped(opsPort: number, series: string, labels = ''): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${opsPort}/metrics`, { signal: AbortSignal.timeout(5_000) })).text();
+  const lines = text.split('\n').filter((line) => line.startsWith(`${series}${labels ? `{${labels}` : ''}`) && !line.startsWith('#'));
+  return lines.reduce((sum, line) => sum + Number(line.split(' ').pop()), 0);
+}
 
 beforeAll(async () => {
   cluster = await createPostgresCluster();
@@ -93,7 +102,8 @@ describe('the server on PostgreSQL', () => {
 
   it('starts three instances migrating one empty database at the same time', async () => {
     cluster.query('CREATE DATABASE shop');
-    const instances = await Promise.all([1, 2, 3].map(() => server({ DATABASE_URL: cluster.url('shop') })));
+    const opsPorts = await Promise.all([1, 2, 3].map(() => freePort()));
+    const instances = await Promise.all(opsPorts.map((opsPort) => server({ DATABASE_URL: cluster.url('shop'), OPS_PORT: String(opsPort) })));
     await Promise.all(instances.map((instance) => instance.ready));
     for (const instance of instances) expect((await call(instance.baseUrl, '/checkout/api/health?ready=1')).status).toBe(200);
     expect(Number(cluster.query('SELECT count(*) FROM drizzle.__drizzle_migrations', 'shop').trim())).toBe(MIGRATIONS);
@@ -103,6 +113,7 @@ describe('the server on PostgreSQL', () => {
     await Promise.all(stores.map((store) => store.close()));
     expect(Number(cluster.query('SELECT count(*) FROM drizzle.__drizzle_migrations', 'together').trim())).toBe(MIGRATIONS);
     [serving] = instances as [ServerProcess];
+    [servingOpsPort] = opsPorts as [number];
     await Promise.all(instances.slice(1).map((instance) => instance.stop()));
   });
 
@@ -136,6 +147,8 @@ describe('the server on PostgreSQL', () => {
     }, 5_000);
     expect(notReady.body).toEqual({ error: { code: 'store_unavailable', message: expect.any(String) } });
     expect((await call(baseUrl, '/checkout/api/health')).status).toBe(200);
+    // The operator sees it: the scrape's store read fails while the listener itself answers.
+    await eventually(async () => expect(await scraped(servingOpsPort, 'checkout_store_up')).toBe(0), 5_000);
     await eventually(async () => expect(failures.length).toBeGreaterThanOrEqual(10), 10_000);
     // An outage of at least 1.5 s, so pooled connections are found dead and new ones refused.
     await new Promise((done) => setTimeout(done, Math.max(0, 1_500 - (performance.now() - stoppedAt))));
@@ -149,6 +162,8 @@ describe('the server on PostgreSQL', () => {
     const ordersAfterMs = performance.now() - restartedAt;
     running = false;
     await Promise.all(workers);
+    expect(await scraped(servingOpsPort, 'checkout_store_up')).toBe(1);
+    expect(await scraped(servingOpsPort, 'checkout_orders_refused_total', 'reason="store_unavailable"')).toBeGreaterThan(0);
 
     console.log(`[postgres] down ${Math.round(restartedAt - stoppedAt)} ms: ${failures.length} answers 503, ${thrown} requests that threw; ready again ${Math.round(readyAfterMs)} ms and orders again ${Math.round(ordersAfterMs)} ms after PostgreSQL was back; ${acknowledged.length} orders acknowledged`);
     expect(serving.child.exitCode).toBeNull();
