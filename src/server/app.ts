@@ -47,7 +47,7 @@ import { TRANSPORT_ERROR_CODES, transportOptions } from './transport';
 import { createRateCounters, createSignInThrottle, rateLimitStore, tooManyAttempts } from './throttle';
 import { buildInfo } from './ops/build-info';
 import { measuredGateway } from './ops/gateways';
-import { createShopMetrics, NO_METRICS, type ScrapedMetrics } from './ops/metrics';
+import { NO_METRICS, type ScrapedMetrics } from './ops/metrics';
 import { outboxStateReader } from './ops/outbox';
 import { measureRequests } from './ops/requests';
 import { unhandledRejectionsTotal } from './process-faults';
@@ -204,7 +204,9 @@ export const checkoutApp = fastifyPlugin(async (app: FastifyInstance, options: C
   const merchant = merchantView(file.merchant);
   const secrets = await store.exclusive(() => loadSecrets(config, store.db));
   // Without an operator listener (OPS_PORT unset) nobody reads the figures: nothing is measured.
-  const scraped = options.metrics ?? (config.ops.port === null ? null : createShopMetrics(buildInfo(), { unhandledRejections: unhandledRejectionsTotal }));
+  // prom-client is loaded only for a server that is scraped.
+  const scraped = options.metrics ?? (config.ops.port === null ? null
+    : (await import('./ops/registry')).createShopMetrics(buildInfo(), { unhandledRejections: unhandledRejectionsTotal }));
   const metrics = scraped ?? NO_METRICS;
   app.decorate('metrics', scraped);
   if (scraped) {

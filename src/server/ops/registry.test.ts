@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createShopMetrics } from './metrics';
+import { createShopMetrics } from './registry';
 
 const scrape = async (read: () => Promise<{ pending: number; oldestPendingSeconds: number }>) => {
   const metrics = createShopMetrics({ version: '0.1.0', commit: 'unknown' }, { defaults: false });
