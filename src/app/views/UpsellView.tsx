@@ -103,7 +103,8 @@ function UpsellForm({ actor, snapshot }: { actor: UpsellActor; snapshot: UpsellS
   const service = services.find((candidate) => candidate.serviceid === selectedServiceId);
   const submitting = snapshot.matches('submitting');
   // On a service with a due date the price covers the days left of what is billed, not a whole period.
-  const proration = service?.proration;
+  // A whole period left is the full price: it reads as the cycle's price, as on a lifetime service.
+  const proration = service?.proration && service.proration.remainingDays !== service.proration.periodDays ? service.proration : null;
   const period = proration ? t('upsell.prorated', { count: proration.remainingDays, date: day(proration.until) }) : service ? t(`cycle.${cycleKey(service.billingcycle)}`) : '';
   const { hint, reason } = usePaymentNote(gateways, selectedGateway, currency);
   const submit = (event: FormEvent) => {
