@@ -34,16 +34,29 @@ const REFUSED_LINKS: Record<string, () => Response> = {
 
 const gatewayName = (module: string) => renewalModelInput.gateways.find((gateway) => gateway.module === module)!.displayname;
 
-/** The payment link asked for: coinbase for the crypto gateway, offshore for the card; its body is the open invoice's. */
-async function answerLink(page: Page, answer: unknown, context: RenewalContext): Promise<void> {
-  const operation = page.api.waiting('coinbase') > 0 ? 'coinbase' : 'offshore';
-  const request = await page.api.respond(operation, answer);
-  const invoice = context.renewal!.invoice!;
-  expect(operation).toBe(context.selectedGateway === 'sandbox_crypto' ? 'coinbase' : 'offshore');
-  expect(await request.json()).toEqual({ invoiceid: invoice.invoiceid, paymentmethod: context.selectedGateway, amount: invoice.amount, currency: invoice.currency });
+/** What the walk did before a step: the renewal the fake API served last, and the gateway picked last (else the default). */
+function walkedSoFar(events: AnyEventObject[]): { served: ServiceRenewal | null; gateway: string } {
+  let served: ServiceRenewal | null = null;
+  let gateway = renewalModelInput.defaultGateway;
+  for (const event of events) {
+    if (event.type === 'xstate.done.actor.loadRenewal') served = event.output as ServiceRenewal;
+    if (event.type === 'gateway.select') gateway = String(event.gateway);
+  }
+  return { served, gateway };
 }
 
-async function perform(event: AnyEventObject, page: Page, before: RenewalContext): Promise<void> {
+/** The payment link asked for: coinbase for a crypto gateway, offshore for a card; its body is the served invoice's. */
+async function answerLink(page: Page, answer: unknown, before: AnyEventObject[]): Promise<void> {
+  const operation = page.api.waiting('coinbase') > 0 ? 'coinbase' : 'offshore';
+  const request = await page.api.respond(operation, answer);
+  const { served, gateway } = walkedSoFar(before);
+  const invoice = served!.invoice!;
+  const crypto = renewalModelInput.gateways.find((candidate) => candidate.module === gateway)?.type === 'Bitcoin';
+  expect(operation).toBe(crypto ? 'coinbase' : 'offshore');
+  expect(await request.json()).toEqual({ invoiceid: invoice.invoiceid, paymentmethod: gateway, amount: invoice.amount, currency: invoice.currency });
+}
+
+async function perform(event: AnyEventObject, page: Page, before: AnyEventObject[]): Promise<void> {
   const { api, user } = page;
   switch (event.type) {
     case 'xstate.done.actor.loadRenewal':
@@ -171,8 +184,8 @@ describeViewWalk({
       },
     }),
   offView: refusedInputs({ 'gateway.select': 'the gateway list offers only the loaded gateways that take the invoice currency' }),
-  // A payment link is asked in the state the step before left (its invoice and gateway); a load needs none.
-  perform: (step, page, index, steps) => perform(step.event, page, steps[index - 1]?.state.context as RenewalContext),
+  // A payment link's body is the invoice served and the gateway picked by the steps before it.
+  perform: (step, page, index, steps) => perform(step.event, page, steps.slice(0, index).map((earlier) => earlier.event)),
   see: (state, page) => see(state.value, state.context as RenewalContext, page),
   project: (_value, context) => context,
 });
