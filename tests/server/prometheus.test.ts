@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWhmcsFake, DEMO_RESELLER_CLIENT_GROUP, DEMO_RESELLER_GID, DEMO_RETAIL_GID, type WhmcsFake } from '../support/whmcs-fake';
-import { eventually, freePort, spawnServer, type ServerProcess } from './support';
+import { eventually, freePort, placeSandboxOrder, spawnServer, type ServerProcess } from './support';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const workDir = mkdtempSync(join(tmpdir(), 'tvc-prometheus-'));
@@ -60,15 +60,9 @@ async function query(expression: string): Promise<number> {
 
 /** A guest's 1 Month order on the sandbox gateway, paid on the sandbox page as a shopper pays it. */
 async function buy(baseUrl: string): Promise<void> {
-  const identify = await fetch(`${baseUrl}/checkout/api/authMiddleware`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'scraped.shopper@example.com' }) });
-  const cookie = identify.headers.getSetCookie().map((value) => value.split(';')[0]).join('; ');
-  const order = await fetch(`${baseUrl}/checkout/api/order`, {
-    method: 'POST', headers: { 'content-type': 'application/json', cookie, 'idempotency-key': `scraped-${Date.now()}` },
-    body: JSON.stringify({ pid: 1, paymentmethod: 'sandbox', amount: 12.99, currency: 'EUR' }),
-  });
+  const order = await placeSandboxOrder(baseUrl, 'scraped.shopper@example.com');
   expect(order.status).toBe(200);
-  const { link } = await order.json() as { link: string };
-  const page = await (await fetch(link)).text();
+  const page = await (await fetch(order.link ?? '')).text();
   const form = /<form[^>]*action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/.exec(page);
   const fields = [...(form?.[2] ?? '').matchAll(/<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"/g)].map((match) => [match[1] ?? '', match[2] ?? '']);
   const paid = await fetch(new URL(form?.[1] ?? '', baseUrl), {

@@ -3,6 +3,7 @@
  * the test controls (initdb, pg_ctl start/stop) on a free loopback port, so stopping it disturbs nothing else.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { TEST_SECRETS } from '../api/helper';
 import { freePort } from '../../scripts/lib/free-port';
@@ -97,4 +98,16 @@ export async function eventually<T>(check: () => Promise<T>, timeoutMs: number, 
       await new Promise((done) => setTimeout(done, intervalMs));
     }
   }
+}
+
+/** A guest identified by `email` places one 1 Month order (EUR) on the sandbox card gateway, as the checkout's page does; its answer. */
+export async function placeSandboxOrder(baseUrl: string, email: string): Promise<{ status: number; link: string | null }> {
+  const identify = await fetch(`${baseUrl}/checkout/api/authMiddleware`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) });
+  const cookie = identify.headers.getSetCookie().map((value) => value.split(';')[0]).join('; ');
+  const order = await fetch(`${baseUrl}/checkout/api/order`, {
+    method: 'POST', headers: { 'content-type': 'application/json', cookie, 'idempotency-key': randomUUID() },
+    body: JSON.stringify({ pid: 1, paymentmethod: 'sandbox', amount: 12.99, currency: 'EUR' }),
+  });
+  const body = await order.json() as { link?: string };
+  return { status: order.status, link: body.link ?? null };
 }

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailEnv, startReceiver, type Receiver } from '../api/smtp-receiver';
 import { createWhmcsFake, DEMO_RESELLER_CLIENT_GROUP, DEMO_RESELLER_GID, DEMO_RETAIL_GID, type WhmcsFake } from '../support/whmcs-fake';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './otlp-receiver';
-import { eventually, spawnServer, type ServerProcess } from './support';
+import { eventually, placeSandboxOrder, spawnServer, type ServerProcess } from './support';
 
 const workDir = mkdtempSync(join(tmpdir(), 'tvc-traces-'));
 const RECORD_OTEL_MODULES = ['--import', resolve(import.meta.dirname, 'preload/record-otel-modules.mjs')];
@@ -44,16 +44,9 @@ async function start(name: string, env: Record<string, string>): Promise<{ serve
   return { server, modulesFile };
 }
 
-/** Identifies a guest and places one order on the sandbox gateway, as the checkout's page does. */
+/** One order on the sandbox gateway, as the checkout's page places it. */
 async function placeOrder(baseUrl: string): Promise<void> {
-  const identify = await fetch(`${baseUrl}/checkout/api/authMiddleware`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: EMAIL }) });
-  expect(identify.status).toBe(200);
-  const cookie = identify.headers.getSetCookie().map((value) => value.split(';')[0]).join('; ');
-  const order = await fetch(`${baseUrl}/checkout/api/order`, {
-    method: 'POST', headers: { 'content-type': 'application/json', cookie, 'idempotency-key': `traced-${Date.now()}` },
-    body: JSON.stringify({ pid: 1, paymentmethod: 'sandbox', amount: 12.99, currency: 'EUR' }),
-  });
-  expect(order.status).toBe(200);
+  expect((await placeSandboxOrder(baseUrl, EMAIL)).status).toBe(200);
 }
 
 interface LogLine { reqId?: string; req?: { url?: string }; trace_id?: string; msg?: string }
