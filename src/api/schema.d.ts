@@ -704,6 +704,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/checkout/api/flowEvents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report the flow steps and web vitals of a visit (anonymous)
+         * @description Sent by the app with `navigator.sendBeacon` after hydration: the statechart transitions its actors took, the states they entered and left, the per-state web vitals (INP of interactions made in a state, LCP of the page where it was entered first) and where the visit ended. Names only, from the machines' own definitions and closed lists; the server adds them to daily counts and histograms and keeps neither the batch nor the caller's address. A name the machines do not have is dropped, not stored. Nothing is counted when the request carries `Sec-GPC: 1` or `DNT: 1`, or when the shop runs with `FLOW_ANALYTICS=off`; the answer is 204 either way, so a visitor's choice cannot be told from the outside.
+         */
+        post: operations["reportFlowEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/checkout/api/signOut": {
         parameters: {
             query?: never;
@@ -1004,6 +1024,45 @@ export interface components {
             country: string;
             currency: components["schemas"]["Currency"];
         };
+        /** @description One batch of a visit's flow traffic (at most 16 kB). Names only; see reportFlowEvents. */
+        FlowEventBatch: {
+            locale: components["schemas"]["Locale"];
+            /** @description The module of the gateway the shopper chose, once chosen; kept only if it is one of the shop's. */
+            gateway?: string;
+            steps: components["schemas"]["FlowStep"][];
+            vitals: components["schemas"]["FlowVital"][];
+            ended: components["schemas"]["FlowEnded"][];
+        };
+        /** @description One machine actor's start (no transitions; its root and initial states entered) or one microstep. */
+        FlowStep: {
+            machine: components["schemas"]["FlowName"];
+            transitions: components["schemas"]["FlowTransition"][];
+            entered: components["schemas"]["FlowStateIds"];
+            exited: components["schemas"]["FlowStateIds"];
+        };
+        /** @description A transition as its definition names it; the server matches it to the machine's transition. */
+        FlowTransition: {
+            source: components["schemas"]["FlowName"];
+            event: string;
+            targets: components["schemas"]["FlowStateIds"];
+            guard?: components["schemas"]["FlowName"];
+        };
+        FlowVital: {
+            machine: components["schemas"]["FlowName"];
+            state: components["schemas"]["FlowName"];
+            /** @enum {string} */
+            metric: "INP" | "LCP";
+            /** @description Milliseconds. */
+            value: number;
+        };
+        /** @description The active leaf states of a machine actor when the visit ended. */
+        FlowEnded: {
+            machine: components["schemas"]["FlowName"];
+            states: components["schemas"]["FlowStateIds"];
+        };
+        FlowStateIds: components["schemas"]["FlowName"][];
+        /** @description A machine, state node or guard name from the machines' definitions. */
+        FlowName: string;
         /** @description An empty object. */
         SignOutRequest: Record<string, never>;
         SignOutResponse: {
@@ -2861,6 +2920,41 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    reportFlowEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description `1`: the visitor asks not to be tracked (Global Privacy Control); nothing is counted. */
+                "Sec-GPC"?: string;
+                /** @description `1`: Do Not Track; nothing is counted. */
+                DNT?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FlowEventBatch"];
+            };
+        };
+        responses: {
+            /** @description Received (counted, or dropped as the description says). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["CrossSite"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     signOut: {

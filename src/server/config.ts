@@ -77,6 +77,15 @@ export interface ServerConfig {
   renewals: RenewalsConfig;
   /** The operator listener (GET /metrics): OPS_PORT (null: none), OPS_HOST, and OPS_TOKEN for any address but loopback. */
   ops: { port: number | null; host: string; token: string | null };
+  flowAnalytics: FlowAnalyticsConfig;
+}
+
+/** The anonymous flow traffic (POST /flowEvents, GET /flowStats on the operator listener). */
+export interface FlowAnalyticsConfig {
+  /** FLOW_ANALYTICS (on by default, `off` turns it off): off, the app sends nothing and the server counts nothing. */
+  enabled: boolean;
+  /** FLOW_MIN_COUNT (default 5): counts under it read only as "fewer than N". */
+  minCount: number;
 }
 
 /** When the local billing invoices, reminds, suspends and terminates a service that falls due (README, "Renewals"). */
@@ -373,6 +382,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     billing: readBillingConfig(env, mode),
     renewals: readRenewalsConfig(env),
     ops: readOpsConfig(env),
+    flowAnalytics: readFlowAnalyticsConfig(env),
   };
 }
 
@@ -396,4 +406,10 @@ function readRenewalsConfig(env: NodeJS.ProcessEnv): RenewalsConfig {
     throw new ConfigError(`RENEWAL_TERMINATE_DAYS (${renewals.terminateDays}) must be more than RENEWAL_GRACE_DAYS (${renewals.graceDays}): a service is suspended before it is terminated.`);
   }
   return renewals;
+}
+
+function readFlowAnalyticsConfig(env: NodeJS.ProcessEnv): FlowAnalyticsConfig {
+  const switched = env.FLOW_ANALYTICS ?? 'on';
+  if (switched !== 'on' && switched !== 'off') throw new ConfigError(`FLOW_ANALYTICS must be on or off, got ${switched}.`);
+  return { enabled: switched === 'on', minCount: positiveInteger(env, 'FLOW_MIN_COUNT', 5) };
 }

@@ -305,3 +305,44 @@ export const whmcsUndos = pgTable('whmcs_undos', {
   index('whmcs_undos_due_idx').on(table.nextAttemptAt).where(sql`${table.status} = 'pending'`),
   index('whmcs_undos_claim_idx').on(table.claimScope, table.claimKey),
 ]);
+
+/**
+ * Flow traffic, aggregated when written (POST /flowEvents): counts per UTC day and names from the machines'
+ * definitions only. No batch, no visitor and no address is kept; read out by GET /flowStats, small counts masked.
+ */
+export const flowTransitions = pgTable('flow_transitions', {
+  day: date('day').notNull(),
+  machine: text('machine').notNull(),
+  /** The machine's transition label, as `npm run paths` and the studio name it. */
+  transition: text('transition').notNull(),
+  count: integer('count').notNull(),
+}, (table) => [primaryKey({ columns: [table.day, table.machine, table.transition] })]);
+
+/** Per day and state: how often it was entered and left, and how many visits ended in it (the machine's root id counts starts). */
+export const flowStates = pgTable('flow_states', {
+  day: date('day').notNull(),
+  machine: text('machine').notNull(),
+  state: text('state').notNull(),
+  entries: integer('entries').notNull().default(0),
+  exits: integer('exits').notNull().default(0),
+  ended: integer('ended').notNull().default(0),
+}, (table) => [primaryKey({ columns: [table.day, table.machine, table.state] })]);
+
+/** Histograms of INP and LCP per day and state: how many measures fell in each bucket (upper bound in ms; -1 above the last). */
+export const flowVitals = pgTable('flow_vitals', {
+  day: date('day').notNull(),
+  machine: text('machine').notNull(),
+  state: text('state').notNull(),
+  metric: text('metric').$type<'INP' | 'LCP'>().notNull(),
+  bucketMs: integer('bucket_ms').notNull(),
+  count: integer('count').notNull(),
+}, (table) => [primaryKey({ columns: [table.day, table.machine, table.state, table.metric, table.bucketMs] })]);
+
+/** The funnel: per day, locale and gateway ('' before one was chosen), how often each step was reached. */
+export const flowFunnel = pgTable('flow_funnel', {
+  day: date('day').notNull(),
+  locale: text('locale').notNull(),
+  gateway: text('gateway').notNull(),
+  step: text('step').notNull(),
+  count: integer('count').notNull(),
+}, (table) => [primaryKey({ columns: [table.day, table.locale, table.gateway, table.step] })]);
