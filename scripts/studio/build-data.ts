@@ -21,6 +21,12 @@ import { layoutMachine } from './layout';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
+/** The plain-language words a state or transition carries for the product view (`meta: { product }`), or ''. */
+function productWords(meta: unknown): string {
+  const product = typeof meta === 'object' && meta !== null ? (meta as { product?: unknown }).product : undefined;
+  return typeof product === 'string' ? product : '';
+}
+
 function statesOf(machine: AnyStateMachine): StudioState[] {
   return [machine.root, ...descendantStateNodes(machine.root)].map((node: AnyStateNode) => ({
     id: node.id,
@@ -28,6 +34,7 @@ function statesOf(machine: AnyStateMachine): StudioState[] {
     type: node.type,
     parent: node.parent?.id ?? null,
     description: node.description ?? '',
+    product: productWords(node.meta),
     initial: node.type === 'compound' ? ((node.initial?.target ?? []) as AnyStateNode[]).map((target) => target.id) : [],
     invoke: node.invoke.map((definition) => (typeof definition.src === 'string' ? definition.src : definition.id)),
     entry: actionNames(node.entry),
@@ -49,6 +56,7 @@ function transitionsOf(machine: AnyStateMachine): StudioTransition[] {
       actions: actionNames(transition.definition.actions),
       ...(delay ? { delay: /^\d+$/.test(delay) ? `${delay} ms` : delay } : {}),
       description: transition.definition.description ?? '',
+      product: productWords(transition.definition.meta),
     };
   });
 }

@@ -12,6 +12,8 @@ export interface StudioState {
   /** Id of the parent state; null for the machine itself. */
   parent: string | null;
   description: string;
+  /** In plain words for a product owner (`meta.product`, English); '' where none is written. */
+  product: string;
   /** Ids of the initial child (compound states). */
   initial: string[];
   /** Invoked actors: their source name (the `setup({ actors })` key). */
@@ -35,6 +37,8 @@ export interface StudioTransition {
   /** For `after` transitions: the delay's name or its milliseconds. */
   delay?: string;
   description: string;
+  /** In plain words for a product owner (`meta.product`, English); '' where none is written. */
+  product: string;
 }
 
 export interface Point {
