@@ -6,14 +6,12 @@ import { fileURLToPath } from 'node:url';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import WebSocket from 'ws';
+import { CHROME_ARGS } from '../../tests/e2e/support/chromium';
 import { chromePath } from './lib/machine';
 import { median, medianOfDifferences } from './lib/stats';
 
 /** The flags Chromium needs on this machine (closed network, root, no GPU); chrome-launcher adds its own defaults. */
-export const CHROME_FLAGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
-];
+export const CHROME_FLAGS = ['--headless', ...CHROME_ARGS];
 
 /** The installed lighthouse package's version. */
 export const lighthouseVersion = (): string =>
