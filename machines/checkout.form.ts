@@ -174,7 +174,7 @@ export const formRegions = {
             actions: [assign(({ event }) => ({ promoLookup: null, promotion: null, promoError: { serverMessage: errorMessage(event.error) } })), 'recomputeQuote'],
           },
         },
-        on: { 'order.submit': { description: 'Ignored until the code is checked.', meta: { product: 'Ordering waits until the discount code has been checked.' } } },
+        on: { 'order.submit': { description: 'Ignored until the code is checked.', meta: { product: 'Pressing the order button does nothing until the discount code has been checked.' } } },
       },
       applied: {
         description: 'The discount is applied; it can be removed.',

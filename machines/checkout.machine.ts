@@ -84,7 +84,7 @@ export const checkoutMachine = checkoutSetup.createMachine({
           src: 'loadGateways',
           onDone: {
             description: 'Keep the gateways and select the default one (or the first that takes the currency; none when none does).',
-            meta: { product: "The payment methods arrive and the usual one is chosen, if it takes the shopper's currency." },
+            meta: { product: "The payment methods arrive and the shop's usual one is chosen, or the first that takes the shopper's currency." },
             actions: assign(({ context, event }) => {
               const { gateways, defaultGateway } = event.output;
               const selectedGateway = gatewayFor(gateways, defaultGateway, context.currency);

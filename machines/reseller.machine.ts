@@ -184,7 +184,7 @@ export const resellerMachine = setup({
         'reseller.choose': {
           actions: { type: 'chooseExisting', params: eventFields },
           description: 'Existing reseller (sign in) or new reseller (sign up, adds the new-reseller product).',
-          meta: { product: 'The visitor says whether they are already a reseller (sign in) or new (sign up, with a starter plan).' },
+          meta: { product: 'The visitor says whether they are already a reseller (sign in) or new (sign up, adding the new-reseller plan).' },
         },
         'email.change': {
           actions: { type: 'setEmail', params: eventFields },

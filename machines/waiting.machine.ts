@@ -391,7 +391,7 @@ export const waitingMachine = setup({
     latePayment: {
       id: 'waitingLatePayment',
       description: 'A payment arrived after the link expired or the order closed: it is a payment exception; the shopper is told the shop activates the order or refunds the payment, and to contact support with the invoice number. No new link is offered.',
-      meta: { product: 'A payment came after the link expired: we activate the order or refund it; support is reachable with the invoice number.' },
+      meta: { product: 'Paid after the link expired or the order closed: we activate or refund it; support helps with the invoice number.' },
       type: 'final',
     },
   },
