@@ -217,7 +217,7 @@ export const waitingMachine = setup({
                   target: 'scheduled',
                   actions: 'backOff',
                   description: 'The poll failed: wait twice as long before the next one.',
-                  meta: { product: 'The question failed, so the page waits longer before asking again.' },
+                  meta: { product: 'The page could not get an answer, so it waits longer before asking again.' },
                 },
               },
             },
