@@ -7,6 +7,7 @@ import { isValidEmail } from '../src/domain/email';
 import { isSafeRedirectTarget } from '../src/domain/redirect';
 import { isUserId, type UserId } from '../src/domain/user-id';
 import type { AuthResponse, GuestAuthResponse, Session } from '../src/api/client';
+import type { ProductWords } from './product-words';
 
 /** The user of the session; a guest was identified by e-mail and can only order. */
 export interface AuthUser {
@@ -114,6 +115,7 @@ function userOfSession(session: AuthSession | null | undefined): AuthUser | null
 
 export const authMachine = setup({
   types: {
+    meta: {} as ProductWords,
     context: {} as AuthContext,
     events: {} as AuthEvent,
     input: {} as AuthInput,
@@ -132,6 +134,7 @@ export const authMachine = setup({
 }).createMachine({
   id: 'auth',
   description: 'Logged out, logging in, logged in; automatic login from the `email` query; sign out; a sign-in link by e-mail.',
+  meta: { product: 'Signing in and out: with a password, with a link sent by e-mail, or at once from a link that carries the e-mail.' },
   context: ({ input }) => {
     const queryEmail = input.query?.email?.trim() ?? '';
     return {
@@ -148,49 +151,55 @@ export const authMachine = setup({
   states: {
     starting: {
       description: 'Picks the start: a known session, an automatic login from the `email` query, or logged out.',
+      meta: { product: 'On arrival we look whether the shopper is already signed in or came through a link carrying their e-mail.' },
       always: [
-        { guard: 'hasSession', target: 'loggedIn', description: 'The session is known.' },
-        { guard: 'hasEmailQuery', target: 'identifyingGuest', description: 'Log the guest in from the `email` query.' },
-        { target: 'loggedOut', description: 'Nobody is logged in.' },
+        { guard: 'hasSession', target: 'loggedIn', description: 'The session is known.', meta: { product: 'The shopper is still signed in from an earlier visit.' } },
+        { guard: 'hasEmailQuery', target: 'identifyingGuest', description: 'Log the guest in from the `email` query.', meta: { product: "The link carries the shopper's e-mail, so we sign them in as a guest without asking anything." } },
+        { target: 'loggedOut', description: 'Nobody is logged in.', meta: { product: 'Nobody is signed in, so the sign-in panel is offered.' } },
       ],
     },
     loggedOut: {
       description: 'The login panel is shown.',
+      meta: { product: 'The shopper sees the sign-in panel: e-mail and password, or a sign-in link sent by e-mail.' },
       on: {
-        'auth.edit': { description: 'A field changed: the refusal ("Email or Password Invalid") or the link error no longer applies.', actions: assign({ loginError: null, linkError: null }) },
-        'auth.login': { guard: 'hasCredentials', target: 'loggingIn', description: 'Log in with e-mail and password.', actions: assign({ loginError: null, linkError: null }) },
+        'auth.edit': { description: 'A field changed: the refusal ("Email or Password Invalid") or the link error no longer applies.', meta: { product: 'The shopper edits a field, so the earlier error message goes away.' }, actions: assign({ loginError: null, linkError: null }) },
+        'auth.login': { guard: 'hasCredentials', target: 'loggingIn', description: 'Log in with e-mail and password.', meta: { product: 'The shopper has typed an e-mail and a password and asks to sign in.' }, actions: assign({ loginError: null, linkError: null }) },
         'auth.requestLink': [
-          { guard: 'hasLinkEmail', target: 'requestingLink', description: 'E-mail me a sign-in link.', actions: assign({ loginError: null, linkError: null }) },
-          { target: 'loggedOut', description: 'No valid e-mail typed: say so, send nothing.', actions: assign({ loginError: null, linkError: 'email.invalid' }) },
+          { guard: 'hasLinkEmail', target: 'requestingLink', description: 'E-mail me a sign-in link.', meta: { product: 'The shopper asks us to e-mail a sign-in link to the address they typed.' }, actions: assign({ loginError: null, linkError: null }) },
+          { target: 'loggedOut', description: 'No valid e-mail typed: say so, send nothing.', meta: { product: 'The typed address is not an e-mail address: the shopper is told so and nothing is sent.' }, actions: assign({ loginError: null, linkError: 'email.invalid' }) },
         ],
       },
     },
     requestingLink: {
       description: 'Asking the server to mail a sign-in link; the panel says it is sending.',
+      meta: { product: 'The panel shows that the sign-in link is being sent.' },
       invoke: {
         id: 'requestSignInLink',
         src: 'requestSignInLink',
         input: ({ event }) => (event.type === 'auth.requestLink' ? { email: event.email.trim(), redirect: event.redirect } : { email: '', redirect: '' }),
-        onDone: { target: 'linkSent', description: 'Accepted: say a link was mailed if the address has an account.' },
+        onDone: { target: 'linkSent', description: 'Accepted: say a link was mailed if the address has an account.', meta: { product: 'The panel says a link is on its way if the address belongs to an account.' } },
         onError: {
           target: 'loggedOut',
           description: 'The request failed (network, 429, 5xx): show why; the shopper may try again.',
+          meta: { product: 'The link could not be sent; the shopper sees why and may try again.' },
           actions: assign({ linkError: ({ event }) => errorMessage(event.error) }),
         },
       },
     },
     linkSent: {
       description: 'The panel confirms the request (the same words for any address); the shopper may log in or ask again.',
+      meta: { product: 'The shopper is told a sign-in link was sent; they may still sign in with a password or ask again.' },
       on: {
-        'auth.login': { guard: 'hasCredentials', target: 'loggingIn', description: 'Log in with e-mail and password.', actions: assign({ loginError: null, linkError: null }) },
+        'auth.login': { guard: 'hasCredentials', target: 'loggingIn', description: 'Log in with e-mail and password.', meta: { product: 'The shopper has typed an e-mail and a password and asks to sign in.' }, actions: assign({ loginError: null, linkError: null }) },
         'auth.requestLink': [
-          { guard: 'hasLinkEmail', target: 'requestingLink', description: 'E-mail me a sign-in link.', actions: assign({ loginError: null, linkError: null }) },
-          { target: 'loggedOut', description: 'No valid e-mail typed: say so, send nothing.', actions: assign({ loginError: null, linkError: 'email.invalid' }) },
+          { guard: 'hasLinkEmail', target: 'requestingLink', description: 'E-mail me a sign-in link.', meta: { product: 'The shopper asks us to e-mail a sign-in link to the address they typed.' }, actions: assign({ loginError: null, linkError: null }) },
+          { target: 'loggedOut', description: 'No valid e-mail typed: say so, send nothing.', meta: { product: 'The typed address is not an e-mail address: the shopper is told so and nothing is sent.' }, actions: assign({ loginError: null, linkError: 'email.invalid' }) },
         ],
       },
     },
     loggingIn: {
       description: 'Checking e-mail and password.',
+      meta: { product: 'The shopper waits a moment while their e-mail and password are checked.' },
       invoke: {
         id: 'login',
         src: 'login',
@@ -198,17 +207,20 @@ export const authMachine = setup({
         onDone: {
           target: 'loggedIn',
           description: 'Logged in: keep the user.',
+          meta: { product: 'The password was right: the shopper is signed in.' },
           actions: assign({ user: ({ event }) => ({ userid: event.output.userid, email: event.output.email, guest: false }), loginError: null }),
         },
         onError: {
           target: 'loggedOut',
           description: "Refused: show the server's message.",
+          meta: { product: 'The e-mail or password was not accepted; the shopper sees the message and can try again.' },
           actions: assign({ loginError: ({ event }) => errorMessage(event.error) }),
         },
       },
     },
     identifyingGuest: {
       description: 'Automatic login of a guest from the `email` query.',
+      meta: { product: 'The shopper is signed in as a guest from the e-mail address in their link.' },
       invoke: {
         id: 'identifyGuest',
         src: 'identifyGuest',
@@ -218,32 +230,37 @@ export const authMachine = setup({
             guard: { type: 'hasUserId', params: ({ event }) => ({ result: event.output }) },
             target: 'loggedIn',
             description: 'The guest is identified.',
+            meta: { product: 'The guest is recognised and signed in without typing anything.' },
             actions: assign({ user: ({ event }) => ({ userid: event.output.userid, email: event.output.email, guest: true }), queryEmail: null }),
           },
-          { target: 'loggedOut', description: 'No user id: stay logged out silently.', actions: assign({ queryEmail: null }) },
+          { target: 'loggedOut', description: 'No user id: stay logged out silently.', meta: { product: 'The guest could not be recognised; they simply stay signed out, with no error shown.' }, actions: assign({ queryEmail: null }) },
         ],
-        onError: { target: 'loggedOut', description: 'Identification failed: stay logged out silently.', actions: assign({ queryEmail: null }) },
+        onError: { target: 'loggedOut', description: 'Identification failed: stay logged out silently.', meta: { product: 'Signing the guest in failed; they simply stay signed out, with no error shown.' }, actions: assign({ queryEmail: null }) },
       },
     },
     loggedIn: {
       description: 'A client or an identified guest; Sign Out is shown when the user has an id and an e-mail.',
+      meta: { product: 'The shopper is signed in, as a client or as a guest; Sign Out is offered when their account allows it.' },
       on: {
-        'auth.signOut': { guard: 'canSignOut', target: 'signingOut', description: 'Sign out.', actions: assign({ signOutError: null }) },
+        'auth.signOut': { guard: 'canSignOut', target: 'signingOut', description: 'Sign out.', meta: { product: 'The shopper presses Sign Out.' }, actions: assign({ signOutError: null }) },
       },
     },
     signingOut: {
       description: 'Ending the session on the server.',
+      meta: { product: 'The shopper waits a moment while we end their session.' },
       invoke: {
         id: 'signOut',
         src: 'signOut',
         onDone: {
           target: 'loggedOut',
           description: 'Signed out: clear everything spec section 4 lists and go home.',
+          meta: { product: 'The shopper is signed out, everything remembered about their order is forgotten, and the home page opens.' },
           actions: ['clearSession', assign({ user: null, loginError: null, redirectTarget: null }), 'goHome'],
         },
         onError: {
           target: 'loggedIn',
           description: "The server could not end the session: stay logged in and show its message.",
+          meta: { product: 'Signing out failed: the shopper stays signed in and sees the reason.' },
           actions: assign({ signOutError: ({ event }) => errorMessage(event.error) }),
         },
       },

@@ -9,11 +9,13 @@ import type { CheckoutContext, CheckoutEvent, CheckoutGateway, CheckoutInput, Ch
 import { checkoutGuards } from './checkout.guards';
 import { quoteFor } from './checkout.order';
 import { placeOrderMachine } from './place-order.machine';
+import type { ProductWords } from './product-words';
 
 const notProvided = (name: string) => () => Promise.reject(new Error(`${name} not provided`));
 
 export const checkoutSetup = setup({
   types: {
+    meta: {} as ProductWords,
     context: {} as CheckoutContext,
     events: {} as CheckoutEvent,
     input: {} as CheckoutInput,

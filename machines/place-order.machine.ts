@@ -9,6 +9,7 @@ import { PAYMENT_DEADLINE_MS } from '../src/domain/constants';
 import type { OrderDraft } from '../src/domain/order-draft';
 import type { UserId } from '../src/domain/user-id';
 import { isUserId } from '../src/domain/user-id';
+import type { ProductWords } from './product-words';
 
 type Schemas = components['schemas'];
 
@@ -156,6 +157,7 @@ function storeOrder(context: PlaceOrderContext, created: CreatedOrder): Partial<
 
 export const placeOrderMachine = setup({
   types: {
+    meta: {} as ProductWords,
     context: {} as PlaceOrderContext,
     events: {} as PlaceOrderEvent,
     input: {} as PlaceOrderInput,
@@ -177,6 +179,7 @@ export const placeOrderMachine = setup({
 }).createMachine({
   id: 'placeOrder',
   description: 'One order: identify the guest, create the order, confirm a changed price, hand over.',
+  meta: { product: 'Placing one order: recognise a guest, create the order, confirm a changed price, then pay.' },
   context: ({ input }) => ({ ...input, idempotencyKey: null, priceChange: null, order: null, payment: null, error: null }),
   // The context tells the end apart: an order (with or without link), an error, or neither (refused new total).
   output: ({ context }): PlaceOrderOutput => {
@@ -190,13 +193,15 @@ export const placeOrderMachine = setup({
   states: {
     starting: {
       description: 'A known user orders at once; a guest is identified first.',
+      meta: { product: 'A signed-in shopper orders at once; a guest is recognised by e-mail first.' },
       always: [
-        { guard: 'isKnownUser', target: 'creatingOrder', description: 'The user is known: create the order.' },
-        { target: 'identifyingGuest', description: 'A guest: identify by e-mail first.' },
+        { guard: 'isKnownUser', target: 'creatingOrder', description: 'The user is known: create the order.', meta: { product: 'The shopper is known, so the order is created straight away.' } },
+        { target: 'identifyingGuest', description: 'A guest: identify by e-mail first.', meta: { product: 'The shopper is a guest, so they are recognised by e-mail first.' } },
       ],
     },
     identifyingGuest: {
       description: 'Identifying the guest by e-mail.',
+      meta: { product: 'The shopper waits a moment while we recognise them by their e-mail.' },
       invoke: {
         id: 'identifyGuest',
         src: 'identifyGuest',
@@ -206,15 +211,17 @@ export const placeOrderMachine = setup({
             guard: { type: 'hasUserId', params: ({ event }) => ({ user: event.output }) },
             target: 'creatingOrder',
             description: 'The guest has a user id: create the order.',
+            meta: { product: 'The guest is recognised: the order is created.' },
             actions: assign({ user: ({ event }) => ({ userid: event.output.userid, email: event.output.email }) }),
           },
-          { target: 'failed', description: 'No user id came back.', actions: assign({ error: 'request.failed' }) },
+          { target: 'failed', description: 'No user id came back.', meta: { product: 'The guest could not be recognised, so the order is not placed.' }, actions: assign({ error: 'request.failed' }) },
         ],
-        onError: { target: 'failed', description: "Identification failed: the server's message.", actions: assign({ error: ({ event }) => errorMessage(event.error) }) },
+        onError: { target: 'failed', description: "Identification failed: the server's message.", meta: { product: 'Recognising the guest failed; the shopper sees the reason.' }, actions: assign({ error: ({ event }) => errorMessage(event.error) }) },
       },
     },
     creatingOrder: {
       description: 'Creating the order with a new Idempotency-Key; a second submit cannot reach here.',
+      meta: { product: 'The order is being created; it is created only once, however often the shopper presses.' },
       entry: 'newIdempotencyKey',
       invoke: {
         id: 'createOrder',
@@ -225,11 +232,13 @@ export const placeOrderMachine = setup({
             guard: { type: 'hasPaymentLink', params: ({ event }) => ({ link: event.output.link }) },
             target: 'toPayment',
             description: 'Order created: hand over the payment link.',
+            meta: { product: 'The order is created with a payment link: the shopper goes on to pay.' },
             actions: assign(({ context, event }) => storeOrder(context, event.output)),
           },
           {
             target: 'toWaiting',
             description: 'Order created without a payment link (flagged): hand over to the waiting step.',
+            meta: { product: 'The order is created but held for a check, so the shopper goes to the waiting page.' },
             actions: assign(({ context, event }) => storeOrder(context, event.output)),
           },
         ],
@@ -238,6 +247,7 @@ export const placeOrderMachine = setup({
             guard: { type: 'isPriceChange', params: ({ event }) => ({ error: event.error }) },
             target: 'priceChanged',
             description: "409 price_changed: show the server's total.",
+            meta: { product: 'The price changed meanwhile: the shopper sees the new total to accept or refuse.' },
             actions: assign({
               priceChange: ({ context, event }) => {
                 const { serverPrice } = event.error as PriceChangeError;
@@ -245,27 +255,29 @@ export const placeOrderMachine = setup({
               },
             }),
           },
-          { target: 'failed', description: "Order refused: the server's message.", actions: assign({ error: ({ event }) => errorMessage(event.error) }) },
+          { target: 'failed', description: "Order refused: the server's message.", meta: { product: 'The order was refused; the shopper sees the reason.' }, actions: assign({ error: ({ event }) => errorMessage(event.error) }) },
         ],
       },
     },
     priceChanged: {
       description: "The server priced the order differently: its total is shown, to confirm or refuse.",
+      meta: { product: 'The price changed: the shopper sees the new total and accepts or refuses it.' },
       on: {
         'price.confirm': {
           target: 'creatingOrder',
           description: "Confirm the server's total: create the order again with that amount (and a new key).",
+          meta: { product: 'The shopper accepts the new total and the order is created at that price.' },
           actions: assign(({ context }) => ({
             request: { ...context.request, amount: context.priceChange!.amount, currency: context.priceChange!.currency },
             priceChange: null,
           })),
         },
-        'price.cancel': { target: 'cancelled', description: 'Refuse the new total: back to the form.', actions: assign({ priceChange: null }) },
+        'price.cancel': { target: 'cancelled', description: 'Refuse the new total: back to the form.', meta: { product: 'The shopper refuses the new total and goes back to the form.' }, actions: assign({ priceChange: null }) },
       },
     },
-    toPayment: { type: 'final', description: 'Created with a payment link: the checkout opens the payment page.' },
-    toWaiting: { type: 'final', description: 'Created without a payment link (flagged): the checkout opens the waiting step.' },
-    failed: { type: 'final', description: "Not created: the checkout shows the server's message." },
-    cancelled: { type: 'final', description: 'The shopper refused the new total: the checkout shows the form.' },
+    toPayment: { type: 'final', description: 'Created with a payment link: the checkout opens the payment page.', meta: { product: 'The order is made and the payment page opens.' } },
+    toWaiting: { type: 'final', description: 'Created without a payment link (flagged): the checkout opens the waiting step.', meta: { product: 'The order is made but held for a check, so the waiting page opens.' } },
+    failed: { type: 'final', description: "Not created: the checkout shows the server's message.", meta: { product: 'The order was not made; the shopper sees the reason.' } },
+    cancelled: { type: 'final', description: 'The shopper refused the new total: the checkout shows the form.', meta: { product: 'The shopper refused the new total and is back on the form.' } },
   },
 });

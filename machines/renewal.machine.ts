@@ -11,6 +11,7 @@ import { defaultGatewayFor, takesCurrency } from '../src/domain/gateway';
 import type { GatewayPaymentRequest, GatewayPaymentResponse, Renewal, RenewalInvoice } from '../src/api/client';
 import type { UpsellGateway, UpsellOutput } from './upsell.machine';
 import { errorCode } from './waiting.guards';
+import type { ProductWords } from './product-words';
 
 /** The service's renewal as getRenewal answers it. */
 export type ServiceRenewal = Renewal;
@@ -106,6 +107,7 @@ const loaded = { type: 'storeRenewal' as const, params: ({ event }: { event: { o
 /** The renewal page: load the service's renewal, pick a gateway, pay the renewal invoice. */
 export const renewalMachine = setup({
   types: {
+    meta: {} as ProductWords,
     input: {} as RenewalInput,
     context: {} as RenewalContext,
     events: {} as RenewalEvent,
@@ -131,6 +133,7 @@ export const renewalMachine = setup({
 }).createMachine({
   id: 'renewal',
   description: "The renewal page: the service's due date and its renewal invoice, paid through the checkout's gateways.",
+  meta: { product: 'The renewal page: the client sees when their service falls due and pays its renewal with the usual methods.' },
   context: ({ input }) => ({
     serviceid: input.serviceid,
     renewal: null,
@@ -146,6 +149,7 @@ export const renewalMachine = setup({
   states: {
     loading: {
       description: "Loads the service's renewal.",
+      meta: { product: "The client waits a moment while their service's renewal loads." },
       invoke: {
         id: 'loadRenewal',
         src: 'loadRenewal',
@@ -156,20 +160,23 @@ export const renewalMachine = setup({
             target: 'lifetime',
             actions: loaded,
             description: 'A lifetime service: nothing to renew.',
+            meta: { product: 'The service is for life, so there is nothing to renew.' },
           },
           {
             guard: { type: 'isClosed', params: ({ event }) => ({ renewal: event.output }) },
             target: 'closed',
             actions: loaded,
             description: 'A terminated (or not yet active) service: it cannot be renewed.',
+            meta: { product: 'The service has ended (or has not started), so it cannot be renewed.' },
           },
           {
             guard: { type: 'hasOpenInvoice', params: ({ event }) => ({ renewal: event.output }) },
             target: 'ready',
             actions: loaded,
             description: 'Its renewal invoice is open: it can be paid.',
+            meta: { product: 'A renewal bill is open, so the client can pay it.' },
           },
-          { target: 'notDue', actions: loaded, description: 'Paid until its due date; the next invoice is not issued yet.' },
+          { target: 'notDue', actions: loaded, description: 'Paid until its due date; the next invoice is not issued yet.', meta: { product: 'The service is paid up; the next bill is not out yet.' } },
         ],
         onError: [
           {
@@ -177,44 +184,54 @@ export const renewalMachine = setup({
             target: 'signedOut',
             actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
             description: 'Not signed in, or signed in to another account (401/403): asks to sign in.',
+            meta: { product: 'The client is not signed in to the account that owns the service, so they are asked to sign in.' },
           },
           {
             target: 'failed',
             actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
             description: 'The renewal could not be loaded.',
+            meta: { product: 'The renewal could not be loaded.' },
           },
         ],
       },
     },
     failed: {
       description: 'The renewal could not be loaded: message and retry button.',
-      on: { 'renewal.retry': { target: 'loading', actions: 'clearError', description: 'Loads the renewal again.' } },
+      meta: { product: 'The renewal could not be loaded; the client sees a message and a button to try again.' },
+      on: { 'renewal.retry': { target: 'loading', actions: 'clearError', description: 'Loads the renewal again.', meta: { product: 'The client tries again.' } } },
     },
     signedOut: {
       description: 'The service is not reachable with this session: the login panel (signing in starts the page afresh).',
+      meta: { product: 'The client must sign in to the account that owns the service; signing in reloads the page.' },
     },
     lifetime: {
       description: 'A lifetime service: it never falls due, there is nothing to renew.',
+      meta: { product: 'The service is for life: it never falls due and there is nothing to renew.' },
     },
     closed: {
       description: 'A terminated service can no longer be renewed: a link to order anew.',
+      meta: { product: 'The service has ended and can no longer be renewed; a link offers to order anew.' },
     },
     notDue: {
       description: "Paid until its due date, and the day the next invoice is issued; a refusal's message that led here shows.",
+      meta: { product: 'The service is paid up; the client sees until when and the day the next bill comes.' },
     },
     ready: {
       description: "The service, its status (a suspended one is reactivated by paying), the amount, the period it extends to, the gateways taking the invoice's currency and Pay.",
+      meta: { product: 'The client sees the service, the amount, the new end date and the payment methods, and can pay.' },
       on: {
         'gateway.select': {
           guard: { type: 'isPayableGateway', params: ({ event }) => ({ gateway: event.gateway }) },
           actions: { type: 'selectGateway', params: ({ event }) => ({ gateway: event.gateway }) },
           description: 'Selects the payment gateway.',
+          meta: { product: 'The client picks a payment method.' },
         },
-        'renewal.pay': { guard: 'canPay', target: 'paying', actions: 'clearError', description: 'Asks for the payment link.' },
+        'renewal.pay': { guard: 'canPay', target: 'paying', actions: 'clearError', description: 'Asks for the payment link.', meta: { product: 'The client presses Pay.' } },
       },
     },
     paying: {
       description: 'Creates the payment link of the renewal invoice on the chosen gateway; a second Pay is ignored.',
+      meta: { product: 'The payment link is being made; pressing Pay again does nothing.' },
       invoke: {
         id: 'createPaymentLink',
         src: 'createPaymentLink',
@@ -232,6 +249,7 @@ export const renewalMachine = setup({
           target: 'redirecting',
           actions: { type: 'storeLink', params: ({ event }) => ({ link: event.output }) },
           description: 'Link made: go to the payment page.',
+          meta: { product: 'The link is ready: the client goes to the payment page.' },
         },
         onError: [
           {
@@ -239,23 +257,27 @@ export const renewalMachine = setup({
             target: 'loading',
             actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
             description: '409 invoice_paid: the renewal is loaded again (its new due date), with the message.',
+            meta: { product: 'The bill was paid meanwhile, so the page reloads with the new due date and a message.' },
           },
           {
             guard: { type: 'priceChanged', params: ({ event }) => ({ error: event.error }) },
             target: 'loading',
             actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
             description: '409 price_changed: the renewal is loaded again and shows the new amount, with the message.',
+            meta: { product: 'The price changed meanwhile, so the page reloads with the new amount and a message.' },
           },
           {
             target: 'ready',
             actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
             description: 'The link was refused: the server message is shown, the choice is kept.',
+            meta: { product: 'The payment was refused; the client sees the reason and keeps their choice.' },
           },
         ],
       },
     },
     redirecting: {
       description: 'The payment page opens; the waiting step takes over with the invoice and its deadline.',
+      meta: { product: 'The payment page opens; afterwards the waiting page follows the payment until its deadline.' },
       type: 'final',
       entry: { type: 'redirectToPayment', params: ({ context }) => ({ link: context.paymentLink ?? '' }) },
     },

@@ -9,6 +9,7 @@ import { failureMessage } from '../src/domain/failure-message';
 import type { MessageKey } from '../src/domain/messages';
 import type { PlayerId } from '../src/domain/panel';
 import type { ClientProduct as ContractClientProduct, UpdateMacAddressRequest, UpdateMacAddressResponse } from '../src/api/client';
+import type { ProductWords } from './product-words';
 
 /** The client's service (getClientProducts); username and password are null until it is provisioned. */
 export type ClientProduct = ContractClientProduct;
@@ -138,6 +139,7 @@ const copyTransition = (field: CopyField, label: string) => ({
     { type: 'showCopied' as const, params: { field } },
   ],
   description: `Copies the ${label} and shows 'Copied!' for ${COPIED_HINT_MS / 1000} s.`,
+  meta: { product: `The client copies the ${label}; "Copied!" shows beside it for a moment.` },
 });
 
 const copyTransitions = {
@@ -161,6 +163,7 @@ const selectPlayer = {
 /** The success page: credentials, copy hints, playlist, player guide and device address. */
 export const serviceMachine = setup({
   types: {
+    meta: {} as ProductWords,
     input: {} as ServiceInput,
     context: {} as ServiceContext,
     events: {} as ServiceEvent,
@@ -191,6 +194,7 @@ export const serviceMachine = setup({
 }).createMachine({
   id: 'service',
   description: "The success page: the service's credentials, copy buttons, playlist, player guide and device address.",
+  meta: { product: "The success page: the client's login details, copy buttons, playlist, set-up guide and device address." },
   context: ({ input }) => ({
     serviceid: input.serviceid,
     product: null,
@@ -205,6 +209,7 @@ export const serviceMachine = setup({
   states: {
     loading: {
       description: 'Loads the service.',
+      meta: { product: 'The client waits a moment while their service loads.' },
       invoke: {
         id: 'loadClientProduct',
         src: 'loadClientProduct',
@@ -213,49 +218,59 @@ export const serviceMachine = setup({
           target: 'ready',
           actions: { type: 'storeProduct', params: ({ event }) => ({ product: event.output }) },
           description: 'The service is shown.',
+          meta: { product: 'The service is loaded and its details show.' },
         },
         onError: {
           target: 'failed',
           actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
           description: 'The service could not be loaded.',
+          meta: { product: 'The service could not be loaded.' },
         },
       },
     },
     failed: {
       description: 'The service could not be loaded: message and retry button.',
-      on: { 'service.retry': { target: 'loading', actions: 'clearError', description: 'Loads the service again.' } },
+      meta: { product: 'The service could not be loaded; the client sees a message and a button to try again.' },
+      on: { 'service.retry': { target: 'loading', actions: 'clearError', description: 'Loads the service again.', meta: { product: 'The client tries again.' } } },
     },
     ready: {
       description: 'Username, password, server host, playlist, player guide and device address.',
+      meta: { product: 'The client sees their username, password, server, playlist, set-up guide and device address.' },
       type: 'parallel',
       states: {
         copy: {
           description: "The copy buttons and their 'Copied!' hint.",
+          meta: { product: 'The copy buttons beside each login detail.' },
           initial: 'idle',
           states: {
             idle: {
               description: 'No hint.',
+              meta: { product: 'Nothing has been copied just now.' },
               on: copyTransitions,
             },
             copied: {
               id: 'serviceCopied',
               description: "'Copied!' shows next to the copied field; another copy restarts it.",
+              meta: { product: '"Copied!" shows beside the detail the client just copied.' },
               on: copyTransitions,
-              after: { [COPIED_HINT_MS]: { target: 'idle', actions: 'hideCopied', description: 'The hint hides after 2.5 s.' } },
+              after: { [COPIED_HINT_MS]: { target: 'idle', actions: 'hideCopied', description: 'The hint hides after 2.5 s.', meta: { product: 'The "Copied!" note fades after a moment.' } } },
             },
           },
         },
         playlist: {
           description: 'The playlist download button.',
+          meta: { product: 'The playlist download button.' },
           initial: 'offered',
           states: {
             offered: {
               description: 'The playlist can be downloaded when the service has one.',
+              meta: { product: 'The client can download their playlist when the service has one.' },
               on: {
                 'playlist.download': {
                   guard: 'hasPlaylist',
                   actions: { type: 'downloadPlaylist', params: ({ context }) => ({ serviceid: context.serviceid }) },
                   description: 'Downloads the playlist file.',
+                  meta: { product: 'The client downloads the playlist file.' },
                 },
               },
             },
@@ -263,39 +278,46 @@ export const serviceMachine = setup({
         },
         player: {
           description: 'The player guide: the shopper picks an app or a MAG box and its setup steps show.',
+          meta: { product: 'The set-up guide: the client picks the app or box they watch on and sees its steps.' },
           initial: 'unpicked',
           states: {
             unpicked: {
               description: 'The players are listed; no steps yet.',
-              on: { 'player.select': { target: 'picked', actions: selectPlayer, description: "The picked player's steps show." } },
+              meta: { product: 'The apps and boxes are listed; no steps shown yet.' },
+              on: { 'player.select': { target: 'picked', actions: selectPlayer, description: "The picked player's steps show.", meta: { product: 'The client picks an app or box and its set-up steps show.' } } },
             },
             picked: {
               description: "The picked player's steps: the playlist URL, the Xtream login or the MAG portal, with a QR code.",
-              on: { 'player.select': { target: 'picked', actions: selectPlayer, description: "Another player's steps show instead." } },
+              meta: { product: 'The client sees the set-up steps for their app or box, with a QR code.' },
+              on: { 'player.select': { target: 'picked', actions: selectPlayer, description: "Another player's steps show instead.", meta: { product: 'The client picks another app or box and its steps show instead.' } } },
             },
           },
         },
         device: {
           description: 'The device (MAC) address field and its add button.',
+          meta: { product: 'The field where the client adds the address of their TV box.' },
           initial: 'editing',
           states: {
             editing: {
               description: 'The field shows the saved address or what the client typed.',
+              meta: { product: 'The field shows the saved box address or what the client is typing.' },
               on: {
-                'device.change': { target: 'editing', actions: setDeviceAddress, description: 'Keeps the typed address.' },
+                'device.change': { target: 'editing', actions: setDeviceAddress, description: 'Keeps the typed address.', meta: { product: 'The client types the box address.' } },
                 'device.save': [
-                  { guard: 'validDevice', target: 'saving', description: 'A MAC address: save it.' },
-                  { target: 'invalid', actions: 'flagInvalidDevice', description: "Not a MAC address: 'device.invalid' is shown." },
+                  { guard: 'validDevice', target: 'saving', description: 'A MAC address: save it.', meta: { product: 'The address looks right, so it is saved.' } },
+                  { target: 'invalid', actions: 'flagInvalidDevice', description: "Not a MAC address: 'device.invalid' is shown.", meta: { product: 'The address does not look like a box address, so the client is told.' } },
                 ],
               },
             },
             invalid: {
               description: "The typed address is not a MAC address: 'device.invalid' is shown.",
-              on: { 'device.change': { target: 'editing', actions: setDeviceAddress, description: 'Typing again hides the error.' } },
+              meta: { product: 'What the client typed is not a box address; they are told so.' },
+              on: { 'device.change': { target: 'editing', actions: setDeviceAddress, description: 'Typing again hides the error.', meta: { product: 'The client types again, so the error goes away.' } } },
             },
             saving: {
               id: 'serviceDeviceSaving',
               description: 'Saves the device address; the field is locked.',
+              meta: { product: 'The box address is being saved; the field waits meanwhile.' },
               invoke: {
                 id: 'saveDeviceAddress',
                 src: 'saveDeviceAddress',
@@ -304,23 +326,27 @@ export const serviceMachine = setup({
                   target: 'saved',
                   actions: { type: 'storeSavedDevice', params: ({ event }) => ({ saved: event.output }) },
                   description: 'Saved.',
+                  meta: { product: 'The box address is saved.' },
                 },
                 onError: {
                   target: 'failed',
                   actions: { type: 'storeDeviceError', params: ({ event }) => ({ error: event.error }) },
                   description: 'The save failed: the server message is shown.',
+                  meta: { product: 'Saving failed; the client sees the reason.' },
                 },
               },
             },
             saved: {
               description: 'The address was saved.',
-              on: { 'device.change': { target: 'editing', actions: setDeviceAddress, description: 'Edits the saved address.' } },
+              meta: { product: 'The box address is saved.' },
+              on: { 'device.change': { target: 'editing', actions: setDeviceAddress, description: 'Edits the saved address.', meta: { product: 'The client edits the saved address.' } } },
             },
             failed: {
               description: 'The save failed: the server message is shown.',
+              meta: { product: 'Saving failed; the client sees the reason.' },
               on: {
-                'device.change': { target: 'editing', actions: setDeviceAddress, description: 'Typing again hides the error.' },
-                'device.save': { guard: 'validDevice', target: 'saving', description: 'Tries the save again.' },
+                'device.change': { target: 'editing', actions: setDeviceAddress, description: 'Typing again hides the error.', meta: { product: 'The client types again, so the error goes away.' } },
+                'device.save': { guard: 'validDevice', target: 'saving', description: 'Tries the save again.', meta: { product: 'The client tries to save again.' } },
               },
             },
           },

@@ -9,6 +9,7 @@ import { failureMessage } from '../src/domain/failure-message';
 import { prorate, quoteUpsell } from '../src/domain/pricing';
 import type { ActiveProduct, ActiveProductList, AddInvoiceRequest, AddInvoiceResponse, Gateway } from '../src/api/client';
 import { isPriceChangeError } from './place-order.machine';
+import type { ProductWords } from './product-words';
 
 /** An active service of the client (getActiveProducts): its extra connections, the extra-connection pricing and its proration today. */
 export type ActiveService = ActiveProduct;
@@ -162,6 +163,7 @@ export const upsellMachineDocs = {
 /** The upsell: extra connections for an active service. */
 export const upsellMachine = setup({
   types: {
+    meta: {} as ProductWords,
     input: {} as UpsellInput,
     context: {} as UpsellContext,
     events: {} as UpsellEvent,
@@ -195,6 +197,7 @@ export const upsellMachine = setup({
 }).createMachine({
   id: 'upsell',
   description: 'Extra connections for an active service: pick service, quantity and gateway, pay the invoice.',
+  meta: { product: 'Extra connections for an active service: the client picks service, how many, and how to pay, then pays.' },
   context: ({ input }) => ({
     currency: input.currency,
     services: [],
@@ -213,6 +216,7 @@ export const upsellMachine = setup({
   states: {
     loading: {
       description: "Loads the client's active services.",
+      meta: { product: 'The client waits a moment while their active services load.' },
       invoke: {
         id: 'loadActiveServices',
         src: 'loadActiveServices',
@@ -222,46 +226,55 @@ export const upsellMachine = setup({
             target: 'ready',
             actions: { type: 'storeServices', params: ({ event }) => ({ services: event.output.products }) },
             description: 'Services found: the first one is selected.',
+            meta: { product: 'Services found: the first one is chosen.' },
           },
-          { target: 'empty', description: 'No active service: nothing to extend.' },
+          { target: 'empty', description: 'No active service: nothing to extend.', meta: { product: 'The client has no active service to add connections to.' } },
         ],
         onError: {
           target: 'failed',
           actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
           description: 'The services could not be loaded.',
+          meta: { product: 'The services could not be loaded.' },
         },
       },
     },
     failed: {
       description: 'The services could not be loaded: message and retry button.',
-      on: { 'services.retry': { target: 'loading', actions: 'clearError', description: 'Loads the services again.' } },
+      meta: { product: 'The services could not be loaded; the client sees a message and a button to try again.' },
+      on: { 'services.retry': { target: 'loading', actions: 'clearError', description: 'Loads the services again.', meta: { product: 'The client tries again.' } } },
     },
     empty: {
       description: 'The client has no active service to add connections to.',
+      meta: { product: 'The client has no active service to add connections to.' },
     },
     ready: {
       description: 'Service, quantity slider, gateway list and price; errors of a failed payment are shown here.',
+      meta: { product: 'The client chooses service, number of connections and payment method, and sees the price.' },
       on: {
         'service.select': {
           guard: { type: 'isActiveService', params: ({ event }) => ({ serviceid: event.serviceid }) },
           actions: { type: 'selectService', params: ({ event }) => ({ serviceid: event.serviceid }) },
           description: 'Selects another service and reprices.',
+          meta: { product: 'The client picks another service and the price follows.' },
         },
         'quantity.change': {
           guard: { type: 'quantityInRange', params: ({ event }) => ({ quantity: event.quantity }) },
           actions: { type: 'setQuantity', params: ({ event }) => ({ quantity: event.quantity }) },
           description: 'Sets the quantity and reprices; out-of-range values are ignored.',
+          meta: { product: 'The client changes how many connections they want and the price follows.' },
         },
         'gateway.select': {
           guard: { type: 'isKnownGateway', params: ({ event }) => ({ gateway: event.gateway }) },
           actions: { type: 'selectGateway', params: ({ event }) => ({ gateway: event.gateway }) },
           description: 'Selects the payment gateway.',
+          meta: { product: 'The client picks a payment method.' },
         },
-        'order.submit': { guard: 'canSubmit', target: 'submitting', actions: 'clearError', description: 'Creates the invoice.' },
+        'order.submit': { guard: 'canSubmit', target: 'submitting', actions: 'clearError', description: 'Creates the invoice.', meta: { product: 'The client presses the order button.' } },
       },
     },
     submitting: {
       description: 'Creates the invoice and its payment link; a second submit is ignored.',
+      meta: { product: 'The bill and its payment link are being made; pressing again does nothing.' },
       invoke: {
         id: 'createInvoice',
         src: 'createInvoice',
@@ -276,6 +289,7 @@ export const upsellMachine = setup({
           target: 'redirecting',
           actions: { type: 'storeInvoice', params: ({ event }) => ({ invoice: event.output }) },
           description: 'Invoice created: go to its payment page.',
+          meta: { product: 'The bill is ready: the client goes to its payment page.' },
         },
         onError: [
           {
@@ -283,17 +297,20 @@ export const upsellMachine = setup({
             target: 'ready',
             actions: { type: 'takeServerPrice', params: ({ event }) => ({ error: event.error }) },
             description: "409 price_changed: the server's total is shown and paid next, the choices are kept.",
+            meta: { product: 'The price changed meanwhile: the client sees the new total, which is what they pay next.' },
           },
           {
             target: 'ready',
             actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
             description: 'The invoice was refused: the server message is shown, the choices are kept.',
+            meta: { product: 'The bill was refused; the client sees the reason and keeps their choices.' },
           },
         ],
       },
     },
     redirecting: {
       description: 'The payment page opens; the waiting step takes over with the invoice and its deadline.',
+      meta: { product: 'The payment page opens; afterwards the waiting page follows the payment until its deadline.' },
       type: 'final',
       entry: { type: 'redirectToPayment', params: ({ context }) => ({ link: context.paymentLink ?? '' }) },
     },
