@@ -14,7 +14,7 @@ const HOSTED_CSS = [
   '@media (min-width:48rem){main{grid-template-columns:1fr 1fr;padding-top:3rem}}',
   '.merchant{display:flex;align-items:center;gap:.75rem;margin:0 0 1rem;font-weight:600}',
   '.merchant img{width:2.5rem;height:2.5rem;object-fit:contain}',
-  'h1{font-size:1rem;font-weight:600;margin:0;color:GrayText}',
+  'h1{font-size:1rem;font-weight:600;margin:0}',
   '.amount{font-size:2.25rem;font-weight:700;margin:.25rem 0 1rem}',
   '.lines{list-style:none;margin:0;padding:0;border-top:1px solid GrayText}',
   '.lines li{display:flex;justify-content:space-between;gap:1rem;padding:.6rem 0;border-bottom:1px solid GrayText}',
@@ -78,9 +78,9 @@ export function hostedPage({ title, merchant, gatewayName, invoiceId, amount, re
   const logo = merchant.logo ? `<img src="${escapeHtml(merchant.logo)}" alt="" width="40" height="40">` : '';
   const lines = receiptLines(receipt, currency);
   const body = `
-<section class="order" aria-labelledby="order-heading">
+<section class="order" aria-label="Order summary">
 <p class="merchant">${logo}<span>${escapeHtml(merchant.name)}</span></p>
-<h1 id="order-heading">${escapeHtml(gatewayName)}</h1>
+<h1>${escapeHtml(gatewayName)}</h1>
 <p class="amount"><span class="visually-hidden">Amount to pay: </span>${escapeHtml(amount)}</p>
 ${lines.length ? `<ul class="lines" aria-label="What it pays for">${lines.join('')}</ul>` : ''}
 <p>Invoice #${invoiceId}</p>
