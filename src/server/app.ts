@@ -325,7 +325,10 @@ export const checkoutApp = fastifyPlugin(async (app: FastifyInstance, options: C
   const operations = contractOperations();
   registerOperations(app, operations, handlers, { rateLimited: config.rateLimit, admission, site: { publicUrl: config.publicUrl, trustProxy: config.trustProxy } });
 
-  await app.register(async (scope) => sandboxPages(scope, { gateways, findPayment: (id) => billing.payment(id), demo: config.mode === 'demo', merchant }));
+  await app.register(async (scope) => sandboxPages(scope, {
+    gateways, findPayment: (id) => billing.payment(id), demo: config.mode === 'demo', merchant,
+    findReceipt: (invoiceId) => billing.invoiceProgress(invoiceId, clock.now()), now: () => clock.now(),
+  }));
   if (config.mode === 'demo') await app.register(async (scope) => demoMerchantPages(scope));
   const renderMail = mailRenderer({
     links: checkoutLinks(config.publicUrl), credentials: config.mail.credentials, billing, db: store.db,

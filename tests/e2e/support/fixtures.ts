@@ -54,20 +54,36 @@ export async function newShopper(browser: Browser, options: BrowserContextOption
   return { context, page };
 }
 
-/** The sandbox provider's hosted page: Pay or Decline, then back to the checkout. */
+/** The sandbox provider's hosted page: its Pay button (a card form, or a crypto wallet's buttons), whom and what it pays. */
 export async function onSandboxPage(page: Page): Promise<void> {
   await expect(page).toHaveURL(/\/checkout\/sandbox\/pay\/pay_/);
   await expect(page.getByRole('button', { name: /^Pay / })).toBeVisible();
 }
 
-export async function payOnSandbox(page: Page): Promise<void> {
+/** The sandbox's documented test cards. */
+export const TEST_CARD = { pays: '4242 4242 4242 4242', declined: '4000 0000 0000 0002', secondStep: '4000 0025 0000 3155' } as const;
+
+/** Types a card into the sandbox card form, as a shopper does, and presses Pay. */
+export async function payWithCard(page: Page, number: string): Promise<void> {
   await onSandboxPage(page);
+  await page.getByRole('textbox', { name: 'Card number' }).fill(number);
+  await page.getByRole('textbox', { name: 'Expiry date' }).fill('12 / 34');
+  await page.getByRole('textbox', { name: 'Security code' }).fill('123');
   await page.getByRole('button', { name: /^Pay / }).click();
 }
 
+/** Pays on the sandbox page: the paying test card on a card gateway, the wallet's Pay on a crypto one. */
+export async function payOnSandbox(page: Page): Promise<void> {
+  await onSandboxPage(page);
+  if (await page.getByRole('textbox', { name: 'Card number' }).count()) await payWithCard(page, TEST_CARD.pays);
+  else await page.getByRole('button', { name: /^Pay / }).click();
+}
+
+/** Declines on the sandbox page: the declined test card on a card gateway, the wallet's Decline on a crypto one. */
 export async function declineOnSandbox(page: Page): Promise<void> {
   await onSandboxPage(page);
-  await page.getByRole('button', { name: 'Decline' }).click();
+  if (await page.getByRole('textbox', { name: 'Card number' }).count()) await payWithCard(page, TEST_CARD.declined);
+  else await page.getByRole('button', { name: 'Decline' }).click();
 }
 
 /** The checkout form, loaded and hydrated (the server's page keeps its pay button disabled until the app runs). */

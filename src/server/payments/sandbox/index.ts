@@ -9,6 +9,8 @@ import { CARD_CSS, escapeHtml, serverPage } from '../../html-page';
 import { isCryptoGateway } from '../../../domain/gateway';
 import { sandboxEvents } from './events';
 import { MERCHANT_FOOTER_CSS, merchantFooterHtml, type Merchant } from '../../merchant';
+import { checkCard, type CardEntry } from './card';
+import { cardPanel, confirmingPanel, hostedPage, money, prefilledEntry, secondStepPanel, walletPanel, type SandboxReceipt } from './page';
 import { LANGUAGE_COOKIE, pickLocale } from '../../../domain/locale';
 import { acceptedLanguages } from '../../spa';
 
@@ -34,22 +36,16 @@ export function sandboxGateway(module: string, displayname: string, type: Paymen
   };
 }
 
+/** The amount of a payment as its page writes it. */
+const amountOf = (payment: PaymentRecord) => money(payment.amountCents, payment.currency);
+
 const isSandbox = (gateway: PaymentGateway | undefined): gateway is SandboxGateway => typeof (gateway as SandboxGateway | undefined)?.webhookSecret === 'string';
 
-const SANDBOX_CSS = [
-  CARD_CSS,
-  'main{max-width:26rem}',
-  '.amount{font-size:2rem;font-weight:700;margin:.5rem 0 1.5rem}',
-  '.actions{display:flex;gap:1rem}',
-  'button{font:inherit;padding:.75rem 1.25rem;border-radius:8px;border:2px solid currentColor;cursor:pointer}',
-  'button.pay{background:#0a6b2b;color:#fff;border-color:#0a6b2b}',
-  // The merchant's footer sits under the card (CARD_CSS centres the card in the second row).
-  'body{grid-template-rows:auto 1fr auto}',
-  MERCHANT_FOOTER_CSS,
-].join('\n');
+/** The sandbox's plain pages (not found, closed link): a small card under the banner, the merchant's footer under it. */
+const PLAIN_CSS = [CARD_CSS, 'main{max-width:26rem}', 'body{grid-template-rows:auto 1fr auto}', MERCHANT_FOOTER_CSS].join('\n');
 
-/** A sandbox page; with `footer`, the merchant's footer (whom the shopper pays) under the card. */
-const page = (title: string, body: string, demo: boolean, footer = '') => serverPage({ title, site: 'Sandbox payments', css: SANDBOX_CSS, body, demo, after: footer });
+/** A plain sandbox page; with `footer`, the merchant's footer (whom the shopper pays) under the card. */
+const page = (title: string, body: string, demo: boolean, footer = '') => serverPage({ title, site: 'Sandbox payments', css: PLAIN_CSS, body, demo, after: footer });
 
 /** What the sandbox page needs from the rest of the server. */
 export interface SandboxDeps {
@@ -57,8 +53,12 @@ export interface SandboxDeps {
   findPayment(id: string): Promise<PaymentRecord | null>;
   /** In demo mode the page carries the demo banner. */
   demo: boolean;
-  /** Whom the shopper pays: its footer is under the payment card, in the checkout's locale. */
+  /** Whom the shopper pays: its name and logo head the page, its footer is under it in the checkout's locale. */
   merchant: Merchant;
+  /** What the invoice bills, shown beside the amount. */
+  findReceipt(invoiceId: number): Promise<SandboxReceipt>;
+  /** The time a card's expiry date is checked against. */
+  now(): Date;
 }
 
 /** Why a link can no longer pay, as the shopper reads it; null while its invoice is Unpaid and the link is live. */
@@ -76,8 +76,8 @@ export function closedLink(payment: Pick<PaymentRecord, 'invoiceStatus' | 'invoi
 }
 
 /**
- * The sandbox provider's hosted page (outside the SPA): shows the amount with Pay and Decline, then
- * confirms through the same signed webhook a real provider sends, and returns the shopper to the checkout.
+ * The sandbox provider's hosted page (outside the SPA): the merchant, the amount and its lines, a card form
+ * that takes the test cards (a crypto wallet's buttons for a crypto gateway), then confirms through the same signed webhook a real provider sends, and returns the shopper to the checkout.
  * A link whose invoice is no longer Unpaid, or that has expired, shows why and takes no payment.
  */
 export async function sandboxPages(app: FastifyInstance, deps: SandboxDeps): Promise<void> {
@@ -102,44 +102,56 @@ export async function sandboxPages(app: FastifyInstance, deps: SandboxDeps): Pro
     return { ok: true, payment, gateway } as const;
   };
 
-  app.get<{ Params: { paymentId: string } }>('/checkout/sandbox/pay/:paymentId', async (request, reply) => {
+  /** The hosted page of a live link, around one payment panel. */
+  const hosted = async (payment: PaymentRecord, gateway: SandboxGateway, request: FastifyRequest, title: string, panel: string) => hostedPage({
+    title, merchant: deps.merchant, gatewayName: gateway.displayname, invoiceId: payment.invoiceId, amount: amountOf(payment),
+    receipt: await deps.findReceipt(payment.invoiceId), currency: payment.currency, panel, demo: deps.demo, footer: footer(request),
+  });
+  const actionOf = (payment: PaymentRecord) => `/checkout/sandbox/pay/${payment.id}`;
+
+  app.get<{ Params: { paymentId: string }; Querystring: { card?: string } }>('/checkout/sandbox/pay/:paymentId', async (request, reply) => {
     const found = await paymentOrPage(request.params.paymentId, request);
     reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
     if (!found.ok) return reply.code(found.status).send(found.html);
     const { payment, gateway } = found;
-    const amount = new Intl.NumberFormat('en', { style: 'currency', currency: payment.currency }).format(payment.amountCents / 100);
-    const form = (buttons: string) => `<form method="post" action="/checkout/sandbox/pay/${escapeHtml(payment.id)}">\n<div class="actions">\n${buttons}\n</div></form>`;
+    const amount = amountOf(payment);
+    const action = actionOf(payment);
+    const declinedBefore = payment.status === 'Declined';
     if (payment.status === 'Confirming') {
-      // A crypto payment seen on the chain: the sandbox lets the demo confirm it (or see it fail) when it likes.
-      return reply.send(page(`Confirm ${amount}`, `
-<h1>${escapeHtml(gateway.displayname)}</h1>
-<p>Invoice #${payment.invoiceId}</p>
-<p class="amount"><span class="visually-hidden">Amount received: </span>${escapeHtml(amount)}</p>
-<p>The payment was received and is waiting for its confirmation.</p>
-${form(`<button class="pay" type="submit" name="decision" value="pay" autofocus>Confirm the payment</button>`)}
-<p><small>Sandbox: no money moves.</small></p>`, deps.demo, footer(request)));
+      // A crypto payment seen on the chain: the sandbox lets the demo confirm it when it likes.
+      return reply.send(await hosted(payment, gateway, request, `Confirm ${amount}`, confirmingPanel(action)));
     }
-    // A crypto gateway can also report the money seen but not yet confirmed, as a blockchain does.
-    const confirmLater = isCryptoGateway(gateway.type) ? '\n<button type="submit" name="decision" value="confirm_later">Pay, confirm later</button>' : '';
-    return reply.send(page(`Pay ${amount}`, `
-<h1>${escapeHtml(gateway.displayname)}</h1>
-<p>Invoice #${payment.invoiceId}</p>
-<p class="amount"><span class="visually-hidden">Amount to pay: </span>${escapeHtml(amount)}</p>
-${form(`<button class="pay" type="submit" name="decision" value="pay" autofocus>Pay ${escapeHtml(amount)}</button>${confirmLater}
-<button type="submit" name="decision" value="decline">Decline</button>`)}
-<p><small>Sandbox: no money moves. ${payment.status === 'Declined' ? 'This payment was declined before; you can still pay it.' : ''}</small></p>`, deps.demo, footer(request)));
+    if (isCryptoGateway(gateway.type)) return reply.send(await hosted(payment, gateway, request, `Pay ${amount}`, walletPanel({ action, amount, declinedBefore })));
+    const now = deps.now();
+    const entry = prefilledEntry(typeof request.query.card === 'string' ? request.query.card : undefined, now);
+    return reply.send(await hosted(payment, gateway, request, `Pay ${amount}`, cardPanel({ action, amount, entry, declinedBefore, now })));
   });
 
-  app.post<{ Params: { paymentId: string }; Body: { decision?: string } }>('/checkout/sandbox/pay/:paymentId', async (request, reply) => {
+  app.post<{ Params: { paymentId: string }; Body: { decision?: string } & Partial<CardEntry> }>('/checkout/sandbox/pay/:paymentId', async (request, reply) => {
     const found = await paymentOrPage(request.params.paymentId, request);
     reply.header('cache-control', 'no-store');
     if (!found.ok) return reply.type('text/html; charset=utf-8').code(found.status).send(found.html);
     const { payment, gateway } = found;
-    const decision = request.body?.decision;
+    const body = request.body ?? {};
+    let decision = body.decision;
+    if (decision === 'card' && !isCryptoGateway(gateway.type)) {
+      const entry: CardEntry = { card: String(body.card ?? ''), expiry: String(body.expiry ?? ''), cvc: String(body.cvc ?? '') };
+      const check = checkCard(entry, deps.now());
+      const amount = amountOf(payment);
+      if (!check.ok) {
+        const panel = cardPanel({ action: actionOf(payment), amount, entry, errors: check.errors, declinedBefore: payment.status === 'Declined', now: deps.now() });
+        return reply.type('text/html; charset=utf-8').code(400).send(await hosted(payment, gateway, request, `Error: Pay ${amount}`, panel));
+      }
+      if (check.outcome === 'second_step') {
+        const panel = secondStepPanel({ action: actionOf(payment), amount, merchant: deps.merchant.name, card: entry.card.replace(/\D/g, '') });
+        return reply.type('text/html; charset=utf-8').send(await hosted(payment, gateway, request, `Confirm your payment of ${amount}`, panel));
+      }
+      decision = check.outcome === 'pays' ? 'pay' : 'decline';
+    }
     const type = decision === 'pay' ? 'payment.succeeded' : decision === 'decline' ? 'payment.failed'
       : decision === 'confirm_later' && isCryptoGateway(gateway.type) ? 'payment.confirming' : null;
     if (!type) {
-      return reply.type('text/html; charset=utf-8').code(400).send(page('Choose', '<h1>Choose Pay or Decline</h1>', deps.demo, footer(request)));
+      return reply.type('text/html; charset=utf-8').code(400).send(page('Choose', '<h1>Choose how to pay</h1>', deps.demo, footer(request)));
     }
     const event = {
       id: `evt_${randomBytes(12).toString('hex')}`,
