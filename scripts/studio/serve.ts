@@ -1,12 +1,14 @@
 /**
  * `npm run studio` serves build/studio on http://localhost:3001 (STUDIO_PORT): plain static files,
  * nothing fetched from elsewhere. The live view's WebSocket (scripts/studio/live-server.ts, when
- * present) attaches to the same server.
+ * present) attaches to the same server, and /stats/flowStats reads a shop's traffic
+ * (`npm run studio -- --stats URL`, scripts/studio/stats-proxy.ts).
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { DEFAULT_STATS_SOURCE, proxyFlowStats, STATS_PATH, statsSourceFrom, type StatsSource } from './stats-proxy';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -39,10 +41,19 @@ export interface StudioServer {
   close: () => Promise<void>;
 }
 
-/** Serves `root` on host:port (port 0: any free one). */
-export async function startStudioServer({ root = join(ROOT, 'build', 'studio'), port = 3001, host = '127.0.0.1' }: { root?: string; port?: number; host?: string } = {}): Promise<StudioServer> {
+/** Serves `root` on host:port (port 0: any free one), and the traffic of `stats` (null: none, as a static copy). */
+export async function startStudioServer({
+  root = join(ROOT, 'build', 'studio'),
+  port = 3001,
+  host = '127.0.0.1',
+  stats = { url: DEFAULT_STATS_SOURCE },
+}: { root?: string; port?: number; host?: string; stats?: StatsSource | null } = {}): Promise<StudioServer> {
   const folder = resolve(root);
   const server = createServer((request, response) => {
+    if (stats && (request.url ?? '').split('?')[0] === STATS_PATH) {
+      void proxyFlowStats(request, response, stats);
+      return;
+    }
     const file = request.method === 'GET' || request.method === 'HEAD' ? fileFor(folder, request.url ?? '/') : null;
     if (!file) {
       response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found');
@@ -76,6 +87,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     console.error('No studio in build/studio: run npm run studio:build first.');
     process.exit(1);
   }
-  const { url } = await startStudioServer({ root, port: Number(process.env.STUDIO_PORT ?? 3001), host: process.env.STUDIO_HOST ?? '127.0.0.1' });
-  console.log(`flow studio on ${url} (Ctrl+C stops it)`);
+  const stats = statsSourceFrom(process.argv.slice(2), process.env);
+  const { url } = await startStudioServer({ root, port: Number(process.env.STUDIO_PORT ?? 3001), host: process.env.STUDIO_HOST ?? '127.0.0.1', stats });
+  console.log(`flow studio on ${url} (Ctrl+C stops it); traffic from ${stats.url}/flowStats${stats.token ? ' with OPS_TOKEN' : ''}`);
 }
