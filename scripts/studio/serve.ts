@@ -64,9 +64,10 @@ export async function startStudioServer({
   });
   // The live view's relay (another part of the studio) attaches when its module is there.
   const liveServer = join(import.meta.dirname, 'live-server.ts');
+  let detachLive = () => {};
   if (existsSync(liveServer)) {
-    const { attachLiveServer } = (await import(pathToFileURL(liveServer).href)) as { attachLiveServer: (server: Server) => void };
-    attachLiveServer(server);
+    const { attachLiveServer } = (await import(pathToFileURL(liveServer).href)) as { attachLiveServer: (server: Server) => () => void };
+    detachLive = attachLiveServer(server);
   }
   await new Promise<void>((ready, fail) => {
     server.once('error', fail);
@@ -77,7 +78,13 @@ export async function startStudioServer({
   return {
     server,
     url: `http://${host === '127.0.0.1' ? 'localhost' : host}:${actualPort}/`,
-    close: () => new Promise((done) => server.close(() => done())),
+    close: () =>
+      new Promise((done) => {
+        server.close(() => done());
+        // A browser keeps its connections (and the live view's WebSocket) open; closing must not wait for it to let go.
+        detachLive();
+        server.closeAllConnections();
+      }),
   };
 }
 
