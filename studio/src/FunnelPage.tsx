@@ -1,8 +1,13 @@
 import { useState } from 'react';
 import { countInWords, FUNNEL_STEPS, type FlowFunnel, type FunnelStep, type ShownCount } from '../../src/domain/flow-traffic';
-import { NO_SERVER_MESSAGE, percent, TRAFFIC_RANGES, useFlowStats, type TrafficDays } from './traffic';
+import { Choice } from './Choice';
+import { NO_SERVER_MESSAGE, percent, RANGE_OPTIONS, useFlowStats, type TrafficDays } from './traffic';
 
 const ALL = '*';
+const PERIODS = [
+  { value: 'day', words: 'day' },
+  { value: 'week', words: 'week' },
+];
 
 /** "1 of 3 (33 %)": a step's count as a share of the first step's, when both are shown as numbers. */
 export function shareInWords(count: ShownCount | undefined, first: ShownCount | undefined): string {
@@ -72,45 +77,15 @@ export function FunnelPage() {
       <h1>Funnel</h1>
       <p className="intro">How far shoppers get, counted from the real traffic of the shop the studio reads: each step is a state of the machines a shopper entered. Counts too small to show read "fewer than" the shop's threshold and give no share.</p>
       <div className="filters">
-        <label>
-          Days{' '}
-          <select value={days} onChange={(event) => setDays(Number(event.target.value) as TrafficDays)}>
-            {TRAFFIC_RANGES.map((range) => (
-              <option key={range} value={range}>
-                last {range} days
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          By{' '}
-          <select value={by} onChange={(event) => setBy(event.target.value as 'day' | 'week')}>
-            <option value="day">day</option>
-            <option value="week">week</option>
-          </select>
-        </label>
-        <label>
-          Locale{' '}
-          <select value={locale} onChange={(event) => setLocale(event.target.value)}>
-            <option value={ALL}>all locales</option>
-            {locales.map((code) => (
-              <option key={code} value={code}>
-                {code}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Gateway{' '}
-          <select value={gateway} onChange={(event) => setGateway(event.target.value)}>
-            <option value={ALL}>all gateways</option>
-            {gateways.map((module) => (
-              <option key={module} value={module}>
-                {module || 'none chosen yet'}
-              </option>
-            ))}
-          </select>
-        </label>
+        <Choice label="Days" value={String(days)} options={RANGE_OPTIONS} onChange={(value) => setDays(Number(value) as TrafficDays)} />
+        <Choice label="By" value={by} options={PERIODS} onChange={(value) => setBy(value as 'day' | 'week')} />
+        <Choice label="Locale" value={locale} options={[{ value: ALL, words: 'all locales' }, ...locales.map((code) => ({ value: code, words: code }))]} onChange={setLocale} />
+        <Choice
+          label="Gateway"
+          value={gateway}
+          options={[{ value: ALL, words: 'all gateways' }, ...gateways.map((module) => ({ value: module, words: module || 'none chosen yet' }))]}
+          onChange={setGateway}
+        />
       </div>
       {result?.status === 'loading' && <p role="status">Loading traffic…</p>}
       {result?.status === 'no-server' && <p role="alert">{NO_SERVER_MESSAGE}</p>}

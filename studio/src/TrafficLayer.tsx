@@ -1,6 +1,7 @@
 import { countInWords, GOOD_INP_MS } from '../../src/domain/flow-traffic';
+import { Choice } from './Choice';
 import type { MachineData } from './data';
-import { entriesInWords, inpInWords, INP_MARKS, NO_SERVER_MESSAGE, overlayFor, TRAFFIC_RANGES, useFlowStats, type StatsResult, type TrafficDays, type TrafficOverlay } from './traffic';
+import { entriesInWords, inpInWords, INP_MARKS, NO_SERVER_MESSAGE, overlayFor, RANGE_OPTIONS, useFlowStats, type StatsResult, type TrafficDays, type TrafficOverlay } from './traffic';
 
 /** 'off', or the last 7 or 30 days. */
 export type TrafficChoice = 'off' | TrafficDays;
@@ -34,17 +35,12 @@ function TrafficStatus({ result, overlay }: MachineTraffic) {
 export function TrafficBar({ choice, setChoice, traffic }: { choice: TrafficChoice; setChoice: (choice: TrafficChoice) => void; traffic: MachineTraffic }) {
   return (
     <div className="layer-bar traffic-bar">
-      <label>
-        Traffic{' '}
-        <select value={String(choice)} onChange={(event) => setChoice(event.target.value === 'off' ? 'off' : (Number(event.target.value) as TrafficDays))}>
-          <option value="off">not shown</option>
-          {TRAFFIC_RANGES.map((days) => (
-            <option key={days} value={days}>
-              last {days} days
-            </option>
-          ))}
-        </select>
-      </label>
+      <Choice
+        label="Traffic"
+        value={String(choice)}
+        options={[{ value: 'off', words: 'not shown' }, ...RANGE_OPTIONS]}
+        onChange={(value) => setChoice(value === 'off' ? 'off' : (Number(value) as TrafficDays))}
+      />
       <TrafficStatus {...traffic} />
       {traffic.overlay && (
         <span className="legend traffic-legend">

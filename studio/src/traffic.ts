@@ -7,6 +7,8 @@ import { countInWords, GOOD_INP_MS, type FlowStateStats, type FlowStats, type Sh
 
 export const TRAFFIC_RANGES = [7, 30] as const;
 export type TrafficDays = (typeof TRAFFIC_RANGES)[number];
+/** The ranges as a select offers them. */
+export const RANGE_OPTIONS = TRAFFIC_RANGES.map((days) => ({ value: String(days), words: `last ${days} days` }));
 
 export interface StatsQuery {
   days: TrafficDays;
