@@ -73,7 +73,7 @@ export function TrafficStatePanel({ data, stateId, overlay }: { data: MachineDat
   );
 }
 
-/** The traffic as tables: the diagram's marks in words, for reading aloud or copying into a review. */
+/** The traffic as tables: the diagram's marks in words, for reading aloud or copying out. */
 export function TrafficTables({ data, overlay }: { data: MachineData; overlay: TrafficOverlay }) {
   const taken = data.transitions.filter((transition) => overlay.transitions.has(transition.id));
   const entered = data.states.filter((state) => overlay.states.has(state.id));

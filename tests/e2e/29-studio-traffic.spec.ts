@@ -1,5 +1,5 @@
 /**
- * The studio's traffic layer and funnel (issue 29), in Chromium: the studio's own server passes GET /stats/flowStats
+ * The studio's traffic layer and funnel, in Chromium: the studio's own server passes GET /stats/flowStats
  * to a small HTTP server standing in for a shop's operator listener, which answers FlowStats written here by hand.
  * The diagram shows those counts ("fewer than 5" where masked), the funnel the shares of the first step, and each
  * way of not having traffic says what to do.
