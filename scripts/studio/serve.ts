@@ -1,12 +1,14 @@
 /**
  * `npm run studio` serves build/studio on http://localhost:3001 (STUDIO_PORT): plain static files,
  * nothing fetched from elsewhere. The live view's WebSocket (scripts/studio/live-server.ts, when
- * present) attaches to the same server.
+ * present) attaches to the same server, and /stats/flowStats reads a shop's traffic
+ * (`npm run studio -- --stats URL`, scripts/studio/stats-proxy.ts).
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { DEFAULT_STATS_SOURCE, proxyFlowStats, STATS_PATH, statsSourceFrom, type StatsSource } from './stats-proxy';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -39,10 +41,19 @@ export interface StudioServer {
   close: () => Promise<void>;
 }
 
-/** Serves `root` on host:port (port 0: any free one). */
-export async function startStudioServer({ root = join(ROOT, 'build', 'studio'), port = 3001, host = '127.0.0.1' }: { root?: string; port?: number; host?: string } = {}): Promise<StudioServer> {
+/** Serves `root` on host:port (port 0: any free one), and the traffic of `stats` (null: none, as a static copy). */
+export async function startStudioServer({
+  root = join(ROOT, 'build', 'studio'),
+  port = 3001,
+  host = '127.0.0.1',
+  stats = { url: DEFAULT_STATS_SOURCE },
+}: { root?: string; port?: number; host?: string; stats?: StatsSource | null } = {}): Promise<StudioServer> {
   const folder = resolve(root);
   const server = createServer((request, response) => {
+    if (stats && (request.url ?? '').split('?')[0] === STATS_PATH) {
+      void proxyFlowStats(request, response, stats);
+      return;
+    }
     const file = request.method === 'GET' || request.method === 'HEAD' ? fileFor(folder, request.url ?? '/') : null;
     if (!file) {
       response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found');
@@ -53,9 +64,10 @@ export async function startStudioServer({ root = join(ROOT, 'build', 'studio'), 
   });
   // The live view's relay (another part of the studio) attaches when its module is there.
   const liveServer = join(import.meta.dirname, 'live-server.ts');
+  let detachLive = () => {};
   if (existsSync(liveServer)) {
-    const { attachLiveServer } = (await import(pathToFileURL(liveServer).href)) as { attachLiveServer: (server: Server) => void };
-    attachLiveServer(server);
+    const { attachLiveServer } = (await import(pathToFileURL(liveServer).href)) as { attachLiveServer: (server: Server) => () => void };
+    detachLive = attachLiveServer(server);
   }
   await new Promise<void>((ready, fail) => {
     server.once('error', fail);
@@ -66,7 +78,13 @@ export async function startStudioServer({ root = join(ROOT, 'build', 'studio'), 
   return {
     server,
     url: `http://${host === '127.0.0.1' ? 'localhost' : host}:${actualPort}/`,
-    close: () => new Promise((done) => server.close(() => done())),
+    close: () =>
+      new Promise((done) => {
+        server.close(() => done());
+        // A browser keeps its connections (and the live view's WebSocket) open; closing must not wait for it to let go.
+        detachLive();
+        server.closeAllConnections();
+      }),
   };
 }
 
@@ -76,6 +94,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     console.error('No studio in build/studio: run npm run studio:build first.');
     process.exit(1);
   }
-  const { url } = await startStudioServer({ root, port: Number(process.env.STUDIO_PORT ?? 3001), host: process.env.STUDIO_HOST ?? '127.0.0.1' });
-  console.log(`flow studio on ${url} (Ctrl+C stops it)`);
+  const stats = statsSourceFrom(process.argv.slice(2), process.env);
+  const { url } = await startStudioServer({ root, port: Number(process.env.STUDIO_PORT ?? 3001), host: process.env.STUDIO_HOST ?? '127.0.0.1', stats });
+  console.log(`flow studio on ${url} (Ctrl+C stops it); traffic from ${stats.url}/flowStats${stats.token ? ' with OPS_TOKEN' : ''}`);
 }

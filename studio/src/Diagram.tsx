@@ -1,5 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import type { Box, MachineData, Point, StudioState, StudioTransition } from './data';
+import type { TrafficOverlay } from './traffic';
+import { TrafficEdgeCount, trafficEdgeStyle, TrafficStateMark } from './TrafficMarks';
 
 export interface DiagramProps {
   data: MachineData;
@@ -12,6 +14,8 @@ export interface DiagramProps {
   live: ReadonlySet<string>;
   selected: string | null;
   onSelect: (stateId: string) => void;
+  /** Shoppers' traffic painted over the machine (line weights, counts, entries, INP); absent or null paints none. */
+  traffic?: TrafficOverlay | null;
 }
 
 interface View {
@@ -45,7 +49,7 @@ function depthOf(state: StudioState, byId: Map<string, StudioState>): number {
 }
 
 /** The machine as SVG: ELK's boxes and edges, zoom (wheel, buttons, + and -), pan (drag, arrow keys), states focusable one at a time. */
-export function Diagram({ data, walked, active, taken, live, selected, onSelect }: DiagramProps) {
+export function Diagram({ data, walked, active, taken, live, selected, onSelect, traffic = null }: DiagramProps) {
   const { layout } = data;
   const byId = useMemo(() => new Map(data.states.map((state) => [state.id, state])), [data]);
   // Containers first, so children and edges draw over them.
@@ -267,6 +271,7 @@ export function Diagram({ data, walked, active, taken, live, selected, onSelect 
                       invokes {src}
                     </text>
                   ))}
+                  {traffic && <TrafficStateMark box={box} stats={traffic.states.get(state.id)} container={container} />}
                 </g>
               );
             })}
@@ -291,8 +296,14 @@ export function Diagram({ data, walked, active, taken, live, selected, onSelect 
               const isTaken = taken.has(transition.id);
               const marker = isTaken ? 'taken' : coverage || 'plain';
               const lines = labelLines(transition);
+              const painted = traffic ? trafficEdgeStyle(traffic, transition.id) : null;
               return (
-                <g key={transition.id} className={['edge', `edge-${transition.kind}`, coverage, isTaken ? 'taken' : '', related(transition) ? 'related' : ''].filter(Boolean).join(' ')} data-transition-id={transition.id}>
+                <g
+                  key={transition.id}
+                  className={['edge', `edge-${transition.kind}`, coverage, isTaken ? 'taken' : '', related(transition) ? 'related' : '', painted?.className ?? ''].filter(Boolean).join(' ')}
+                  style={painted?.style}
+                  data-transition-id={transition.id}
+                >
                   <title>{`${transition.id}${transition.description ? `\n${transition.description}` : ''}`}</title>
                   {edge.lines.map((line, index) => (
                     <path key={index} d={pathOf(line)} markerEnd={`url(#arrow-${data.machine}-${marker})`} />
@@ -303,6 +314,7 @@ export function Diagram({ data, walked, active, taken, live, selected, onSelect 
                       {line}
                     </text>
                   ))}
+                  {traffic && <TrafficEdgeCount edge={edge} count={traffic.transitions.get(transition.id)} />}
                 </g>
               );
             })}

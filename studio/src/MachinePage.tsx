@@ -3,6 +3,7 @@ import { Diagram } from './Diagram';
 import { LAYERS, type LayerCoverage, type LayerName, type MachineData, type MachineTable, type Scenario, type StudioTransition } from './data';
 import { liveState, subscribeLive } from './live-bus';
 import { LivePanel } from './LivePanel';
+import { TrafficBar, TrafficStatePanel, TrafficTables, useMachineTraffic, type TrafficChoice } from './TrafficLayer';
 
 export const LAYER_TITLES: Record<LayerName, string> = {
   'machine-tests': 'machine tests',
@@ -221,6 +222,8 @@ function Stepper({ data, scenario, step, setStep }: { data: MachineData; scenari
 export function MachinePage({ data, scenarioNumber, layerName, setLayerName }: { data: MachineData; scenarioNumber: number | null; layerName: LayerName; setLayerName: (layer: LayerName) => void }) {
   const [selected, setSelected] = useState<string | null>(null);
   const [step, setStep] = useState(0);
+  const [trafficChoice, setTrafficChoice] = useState<TrafficChoice>('off');
+  const traffic = useMachineTraffic(data.machine, trafficChoice);
   const scenario = scenarioNumber === null ? null : (data.scenarios.find((candidate) => candidate.number === scenarioNumber) ?? null);
   useEffect(() => {
     setStep(0);
@@ -287,10 +290,12 @@ export function MachinePage({ data, scenarioNumber, layerName, setLayerName }: {
           Source: {layer.source}
         </p>
       )}
+      <TrafficBar choice={trafficChoice} setChoice={setTrafficChoice} traffic={traffic} />
       <div className="machine-grid">
-        <Diagram data={data} walked={walked} active={active} taken={taken} live={liveIds} selected={selected} onSelect={setSelected} />
+        <Diagram data={data} walked={traffic.overlay ? null : walked} active={active} taken={taken} live={liveIds} selected={selected} onSelect={setSelected} traffic={traffic.overlay} />
         <aside className="side">
           {scenario && <Stepper data={data} scenario={scenario} step={Math.min(step, scenario.steps.length - 1)} setStep={setStep} />}
+          {traffic.overlay && selected && <TrafficStatePanel data={data} stateId={selected} overlay={traffic.overlay} />}
           {selected ? (
             <StatePanel data={data} stateId={selected} layer={layer} />
           ) : (
@@ -374,6 +379,7 @@ export function MachinePage({ data, scenarioNumber, layerName, setLayerName }: {
         <Table title="Actors" table={data.tables.actors} />
         <Table title="Actions" table={data.tables.actions} />
         <Table title="Delays" table={data.tables.delays} />
+        {traffic.overlay && <TrafficTables data={data} overlay={traffic.overlay} />}
       </section>
     </main>
   );

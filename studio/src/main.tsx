@@ -4,6 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { LAYERS, type LayerName, type MachineData, type StudioIndex } from './data';
 import { LivePanel } from './LivePanel';
 import { loadIndex, loadMachine, useLoaded } from './load';
+import { FunnelPage } from './FunnelPage';
 import { LAYER_TITLES, layerFigures, MachinePage, walkedByNoLayer } from './MachinePage';
 import { ScenariosPage } from './ScenariosPage';
 import './styles.css';
@@ -11,7 +12,7 @@ import './styles.css';
 // The live view's WebSocket client, when present, plugs in through studio/src/live-bus.ts.
 import.meta.glob('./live/*.ts', { eager: true });
 
-type Route = { page: 'overview' } | { page: 'machine'; machine: string; scenario: number | null } | { page: 'scenarios'; query: URLSearchParams } | { page: 'live' };
+type Route = { page: 'overview' } | { page: 'machine'; machine: string; scenario: number | null } | { page: 'scenarios'; query: URLSearchParams } | { page: 'live' } | { page: 'funnel' };
 
 function parseRoute(hash: string): Route {
   const [path = '', query = ''] = hash.replace(/^#/, '').split('?');
@@ -19,6 +20,7 @@ function parseRoute(hash: string): Route {
   if (parts[0] === 'machine' && parts[1]) return { page: 'machine', machine: parts[1], scenario: parts[2] === 'scenario' && parts[3] ? Number(parts[3]) : null };
   if (parts[0] === 'scenarios') return { page: 'scenarios', query: new URLSearchParams(query) };
   if (parts[0] === 'live') return { page: 'live' };
+  if (parts[0] === 'funnel') return { page: 'funnel' };
   return { page: 'overview' };
 }
 
@@ -112,6 +114,9 @@ function Nav({ index, route }: { index: StudioIndex; route: Route }) {
       <a href="#/live" aria-current={current(route.page === 'live')}>
         Live
       </a>
+      <a href="#/funnel" aria-current={current(route.page === 'funnel')}>
+        Funnel
+      </a>
       <a href="api.html">API reference</a>
     </nav>
   );
@@ -140,6 +145,7 @@ function App() {
       {route.page === 'overview' && <Overview index={index.value} />}
       {route.page === 'machine' && <MachineRoute name={route.machine} scenario={route.scenario} layer={layer} setLayer={setLayer} />}
       {route.page === 'scenarios' && <ScenariosPage index={index.value} query={route.query} />}
+      {route.page === 'funnel' && <FunnelPage />}
       {route.page === 'live' && (
         <main>
           <h1>Live</h1>
