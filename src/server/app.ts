@@ -30,6 +30,7 @@ import { serviceRoutes } from './routes/services';
 import { sessionRoutes } from './routes/session';
 import { serveSpa } from './spa';
 import { systemRoutes } from './routes/system';
+import { flowRoutes } from './routes/flow';
 import type { RouteDeps } from './routes/types';
 import { refusal, refuseDemoAccounts, unsafeConfigProblems } from './production';
 import { demoMerchantPages, logoOrigin, merchantProblems, merchantRoutes, merchantView } from './merchant';
@@ -254,7 +255,7 @@ export const checkoutApp = fastifyPlugin(async (app: FastifyInstance, options: C
   });
   await app.register(fastifyRateLimit, {
     global: false,
-    store: rateLimitStore(rateCounters),
+    store: rateLimitStore(rateCounters, secrets.session),
     errorResponseBuilder: (_request, context) => tooManyAttempts(Math.ceil(context.ttl / 1000)),
   });
 
@@ -305,7 +306,7 @@ export const checkoutApp = fastifyPlugin(async (app: FastifyInstance, options: C
   const renewals = createRenewalNotices({ db: store.db, secret: secrets.session, publicUrl: config.publicUrl, renewals: config.renewals, translations: file.translations });
   const handlers: Record<string, RouteHandlerMethod> = Object.assign({},
     sessionRoutes(deps), merchantRoutes(deps), catalogueRoutes(deps), orderRoutes(deps), paymentRoutes(deps), serviceRoutes(deps), systemRoutes(deps), signInRoutes(config),
-    resumeOrderRoute({ billing, gateways, clock, recovery, publicUrl: config.publicUrl }),
+    resumeOrderRoute({ billing, gateways, clock, recovery, publicUrl: config.publicUrl }), flowRoutes({ config, clock, db: store.db }),
   ) as Record<string, RouteHandlerMethod>;
   const gateSettings = config.loadShedding.enabled ? storeGateSettings(config.loadShedding, store) : null;
   let admission: StoreAdmission | undefined;
@@ -401,6 +402,7 @@ export function registerOperations(app: FastifyInstance, operations: SpecOperati
       method: operation.method,
       url: operation.url,
       schema: operation.schema,
+      ...(policy.bodyLimit ? { bodyLimit: policy.bodyLimit } : {}),
       handler: gated ? gated.wrap(handler) : handler,
       // The operationId names the request in the metrics.
       config: { operation: operation.operationId, ...(limit ? { rateLimit: limit } : {}) },
