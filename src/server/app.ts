@@ -30,7 +30,7 @@ import { serviceRoutes } from './routes/services';
 import { sessionRoutes } from './routes/session';
 import { serveSpa } from './spa';
 import { systemRoutes } from './routes/system';
-import { flowRoutes } from './routes/flow';
+import { flowRoutes, utcDay } from './routes/flow';
 import type { RouteDeps } from './routes/types';
 import { refusal, refuseDemoAccounts, unsafeConfigProblems } from './production';
 import { demoMerchantPages, logoOrigin, merchantProblems, merchantRoutes, merchantView } from './merchant';
@@ -50,6 +50,7 @@ import { buildInfo } from './ops/build-info';
 import { measuredGateway } from './ops/gateways';
 import { NO_METRICS, type ScrapedMetrics } from './ops/metrics';
 import { outboxStateReader } from './ops/outbox';
+import { flowStatsAnswer, flowTransitionTotalsReader } from './ops/flow-stats';
 import { measureRequests } from './ops/requests';
 import { unhandledRejectionsTotal } from './process-faults';
 import { createLoopLag, createStoreGate, storeGateSettings, type Release, type StoreGate } from './store-gate';
@@ -210,8 +211,10 @@ export const checkoutApp = fastifyPlugin(async (app: FastifyInstance, options: C
     : (await import('./ops/registry')).createShopMetrics(buildInfo(), { unhandledRejections: unhandledRejectionsTotal }));
   const metrics = scraped ?? NO_METRICS;
   app.decorate('metrics', scraped);
+  app.decorate('flowStats', flowStatsAnswer(store.db, config.flowAnalytics.minCount, () => utcDay(clock.now())));
   if (scraped) {
     scraped.readOutboxFrom(outboxStateReader(store.db));
+    scraped.readFlowTransitionsFrom(flowTransitionTotalsReader(store.db, config.flowAnalytics.minCount));
     measureRequests(app, scraped);
   }
   let mailWorker: MailWorker | null = null;

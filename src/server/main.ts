@@ -76,7 +76,7 @@ try {
 }
 faults.useLog(app.log);
 // The operator listener (OPS_PORT), apart from the shop's port; it closes with the app.
-const ops = config.ops.port === null || !app.metrics ? null : await startOpsListener({ ...config.ops, port: config.ops.port }, app.metrics.registry, app.log).catch(async (error: unknown) => {
+const ops = config.ops.port === null || !app.metrics ? null : await startOpsListener({ ...config.ops, port: config.ops.port }, app.metrics.registry, app.log, app.flowStats).catch(async (error: unknown) => {
   await app.close();
   await store.close();
   throw error;
