@@ -7,6 +7,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
 
+/** Where the demo opens the operator listener when OPS_PORT is unset (the flow studio reads it there). */
+export const DEMO_OPS_PORT = 9464;
+
 export interface OpsSettings {
   port: number;
   host: string;
