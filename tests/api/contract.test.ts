@@ -136,7 +136,7 @@ describe('every answer of every operation matches openapi.yaml', () => {
   });
 
   it('flow traffic: reportFlowEvents (tests/api/flow-events.test.ts: what is counted)', async () => {
-    const start = { locale: 'en-en', steps: [{ machine: 'checkout', transitions: [], entered: ['checkout', 'checkout.loading'], exited: [] }], vitals: [], ended: [] };
+    const start = { locale: 'en-en' as const, steps: [{ machine: 'checkout', transitions: [], entered: ['checkout', 'checkout.loading'], exited: [] }], vitals: [], ended: [] };
     const answer = await anonymous().call('reportFlowEvents', { body: start });
     expect(answer.status).toBe(204);
     expect(answer.text).toBe('');

@@ -25,7 +25,8 @@ export interface FlowStatsQuery {
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const isDay = (value: string) => DAY.test(value) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
+// A day that does not exist (2026-02-30) parses to another day, or to nothing.
+const isDay = (value: string) => DAY.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
 const dayBefore = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) - days * DAY_MS).toISOString().slice(0, 10);
 const QUERY_NAMES = new Set(['from', 'to', 'by', 'locale', 'gateway']);
 
@@ -34,8 +35,9 @@ export function parseFlowStatsQuery(params: URLSearchParams, today: string): Flo
   const unknown = [...params.keys()].filter((name) => !QUERY_NAMES.has(name));
   if (unknown.length) return { problem: `Unknown parameter ${unknown.join(', ')} (known: from, to, by, locale, gateway).` };
   const to = params.get('to') || today;
+  if (!isDay(to)) return { problem: 'from and to are UTC days, YYYY-MM-DD.' };
   const from = params.get('from') || dayBefore(to, DEFAULT_DAYS - 1);
-  if (!isDay(from) || !isDay(to)) return { problem: 'from and to are UTC days, YYYY-MM-DD.' };
+  if (!isDay(from)) return { problem: 'from and to are UTC days, YYYY-MM-DD.' };
   if (from > to) return { problem: 'from comes after to.' };
   if (Date.parse(to) - Date.parse(from) >= MAX_DAYS * DAY_MS) return { problem: `A range covers at most ${MAX_DAYS} days.` };
   const by = params.get('by') || 'day';
