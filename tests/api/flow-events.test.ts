@@ -42,8 +42,8 @@ afterEach(async () => {
   opened = [];
 });
 
-async function shop(env: Record<string, string> = {}, listener = false): Promise<{ t: TestApp; ops: OpsListener | null }> {
-  const t = await createTestApp(env, { ports: { clock } });
+async function shop(env: Record<string, string> = {}, listener = false, logStream?: { write(line: string): void }): Promise<{ t: TestApp; ops: OpsListener | null }> {
+  const t = await createTestApp({ LOG_LEVEL: 'info', ...env }, { ports: { clock }, ...(logStream ? { logStream } : {}) });
   const ops = listener && t.app.metrics ? await startOpsListener({ port: 0, host: '127.0.0.1', token: null }, t.app.metrics.registry, t.app.log, t.app.flowStats) : null;
   opened.push({ t, ops });
   return { t, ops };
@@ -122,8 +122,9 @@ describe('POST /flowEvents read back through GET /flowStats', () => {
 });
 
 describe('what POST /flowEvents keeps', () => {
-  it('keeps no e-mail, promo code, order id or address sent in a batch\'s names or around it, in no flow table and no rate counter', async () => {
-    const { t } = await shop({ FLOW_MIN_COUNT: '1', TRUST_PROXY: '10.0.0.0/8' });
+  it('keeps no e-mail, promo code, order id or address sent in a batch\'s names or around it, in no flow table, no rate counter and no log line', async () => {
+    const logged: string[] = [];
+    const { t } = await shop({ FLOW_MIN_COUNT: '1', TRUST_PROXY: '10.0.0.0/8' }, false, { write: (line) => { logged.push(line); } });
     const secrets = ['jane.doe.private', 'WELCOME10', 'order-98765', '203.0.113.77', '10.1.2.3'];
     const carrying: FlowBatch = {
       ...VISIT,
@@ -142,6 +143,8 @@ describe('what POST /flowEvents keeps', () => {
     const stored = await storedText(t);
     expect(stored).toContain(READY);
     for (const secret of [...secrets, 'jane.doe@example.com']) expect(stored).not.toContain(secret);
+    expect(logged.join('')).toContain('/checkout/api/flowEvents');
+    for (const secret of [...secrets, 'jane.doe@example.com']) expect(logged.join(''), secret).not.toContain(secret);
   });
 
   it('stores nothing for a visitor who sends Sec-GPC: 1 or DNT: 1, and answers 204 all the same', async () => {
