@@ -36,6 +36,10 @@ const LAYERS = [
     says: 'src/server imports only src/domain, src/api, src/i18n and, of the app, its server-render entry src/app/entry-server.tsx (and packages): never scripts/ or tests/.',
   },
   {
+    layer: 'src/server/flow-names.ts', may: ['src/domain', 'src/statecharts', 'machines'],
+    says: 'src/server/flow-names.ts imports only src/domain, src/statecharts and machines/ (and packages): the one server module that reads the machines\' names.',
+  },
+  {
     layer: 'src/server/mail', may: ['src/domain', 'src/api', 'src/i18n', 'src/server'], not: ['src/server/billing', 'src/server/sign-in.ts', 'src/server/recovery.ts', 'src/server/routes'],
     says: 'src/server/mail imports only src/domain, src/api, src/i18n and src/server but billing/, sign-in.ts, recovery.ts and routes/ (and packages): it renders what its callers hand it.',
   },
@@ -64,7 +68,8 @@ function fence({ layer, may, not = [], packages = [], says }) {
     ...(not.length > 0 ? [{ target: layer, from: not, message: says }] : []),
   ];
   return {
-    files: [`${layer}/**/*.{ts,tsx}`],
+    // A layer is a folder, or one file fenced apart from its folder.
+    files: [/\.tsx?$/.test(layer) ? layer : `${layer}/**/*.{ts,tsx}`],
     ignores: TESTS,
     rules: {
       'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones }],

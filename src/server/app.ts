@@ -30,6 +30,7 @@ import { serviceRoutes } from './routes/services';
 import { sessionRoutes } from './routes/session';
 import { serveSpa } from './spa';
 import { systemRoutes } from './routes/system';
+import { flowRoutes, utcDay } from './routes/flow';
 import type { RouteDeps } from './routes/types';
 import { refusal, refuseDemoAccounts, unsafeConfigProblems } from './production';
 import { demoMerchantPages, logoOrigin, merchantProblems, merchantRoutes, merchantView } from './merchant';
@@ -49,6 +50,7 @@ import { buildInfo } from './ops/build-info';
 import { measuredGateway } from './ops/gateways';
 import { NO_METRICS, type ScrapedMetrics } from './ops/metrics';
 import { outboxStateReader } from './ops/outbox';
+import { flowStatsAnswer, flowTransitionTotalsReader } from './ops/flow-stats';
 import { measureRequests } from './ops/requests';
 import { unhandledRejectionsTotal } from './process-faults';
 import { createLoopLag, createStoreGate, storeGateSettings, type Release, type StoreGate } from './store-gate';
@@ -209,8 +211,10 @@ export const checkoutApp = fastifyPlugin(async (app: FastifyInstance, options: C
     : (await import('./ops/registry')).createShopMetrics(buildInfo(), { unhandledRejections: unhandledRejectionsTotal }));
   const metrics = scraped ?? NO_METRICS;
   app.decorate('metrics', scraped);
+  app.decorate('flowStats', flowStatsAnswer(store.db, config.flowAnalytics.minCount, () => utcDay(clock.now())));
   if (scraped) {
     scraped.readOutboxFrom(outboxStateReader(store.db));
+    scraped.readFlowTransitionsFrom(flowTransitionTotalsReader(store.db, config.flowAnalytics.minCount));
     measureRequests(app, scraped);
   }
   let mailWorker: MailWorker | null = null;
@@ -254,7 +258,7 @@ export const checkoutApp = fastifyPlugin(async (app: FastifyInstance, options: C
   });
   await app.register(fastifyRateLimit, {
     global: false,
-    store: rateLimitStore(rateCounters),
+    store: rateLimitStore(rateCounters, secrets.session),
     errorResponseBuilder: (_request, context) => tooManyAttempts(Math.ceil(context.ttl / 1000)),
   });
 
@@ -305,7 +309,7 @@ export const checkoutApp = fastifyPlugin(async (app: FastifyInstance, options: C
   const renewals = createRenewalNotices({ db: store.db, secret: secrets.session, publicUrl: config.publicUrl, renewals: config.renewals, translations: file.translations });
   const handlers: Record<string, RouteHandlerMethod> = Object.assign({},
     sessionRoutes(deps), merchantRoutes(deps), catalogueRoutes(deps), orderRoutes(deps), paymentRoutes(deps), serviceRoutes(deps), systemRoutes(deps), signInRoutes(config),
-    resumeOrderRoute({ billing, gateways, clock, recovery, publicUrl: config.publicUrl }),
+    resumeOrderRoute({ billing, gateways, clock, recovery, publicUrl: config.publicUrl }), flowRoutes({ config, clock, db: store.db }),
   ) as Record<string, RouteHandlerMethod>;
   const gateSettings = config.loadShedding.enabled ? storeGateSettings(config.loadShedding, store) : null;
   let admission: StoreAdmission | undefined;
@@ -404,6 +408,7 @@ export function registerOperations(app: FastifyInstance, operations: SpecOperati
       method: operation.method,
       url: operation.url,
       schema: operation.schema,
+      ...(policy.bodyLimit ? { bodyLimit: policy.bodyLimit } : {}),
       handler: gated ? gated.wrap(handler) : handler,
       // The operationId names the request in the metrics.
       config: { operation: operation.operationId, ...(limit ? { rateLimit: limit } : {}) },

@@ -55,7 +55,7 @@ const opening = openStore(config.databaseUrl
   : { engine: 'pglite', dataDir: config.dataDir, warn });
 opening.catch(() => {});
 const server = checkedFirst ?? await loadServer();
-const [{ checkoutApp, serverOptions }, { catalogueForStart }, , , { terminalLogStream }, { portsFromEnvironment }, { stopOnSignals }, { default: Fastify }, { startOpsListener }] = server;
+const [{ checkoutApp, serverOptions }, { catalogueForStart }, , , { terminalLogStream }, { portsFromEnvironment }, { stopOnSignals }, { default: Fastify }, { startOpsListener, DEMO_OPS_PORT }] = server;
 // The demo's own catalogue is read while the store opens (a fault in it is the build's, not the operator's).
 const catalogue = namedCatalogue ?? (() => {
   try {
@@ -68,15 +68,23 @@ const store = await opening.catch(refuse);
 // Readable lines at a terminal, JSON lines everywhere else (and always in production).
 const prettyLog = await terminalLogStream({ mode: config.mode });
 const app = Fastify(serverOptions(config, prettyLog ? { stream: prettyLog } : true));
+// The demo opens the operator listener on loopback even without OPS_PORT, so `npm run studio` has a source; production has no default.
+const demoOps = config.mode === 'demo' && config.ops.port === null;
+const opsConfig: typeof config.ops = demoOps ? { port: DEMO_OPS_PORT, host: '127.0.0.1', token: null } : config.ops;
 try {
-  await app.register(checkoutApp, { config, store, catalogue, ports: portsFromEnvironment(config) });
+  await app.register(checkoutApp, { config: { ...config, ops: opsConfig }, store, catalogue, ports: portsFromEnvironment(config) });
 } catch (error) {
   await store.close();
   refuse(error);
 }
 faults.useLog(app.log);
 // The operator listener (OPS_PORT), apart from the shop's port; it closes with the app.
-const ops = config.ops.port === null || !app.metrics ? null : await startOpsListener({ ...config.ops, port: config.ops.port }, app.metrics.registry, app.log).catch(async (error: unknown) => {
+const ops = opsConfig.port === null || !app.metrics ? null : await startOpsListener({ ...opsConfig, port: opsConfig.port }, app.metrics.registry, app.log, app.flowStats).catch(async (error: unknown) => {
+  // The demo's own port taken (another demo, say): the shop starts without it.
+  if (demoOps) {
+    app.log.warn({ err: error }, `operator listener not opened: 127.0.0.1:${DEMO_OPS_PORT} is not free (set OPS_PORT for another port)`);
+    return null;
+  }
   await app.close();
   await store.close();
   throw error;
@@ -90,5 +98,5 @@ await app.listen({ port: config.port, host: config.host }).catch(async (error: u
   await store.close();
   throw error;
 });
-if (ops) app.log.info(`operator listener on http://${config.ops.host.includes(':') ? `[${config.ops.host}]` : config.ops.host}:${ops.address.port}/metrics`);
+if (ops) app.log.info(`operator listener on http://${opsConfig.host.includes(':') ? `[${opsConfig.host}]` : opsConfig.host}:${ops.address.port}/metrics`);
 app.log.info(`TV Checkout (${config.mode}) on ${config.publicUrl}/checkout/ (${store.engine}${store.engine === 'pglite' ? ` in ${config.dataDir}` : ''}), ready in ${Math.round(performance.now() - startedAt)} ms`);

@@ -40,12 +40,14 @@ export interface OperationPolicy {
   crossSiteAllowed?: true;
   /** x-shareable-in-render: a page cached for all visitors may embed the answer. */
   shareableInRender?: true;
+  /** x-body-limit: the most bytes the body may have, below the server's own limit (larger: 413). */
+  bodyLimit?: number;
 }
 
 const withoutUndefined = <T extends object>(value: T): T =>
   Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as T;
 
-const POLICY_EXTENSIONS = ['x-private', 'x-rate-limit', 'x-answered-from-memory', 'x-cross-site', 'x-shareable-in-render'];
+const POLICY_EXTENSIONS = ['x-private', 'x-rate-limit', 'x-answered-from-memory', 'x-cross-site', 'x-shareable-in-render', 'x-body-limit'];
 
 /** The operation's policy from its x- extensions; an unknown extension or value is refused, so a typo cannot drop a rule. */
 export function operationPolicy(operation: JsonObject, method: string, specPath: string): OperationPolicy {
@@ -72,12 +74,15 @@ export function operationPolicy(operation: JsonObject, method: string, specPath:
   if (crossSite !== undefined && method !== 'post') throw new Error(`${where}: x-cross-site is for a POST (only a POST is checked)`);
   // A page's recorded answer is matched by its path alone: a path with parameters would never match.
   if (operation['x-shareable-in-render'] !== undefined && (method !== 'get' || specPath.includes('{'))) throw new Error(`${where}: x-shareable-in-render is for a GET without path parameters`);
+  const bodyLimit = operation['x-body-limit'];
+  if (bodyLimit !== undefined && (!Number.isInteger(bodyLimit) || (bodyLimit as number) < 1)) throw new Error(`${where}: x-body-limit is a number of bytes, not ${JSON.stringify(bodyLimit)}`);
   return withoutUndefined({
     private: flag('x-private'),
     rateLimit,
     answeredFromMemory: flag('x-answered-from-memory'),
     crossSiteAllowed: crossSite === 'allowed' ? (true as const) : undefined,
     shareableInRender: flag('x-shareable-in-render'),
+    bodyLimit: bodyLimit as number | undefined,
   });
 }
 

@@ -60,14 +60,16 @@ export function createRateCounters(db: Database, now: () => number = Date.now): 
 
 /**
  * The store class for @fastify/rate-limit: per-IP counters kept in `rate_counters` under
- * `ip:<method> <route>:<address>`, one row per address and route.
+ * `ip:<method> <route>:<keyed hash of the address>`, one row per address and route; no address is kept in clear.
  */
-export function rateLimitStore(counters: RateCounters): FastifyRateLimitStoreCtor {
+export function rateLimitStore(counters: RateCounters, secret: string): FastifyRateLimitStoreCtor {
+  // Keyed, so a copy of the store cannot be checked against a list of addresses.
+  const addressKey = (address: string) => createHmac('sha256', secret).update(`ip:${address}`).digest('hex');
   class StoreCounters implements FastifyRateLimitStore {
     constructor(private readonly prefix = 'ip:') {}
 
     incr(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void, timeWindow: number): void {
-      counters.hit(this.prefix + key, timeWindow).then(
+      counters.hit(this.prefix + addressKey(key), timeWindow).then(
         ({ hits, ttlMs }) => callback(null, { current: hits, ttl: ttlMs }),
         (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
       );

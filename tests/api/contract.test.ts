@@ -135,6 +135,13 @@ describe('every answer of every operation matches openapi.yaml', () => {
     expectError(await anonymous().call('newAffiliateClick', { body: { aff_id: 'partner 42', referer: '' } }), 400, 'bad_request');
   });
 
+  it('flow traffic: reportFlowEvents (tests/api/flow-events.test.ts: what is counted)', async () => {
+    const start = { locale: 'en-en' as const, steps: [{ machine: 'checkout', transitions: [], entered: ['checkout', 'checkout.loading'], exited: [] }], vitals: [], ended: [] };
+    const answer = await anonymous().call('reportFlowEvents', { body: start });
+    expect(answer.status).toBe(204);
+    expect(answer.text).toBe('');
+  });
+
   it('orders: order, getOrderStatus, getInvoiceStatus, resumeOrder, cancelOrder, fraudOrder', async () => {
     const shopper = await guest(t.app);
     const stranger = await guest(t.app);

@@ -52,6 +52,7 @@ describe('every state-changing operation refuses a cross-site post', () => {
       coinbase: { body: { invoiceid: pending.invoiceid, paymentmethod: 'sandboxcrypto', amount: pending.amount, currency: pending.currency } },
       signOut: { body: {} },
       signInLink: { body: { email: DEMO_ACCOUNTS.client.email } },
+      reportFlowEvents: { body: { locale: 'en-en', steps: [{ machine: 'checkout', transitions: [], entered: ['checkout'], exited: [] }], vitals: [], ended: [] } },
     };
     const input = inputs[operationId];
     if (!input) throw new Error(`No request for ${operationId}: a new POST of the contract needs one here`);

@@ -159,8 +159,8 @@ describe('the operator listener beyond loopback', () => {
     expect(await answer.text()).toContain('# TYPE checkout_orders_created_total counter');
   });
 
-  it('answers 404 for any path but /metrics', async () => {
-    const answer = await fetch(`http://127.0.0.1:${ops.address.port}/flowStats`, { headers: { authorization: 'Bearer operator-token-0123456789' } });
+  it('answers 404 for a path it does not serve', async () => {
+    const answer = await fetch(`http://127.0.0.1:${ops.address.port}/debug`, { headers: { authorization: 'Bearer operator-token-0123456789' } });
     expect(answer.status).toBe(404);
   });
 });

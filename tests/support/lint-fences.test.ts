@@ -60,10 +60,16 @@ const FENCES: Fence[] = [
   },
   {
     file: 'src/server/routes/planted.ts',
-    fenced: ['../../app/format', '../../app/inspect/steps', '../../../scripts/bench/lib/report', '../../../tests/support/fake-api', '../../../machines/checkout.machine'],
+    fenced: ['../../app/format', '../../app/inspect/steps', '../../../scripts/bench/lib/report', '../../../tests/support/fake-api', '../../../machines/checkout.machine', '../../../machines/all', '../../statecharts/transitions'],
     // `../app` from routes/ is the server's own app.ts, not the SPA.
     allowed: ['../../app/entry-server', '../app', '../merchant', '../../domain/locale', '../../i18n/locales/en-en.json'],
     says: 'src/server imports only src/domain, src/api, src/i18n and, of the app, its server-render entry src/app/entry-server.tsx',
+  },
+  {
+    file: 'src/server/flow-names.ts',
+    fenced: ['./config', './routes/types', '../app/format', '../../tests/support/fake-api'],
+    allowed: ['../../machines/all', '../statecharts/transitions', '../domain/flow-traffic', 'xstate/graph'],
+    says: 'src/server/flow-names.ts imports only src/domain, src/statecharts and machines/',
   },
   {
     file: 'src/server/mail/planted.ts',

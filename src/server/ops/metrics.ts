@@ -13,6 +13,13 @@ export interface OutboxState {
   oldestPendingSeconds: number;
 }
 
+/** One transition's count over all days, as the store has it at a scrape. */
+export interface FlowTransitionTotal {
+  machine: string;
+  transition: string;
+  count: number;
+}
+
 /** What the shop tells its operator, at the moment it happens; every method is cheap (counters, histograms). */
 export interface ShopMetrics {
   request(operation: string, method: string, statusCode: number, seconds: number): void;
@@ -35,6 +42,8 @@ export interface ScrapedMetrics extends ShopMetrics {
   readonly registry: Registry;
   /** The outbox gauges read this at each scrape (the app sets it once its store is open). */
   readOutboxFrom(read: () => Promise<OutboxState>): void;
+  /** checkout_flow_transitions_total reads this at each scrape: every transition's total at FLOW_MIN_COUNT or more. */
+  readFlowTransitionsFrom(read: () => Promise<FlowTransitionTotal[]>): void;
 }
 
 /** Metrics that go nowhere: for parts built without an app (scripts, unit tests). */

@@ -4,7 +4,7 @@
  * Loaded only when OPS_PORT is set (prom-client and what it loads stay out of a server that measures nothing).
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { BuildInfo, OutboxState, ScrapedMetrics } from './metrics';
+import type { BuildInfo, FlowTransitionTotal, OutboxState, ScrapedMetrics } from './metrics';
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 // An unknown label value (a new refusal code, say) is kept only when it looks like a code, never free text or a number.
@@ -74,9 +74,21 @@ export function createShopMetrics(build: BuildInfo, { defaults = true, unhandled
     },
   });
 
+  let readFlowTransitions: (() => Promise<FlowTransitionTotal[]>) | null = null;
+  new Counter({
+    name: 'checkout_flow_transitions_total', help: 'Statechart transitions shoppers took (all days), by machine and transition label; absent under FLOW_MIN_COUNT', labelNames: ['machine', 'transition'], registers,
+    // The totals are the store's, summed over every instance: a scrape reads them; a store that does not answer leaves the series out.
+    async collect() {
+      this.reset();
+      const totals = readFlowTransitions ? await readFlowTransitions().catch(() => []) : [];
+      for (const { machine, transition, count } of totals) this.inc({ machine, transition }, count);
+    },
+  });
+
   return {
     registry,
     readOutboxFrom(read) { readOutbox = read; },
+    readFlowTransitionsFrom(read) { readFlowTransitions = read; },
     request(operation, method, statusCode, seconds) {
       requests.observe({ operation, method: METHODS.has(method) ? method : 'other', status: statusClass(statusCode) }, seconds);
     },
