@@ -66,7 +66,7 @@ export function paymentRoutes({ billing, gateways, config, clock, shop }: RouteD
       if (!first) throw new Error('No payment gateway is configured');
       const names = await billing.gatewayNames();
       return {
-        paymentmethods: { paymentmethod: offered.map(({ module, displayname, type, currencies }) => ({ module, displayname: translatedGatewayName(module, names[module] ?? displayname, locale, shop.translations), type, currencies: [...currencies] })) },
+        paymentmethods: { paymentmethod: offered.map(({ module, displayname, type, currencies }) => ({ module, displayname: translatedGatewayName(module, names[module] ?? displayname, locale, shop.translations), type, currencies: [...currencies], marks: shop.showcase.marks.get(module) ?? [] })) },
         defaultGateway: first.module,
       };
     },
