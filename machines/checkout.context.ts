@@ -19,7 +19,7 @@ type Schemas = components['schemas'];
 export type CheckoutOption = Pick<Schemas['ConfigOption'], 'id' | 'name'> & PricedOption & { pricing: PricingTable };
 
 /** A product as the catalogue returns it (the contract's Product, as far as the checkout reads it). */
-export type CheckoutProduct = Pick<Schemas['Product'], 'pid' | 'name' | 'description' | 'billingcycle'> & PricedProduct & { configoptions: CheckoutOption[] };
+export type CheckoutProduct = Pick<Schemas['Product'], 'pid' | 'name' | 'description' | 'billingcycle' | 'badge'> & PricedProduct & { configoptions: CheckoutOption[] };
 
 /** A payment gateway as the catalogue returns it (the contract's Gateway); `currencies` absent means any. */
 export type CheckoutGateway = Omit<Schemas['Gateway'], 'currencies'> & Partial<Pick<Schemas['Gateway'], 'currencies'>>;

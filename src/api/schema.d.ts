@@ -881,6 +881,11 @@ export interface components {
             billingcycle: components["schemas"]["BillingCycle"];
             pricing: components["schemas"]["PricingTable"];
             configoptions: components["schemas"]["ConfigOption"][];
+            /**
+             * @description The word the catalogue file puts on this plan's card to single it out (translated by the app); absent for most plans.
+             * @enum {string}
+             */
+            badge?: "popular";
         };
         ProductList: {
             totalresults: number;
@@ -928,6 +933,8 @@ export interface components {
             type: "CreditCard" | "highriskshop" | "laucharge" | "mercuryo" | "Bitcoin" | "Cryptocurrency";
             /** @description The currencies this gateway takes; an invoice in another one cannot be paid on it (422 currency_not_accepted). */
             currencies: string[];
+            /** @description The marks of what this gateway takes (card brands, wallets, coins), in the catalogue file's order; absent or empty when it names none. */
+            marks?: ("visa" | "mastercard" | "applepay" | "googlepay" | "bitcoin" | "usdc")[];
         };
         GatewayList: {
             paymentmethods: {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { priceFor, prorate, prorationOn, quoteOrder, quoteProducts, quoteUpsell, type PricedOption, type PricedProduct } from './pricing';
+import { compareWithMonthly, monthlyPlanOf, priceFor, prorate, prorationOn, quoteOrder, quoteProducts, quoteUpsell, type PricedOption, type PricedProduct } from './pricing';
 import { convertPromotion } from './promotion';
 
 const monthly: PricedProduct = { pid: 1, billingcycle: 'Monthly', pricing: { EUR: { monthly: 12.99 }, GBP: { monthly: 10.99 } } };
@@ -133,5 +133,36 @@ describe('prorationOn and prorate: an extra connection bought on a running servi
     expect(prorationOn('2026-12-01', monthlyDue(null))).toBeNull();
     expect(prorationOn('2026-12-01', { billingcycle: 'One Time', nextDueDate: '2026-12-21', renewal: null })).toBeNull();
     expect(prorate(4, null)).toBe(4);
+  });
+});
+
+describe('compareWithMonthly', () => {
+  // 59.99 ÷ 6 = 9.99833… → €10.00 a month; 1 − 9.99833 ÷ 12.99 = 0.2303 → save 23 %.
+  it('gives the 6-month plan its price a month and its saving against the monthly plan', () => {
+    expect(compareWithMonthly(semiannual, monthly, 'EUR')).toEqual({ perMonth: 10, savingPercent: 23 });
+  });
+  // 49.99 ÷ 6 = 8.33166… → £8.33; 1 − 8.33166 ÷ 10.99 = 0.2419 → save 24 %.
+  it('compares in the currency asked for', () => expect(compareWithMonthly(semiannual, monthly, 'GBP')).toEqual({ perMonth: 8.33, savingPercent: 24 }));
+  // The issue's example: 129.99 ÷ 12 = 10.8325 → €10.83; 1 − 10.8325 ÷ 12.99 = 0.1661 → save 17 % (to the nearest percent).
+  it('rounds the saving to the nearest whole percent from the exact price a month', () => {
+    const annual: PricedProduct = { pid: 4, billingcycle: 'Annually', pricing: { EUR: { annually: 129.99 } } };
+    expect(compareWithMonthly(annual, monthly, 'EUR')).toEqual({ perMonth: 10.83, savingPercent: 17 });
+  });
+  it('says nothing of a monthly or a One Time plan', () => {
+    expect(compareWithMonthly(monthly, monthly, 'EUR')).toBeNull();
+    expect(compareWithMonthly(oneTime, monthly, 'EUR')).toBeNull();
+  });
+  it('gives the price a month without a saving when there is no monthly plan to compare with', () => {
+    expect(compareWithMonthly(semiannual, null, 'EUR')).toEqual({ perMonth: 10, savingPercent: null });
+  });
+  // 6 × 13 = 78 a month dearer than 12.99: no saving to show.
+  it('claims no saving when the longer plan costs more a month', () => {
+    const dearer: PricedProduct = { pid: 5, billingcycle: 'Semi-Annually', pricing: { EUR: { semiannually: 78 } } };
+    expect(compareWithMonthly(dearer, monthly, 'EUR')).toEqual({ perMonth: 13, savingPercent: null });
+  });
+  it('says nothing of a plan not sold in the currency', () => expect(compareWithMonthly(semiannual, monthly, 'USD' as never)).toBeNull());
+  it('compares with the first monthly plan of the list', () => {
+    expect(monthlyPlanOf([oneTime, semiannual, monthly])).toBe(monthly);
+    expect(monthlyPlanOf([oneTime, semiannual])).toBeNull();
   });
 });

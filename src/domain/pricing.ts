@@ -1,4 +1,4 @@
-import { addCycle, addDays, daysBetween, pricingKey, type PricingKey } from './billing-cycle';
+import { addCycle, addDays, cycleMonths, daysBetween, pricingKey, type PricingKey } from './billing-cycle';
 import type { Currency } from './currency';
 import { roundMoney, sumMoney } from './money';
 import { promotionDiscount, type Promotion } from './promotion';
@@ -150,4 +150,32 @@ export function prorationOn(today: string, service: BilledService): Proration | 
 export function prorate(amount: number, proration: Pick<Proration, 'remainingDays' | 'periodDays'> | null): number {
   if (!proration || proration.periodDays <= 0) return amount;
   return roundMoney((amount * Math.max(proration.remainingDays, 0)) / proration.periodDays);
+}
+
+/** A longer plan beside the monthly one: what it comes to a month and how much less that is than the monthly price. */
+export interface MonthlyComparison {
+  /** The plan's price ÷ the months its cycle lasts, rounded to the cent. */
+  perMonth: number;
+  /** Percent saved against the monthly plan, to the nearest whole percent; null when there is no monthly plan or no saving. */
+  savingPercent: number | null;
+}
+
+/**
+ * The one rule for "€10.00 / month · save 23 %": both figures come from the exact per-month price; only the shown
+ * ones are rounded (the price to the cent, the saving to the nearest whole percent). Null for a monthly or One Time
+ * plan, or a plan not sold in the currency.
+ */
+export function compareWithMonthly(plan: PricedProduct, monthlyPlan: PricedProduct | null, currency: Currency): MonthlyComparison | null {
+  const months = cycleMonths(plan.billingcycle);
+  const price = priceFor(plan.pricing, plan.billingcycle, currency);
+  if (months === null || months <= 1 || price === null) return null;
+  const exactPerMonth = price / months;
+  const monthlyPrice = monthlyPlan ? priceFor(monthlyPlan.pricing, monthlyPlan.billingcycle, currency) : null;
+  const saving = monthlyPrice ? Math.round((1 - exactPerMonth / monthlyPrice) * 100) : 0;
+  return { perMonth: roundMoney(exactPerMonth), savingPercent: saving > 0 ? saving : null };
+}
+
+/** The plan a shopper pays month by month, which longer plans are compared with: the first monthly one. */
+export function monthlyPlanOf<Plan extends PricedProduct>(plans: readonly Plan[]): Plan | null {
+  return plans.find((plan) => cycleMonths(plan.billingcycle) === 1) ?? null;
 }

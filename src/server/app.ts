@@ -234,7 +234,7 @@ export const checkoutApp = fastifyPlugin(async (app: FastifyInstance, options: C
   });
   const gateways = ports.payments(portContext).map((gateway) => measuredGateway(gateway, metrics));
   const fraud = ports.fraud({ ...portContext, billing });
-  const deps: RouteDeps = { config, billing, gateways, fraud, secrets, clock, metrics, shop: { merchant, translations: file.translations }, storeEngine: store.engine, pingStore: (timeoutMs) => store.ping(timeoutMs) };
+  const deps: RouteDeps = { config, billing, gateways, fraud, secrets, clock, metrics, shop: { merchant, translations: file.translations, showcase: file.showcase }, storeEngine: store.engine, pingStore: (timeoutMs) => store.ping(timeoutMs) };
 
   await app.register(fastifyCookie);
   app.decorate('sessions', createSessionStore(store.db, secrets.session));

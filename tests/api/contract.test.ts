@@ -103,6 +103,9 @@ describe('every answer of every operation matches openapi.yaml', () => {
     expect(products.status).toBe(200);
     expect(products.body.products.map((product) => product.pid)).toEqual([1, 2, 3]);
     expect((await browser.call('getProduct', { query: { pid: '3' } })).body).toMatchObject({ pid: 3, billingcycle: 'One Time', paytype: 'onetime' });
+    // demo.yaml marks 6 Months (2) popular, and no other plan.
+    expect(products.body.products.map((product) => product.badge ?? null)).toEqual([null, 'popular', null]);
+    expect((await browser.call('getProduct', { query: { pid: '2' } })).body.badge).toBe('popular');
     expectError(await browser.call('getProduct', { query: { pid: '999' } }), 404, 'not_found');
     const resellers = await browser.call('getResellersProducts');
     expect(resellers.body).toMatchObject({ totalresults: 4, newResellerPid: 13 });
@@ -118,8 +121,9 @@ describe('every answer of every operation matches openapi.yaml', () => {
     expect((await browser.call('getGateway')).body).toEqual({
       paymentmethods: {
         paymentmethod: [
-          { module: 'sandbox', displayname: 'Card', type: 'CreditCard', currencies: ['EUR', 'GBP'] },
-          { module: 'sandboxcrypto', displayname: 'Bitcoin', type: 'Bitcoin', currencies: ['EUR', 'GBP'] },
+          // The marks demo.yaml names for each gateway.
+          { module: 'sandbox', displayname: 'Card', type: 'CreditCard', currencies: ['EUR', 'GBP'], marks: ['visa', 'mastercard', 'applepay', 'googlepay'] },
+          { module: 'sandboxcrypto', displayname: 'Bitcoin', type: 'Bitcoin', currencies: ['EUR', 'GBP'], marks: ['bitcoin', 'usdc'] },
         ],
       },
       defaultGateway: 'sandbox',

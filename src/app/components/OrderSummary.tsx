@@ -42,9 +42,9 @@ interface OrderSummaryProps {
 }
 
 /**
- * The order beside the choices. From 960 px it is the right pane and stays in view (styles.css); below,
- * its lines follow the choices and its pay block (total and the one pay button) is a bar fixed at the
- * bottom of the screen, so there is never a second pay button.
+ * The order beside the choices. From 960 px its lines and total are the right pane and stay in view, and the
+ * pay button follows the last choice (styles.css); below, its lines follow the choices and its pay block (total
+ * and the one pay button) is a bar fixed at the bottom of the screen, so there is never a second pay button.
  */
 export function OrderSummary({ title, lines, totalLabel, total, barTotal, hint, reason, alert, button }: OrderSummaryProps) {
   const titleId = useId();

@@ -7,7 +7,8 @@ import { checkoutMachine, selectedProduct, type AutoOrderStop, type CheckoutOpti
 import { EXTRA_CONNECTION_OPTION_ID, PROXY_PROTECTION_OPTION_ID } from '../../domain/constants';
 import type { Currency } from '../../domain/currency';
 import type { EntryQuery } from '../../domain/entry-query';
-import { priceFor } from '../../domain/pricing';
+import { cycleMonths } from '../../domain/billing-cycle';
+import { compareWithMonthly, monthlyPlanOf, priceFor } from '../../domain/pricing';
 import { GatewayPicker, PlanPicker } from '../components/Choices';
 import { Alert, Loading } from '../components/Feedback';
 import { Field } from '../components/Field';
@@ -232,6 +233,7 @@ function OrderForm({ actor, snapshot, user }: FormProps) {
   const [touched, setTouched] = useState(false);
   const emailInput = useRef<HTMLInputElement>(null);
   const optionPrice = (option: CheckoutOption | undefined) => (product && option ? priceFor(option.pricing, product.billingcycle, context.currency) : null);
+  const monthlyPlan = monthlyPlanOf(context.products);
   const extraConnection = product?.configoptions.find((option) => option.id === EXTRA_CONNECTION_OPTION_ID);
   const proxyProtection = product?.configoptions.find((option) => option.id === PROXY_PROTECTION_OPTION_ID);
 
@@ -251,7 +253,12 @@ function OrderForm({ actor, snapshot, user }: FormProps) {
       {context.autoOrderStop && <AutoOrderStopped stop={context.autoOrderStop} />}
       <PlanPicker
         legend={t('checkout.plans')}
-        plans={context.products.map((plan) => ({ ...plan, price: priceFor(plan.pricing, plan.billingcycle, context.currency) }))}
+        plans={context.products.map((plan) => ({
+          ...plan,
+          price: priceFor(plan.pricing, plan.billingcycle, context.currency),
+          comparison: compareWithMonthly(plan, monthlyPlan, context.currency),
+          lifetime: cycleMonths(plan.billingcycle) === null,
+        }))}
         selected={context.selectedPid}
         currency={context.currency}
         onSelect={(pid) => actor.send({ type: 'plan.select', pid })}

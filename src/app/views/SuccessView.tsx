@@ -1,6 +1,6 @@
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Actor, SnapshotFrom } from 'xstate';
 import type { ClientProduct, CopyField, serviceMachine } from '../../../machines/service.machine';
@@ -37,9 +37,9 @@ export function SuccessView() {
   return (
     <section className="page success">
       <PageTitle>{t('success.title')}</PageTitle>
-      {id && invoiceid && <InvoiceReceipt invoiceid={invoiceid} />}
       {id ? (
-        <Service key={id} serviceid={id} />
+        // The login details the shopper came for lead; the receipt follows them.
+        <Service key={id} serviceid={id} receipt={invoiceid ? <InvoiceReceipt invoiceid={invoiceid} /> : null} />
       ) : (
         <NothingToShow message={t('success.none')} />
       )}
@@ -47,7 +47,7 @@ export function SuccessView() {
   );
 }
 
-function Service({ serviceid }: { serviceid: number }) {
+function Service({ serviceid, receipt }: { serviceid: number; receipt: ReactNode }) {
   const { t } = useTranslation();
   const message = useMessage();
   const app = useApp();
@@ -71,6 +71,7 @@ function Service({ serviceid }: { serviceid: number }) {
           </button>
         </p>
         {!loggedIn && <LoginPanel title={t('login.serviceTitle')} />}
+        {receipt}
       </>
     );
   }
@@ -113,6 +114,7 @@ function Service({ serviceid }: { serviceid: number }) {
       )}
       <PlayerGuide actor={actor} snapshot={snapshot} product={product} />
       <DeviceForm actor={actor} snapshot={snapshot} />
+      {receipt}
       {isClient && (
         <p>
           <Link to="/{-$locale}/upsell" params={{ locale: localeParam(locale) }}>

@@ -102,6 +102,15 @@ describe('a valid catalogue file', () => {
     expect(catalogue.products[0]).not.toHaveProperty('translations');
   });
 
+  it('keeps a plan\'s badge and a gateway\'s payment marks apart from the store\'s tables', () => {
+    const text = withLine(43, '  sandbox:\n    name: Card\n    marks: [visa, mastercard]\n  sandboxcrypto: Bitcoin').replace('    name: 1 Month', '    name: 1 Month\n    badge: popular');
+    const catalogue = parseCatalogue(text, 'yaml', 'x.yaml');
+    expect([...catalogue.showcase.badges]).toEqual([[1, 'popular']]);
+    expect([...catalogue.showcase.marks]).toEqual([['sandbox', ['visa', 'mastercard']]]);
+    expect(catalogue.products[0]).not.toHaveProperty('badge');
+    expect(catalogue.gateways).toEqual([{ module: 'sandbox', displayname: 'Card' }, { module: 'sandboxcrypto', displayname: 'Bitcoin' }]);
+  });
+
   it('reads the same catalogue from JSON', () => {
     const json = JSON.stringify({
       currencies: [{ code: 'EUR', rate: 1, default: true }, { code: 'GBP', rate: 0.8 }],
@@ -174,6 +183,9 @@ describe('a bad catalogue file is refused with the file, the line and the field'
     ['a translation to a locale the checkout does not have', withLine(21, '    customFields: { username: 11, password: 12 }\n    translations: { fr-fr: { name: 1 Mois } }'), 'line 22: products[0].translations.fr-fr is not a locale (en-en, de-de, en-gb, es-es, nl-nl, pt-pt)'],
     ['a translated field a product does not have', withLine(21, '    customFields: { username: 11, password: 12 }\n    translations: { de-de: { title: 1 Monat } }'), 'line 22: products[0].translations.de-de.title is not a translated field (name, description)'],
     ['a gateway written as a mapping without its name', withLine(43, '  sandbox: { translations: { de-de: { name: Karte } } }'), 'line 43: gateways.sandbox.name is missing'],
+    ['a payment mark the checkout does not draw', withLine(43, '  sandbox: { name: Card, marks: [visa, amex] }'), 'line 43: gateways.sandbox.marks[1] must be one of visa, mastercard, applepay, googlepay, bitcoin, usdc'],
+    ['a plan badge the checkout does not have', withLine(16, '    name: 1 Month\n    badge: best'), 'line 17: products[0].badge must be one of popular'],
+    ['two plans marked popular', withLine(16, '    name: 1 Month\n    badge: popular').replace('    name: Credits', '    name: Credits\n    badge: popular'), 'line 27: products[1].badge marks a second plan popular (products[0] is already)'],
     ['not YAML', withLine(20, '    options: [2'), 'not valid YAML'],
     ['a key given twice', withLine(17, '    name: Again'), 'line 17: not valid YAML: Map keys must be unique'],
   ])('%s', (_name, text, expected) => {

@@ -5,6 +5,7 @@ import { isMap, LineCounter, parseDocument, type Document } from 'yaml';
 import { pricingKey } from '../../domain/billing-cycle';
 import { CURRENCIES, type Currency } from '../../domain/currency';
 import type { Locale } from '../../domain/locale';
+import type { PaymentMark, PlanBadge } from '../../domain/showcase';
 import type { PricingTable } from '../../domain/pricing';
 import { NO_DATE } from '../../domain/promotion';
 import { ConfigError, type ServerConfig } from '../config';
@@ -40,6 +41,14 @@ export interface Catalogue {
   merchantLines: Partial<Record<keyof FileMerchant, number>>;
   /** Names and descriptions per locale, by pid and by gateway module; kept in memory, never in the store (a locale left out shows the default). */
   translations: CatalogueTranslations;
+  /** Each plan's badge and each gateway's payment marks; kept in memory like the translations, never in the store. */
+  showcase: CatalogueShowcase;
+}
+
+/** How the file dresses plans and payment methods: a plan left out has no badge, a gateway left out no marks. */
+export interface CatalogueShowcase {
+  badges: Map<number, PlanBadge>;
+  marks: Map<string, PaymentMark[]>;
 }
 
 /** The file's translations: a locale left out of one shows the default text. */
@@ -217,6 +226,8 @@ export function parseCatalogue(text: string, format: 'yaml' | 'json', source: st
       usernameFieldId: product.customFields.username, passwordFieldId: product.customFields.password,
     };
   });
+  const popular = file.products.flatMap((product, index) => (product.badge === 'popular' ? [index] : []));
+  if (popular.length > 1) throw at(['products', popular[1]!, 'badge'], `marks a second plan popular (products[${popular[0]}] is already)`);
   const pids = new Set(products.map((product) => product.pid));
 
   const promotionList = file.promotions ?? [];
@@ -254,6 +265,10 @@ export function parseCatalogue(text: string, format: 'yaml' | 'json', source: st
     translations: {
       products: new Map(file.products.flatMap((product) => (product.translations ? [[product.pid, product.translations] as const] : []))),
       gateways: new Map(Object.entries(file.gateways ?? {}).flatMap(([module, entry]) => (typeof entry !== 'string' && entry.translations ? [[module, entry.translations] as const] : []))),
+    },
+    showcase: {
+      badges: new Map(file.products.flatMap((product) => (product.badge ? [[product.pid, product.badge] as const] : []))),
+      marks: new Map(Object.entries(file.gateways ?? {}).flatMap(([module, entry]) => (typeof entry !== 'string' && entry.marks ? [[module, entry.marks] as const] : []))),
     },
   };
 }

@@ -1,6 +1,7 @@
 import { BILLING_CYCLES, type PricingKey } from '../../domain/billing-cycle';
 import { CURRENCIES, type Currency } from '../../domain/currency';
 import { LOCALES, type Locale } from '../../domain/locale';
+import { PAYMENT_MARKS, PLAN_BADGES, type PaymentMark, type PlanBadge } from '../../domain/showcase';
 
 /** The cycles a pricing table is keyed by (One Time is priced as monthly). */
 export const PRICING_KEYS: readonly PricingKey[] = ['monthly', 'quarterly', 'semiannually', 'annually', 'biennially', 'triennially'];
@@ -106,6 +107,7 @@ export const CATALOGUE_SCHEMA = {
             properties: { username: ID, password: ID },
           },
           translations: translations({ name: TEXT, description: { type: 'string' } }),
+          badge: { type: 'string', enum: [...PLAN_BADGES], title: 'plan badge' },
         },
       },
     },
@@ -138,7 +140,7 @@ export const CATALOGUE_SCHEMA = {
         minLength: 1,
         required: ['name'],
         additionalProperties: false,
-        properties: { name: TEXT, translations: translations({ name: TEXT }) },
+        properties: { name: TEXT, translations: translations({ name: TEXT }), marks: { type: 'array', items: { type: 'string', enum: [...PAYMENT_MARKS], title: 'payment mark' }, uniqueItems: true } },
       },
     },
   },
@@ -178,6 +180,8 @@ export interface CatalogueFileContent {
     options?: number[];
     customFields: { username: number; password: number };
     translations?: FileTranslations<{ name?: string; description?: string }>;
+    /** The word on the plan's card that singles it out. */
+    badge?: PlanBadge;
   }[];
   promotions?: {
     code: string;
@@ -191,5 +195,5 @@ export interface CatalogueFileContent {
     /** Applies again to each renewal of a service ordered with it; the first period only when left out. */
     recurring?: boolean;
   }[];
-  gateways?: Record<string, string | { name: string; translations?: FileTranslations<{ name?: string }> }>;
+  gateways?: Record<string, string | { name: string; translations?: FileTranslations<{ name?: string }>; marks?: PaymentMark[] }>;
 }

@@ -33,14 +33,19 @@ export function catalogueRoutes({ billing, config, shop }: RouteDeps): Handlers<
     if (!product) throw notFound('This product does not exist.');
     return product;
   };
+  // The plan's badge from the catalogue file; a plan it does not mark has none.
+  const shown = (product: components['schemas']['Product']) => {
+    const badge = shop.showcase.badges.get(product.pid);
+    return badge ? { ...product, badge } : product;
+  };
   return {
     async getProducts(request) {
-      const products = (await billing.products('retail')).map((product) => translatedProduct(productView(product), request.query.locale, shop.translations));
+      const products = (await billing.products('retail')).map((product) => shown(translatedProduct(productView(product), request.query.locale, shop.translations)));
       return { totalresults: products.length, products };
     },
 
     async getProduct(request) {
-      return translatedProduct(productView(await productOr404(request.query.pid)), request.query.locale, shop.translations);
+      return shown(translatedProduct(productView(await productOr404(request.query.pid)), request.query.locale, shop.translations));
     },
 
     async getResellersProducts(request) {

@@ -58,6 +58,11 @@ export function paymentRoutes({ billing, gateways, config, clock, shop }: RouteD
     return { invoiceid: invoice.id, paymentmethod: gateway.module, link, deadline: payment.expiresAt.toISOString() };
   };
 
+  // The marks the catalogue file names for a gateway; none named, none sent.
+  const marksOf = (module: string) => {
+    const marks = shop.showcase.marks.get(module);
+    return marks?.length ? { marks: [...marks] } : {};
+  };
   return {
     async getGateway(request) {
       const { currency, locale } = request.query;
@@ -66,7 +71,7 @@ export function paymentRoutes({ billing, gateways, config, clock, shop }: RouteD
       if (!first) throw new Error('No payment gateway is configured');
       const names = await billing.gatewayNames();
       return {
-        paymentmethods: { paymentmethod: offered.map(({ module, displayname, type, currencies }) => ({ module, displayname: translatedGatewayName(module, names[module] ?? displayname, locale, shop.translations), type, currencies: [...currencies] })) },
+        paymentmethods: { paymentmethod: offered.map(({ module, displayname, type, currencies }) => ({ module, displayname: translatedGatewayName(module, names[module] ?? displayname, locale, shop.translations), type, currencies: [...currencies], ...marksOf(module) })) },
         defaultGateway: first.module,
       };
     },

@@ -7,7 +7,7 @@ import type { FraudPort } from '../fraud/port';
 import type { ShopMetrics } from '../ops/metrics';
 import type { PaymentGateway } from '../payments/port';
 import type { ServerSecrets } from '../secrets';
-import type { CatalogueTranslations } from '../catalogue/load';
+import type { CatalogueShowcase, CatalogueTranslations } from '../catalogue/load';
 
 /** What every route handler may use. */
 export interface RouteDeps {
@@ -20,7 +20,7 @@ export interface RouteDeps {
   /** Where the routes count what the operator scrapes. */
   metrics: ShopMetrics;
   /** Who sells, and the catalogue file's names and descriptions per locale. */
-  shop: { merchant: components['schemas']['Merchant']; translations: CatalogueTranslations };
+  shop: { merchant: components['schemas']['Merchant']; translations: CatalogueTranslations; showcase: CatalogueShowcase };
   storeEngine: 'pglite' | 'postgres';
   /** A trivial query on the store; rejects when it does not answer in time (readiness). */
   pingStore: (timeoutMs?: number) => Promise<void>;
