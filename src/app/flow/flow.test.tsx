@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import type { FlowBatch } from '../../domain/flow-traffic';
+import { settled, startCheckout } from '../../../tests/support/checkout-machine';
+import { createFlowCollector, flowReportAllowed } from './collector';
+import { startFlowSender } from './sender';
+
+/** A checkout with real machines and the collector attached, and every batch the sender would beacon. */
+function reportedCheckout() {
+  const collector = createFlowCollector();
+  const { actor } = startCheckout({}, {}, collector.inspect);
+  const sent: string[] = [];
+  const sender = startFlowSender(collector, {
+    locale: () => 'de-de',
+    gateway: () => undefined,
+    send: (body) => {
+      void body.text().then((text) => sent.push(text));
+      return true;
+    },
+  });
+  const batches = async () => {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    return sent.map((text) => JSON.parse(text) as FlowBatch);
+  };
+  return { collector, actor, sender, sent, batches };
+}
+
+describe('the flow reporter', () => {
+  it("reports a checkout's start as the step entering checkout and checkout.loading, with no transition", () => {
+    const { collector } = reportedCheckout();
+    const start = collector.steps[0]!;
+    expect(start.machine).toBe('checkout');
+    expect(start.transitions).toEqual([]);
+    expect(start.entered.slice(0, 2)).toEqual(['checkout', 'checkout.loading']);
+    expect(start.exited).toEqual([]);
+  });
+
+  it('reports a plan choice as the transition the plan region takes on plan.select, guarded by isOfferedPlan', async () => {
+    const { actor, sender, batches } = reportedCheckout();
+    await settled(actor);
+    // The model catalogue's second plan (pid 2); the first is selected at the start.
+    actor.send({ type: 'plan.select', pid: 2 });
+    sender.flush(true);
+    const steps = (await batches()).flatMap((batch) => batch.steps);
+    expect(steps).toContainEqual({ machine: 'checkout', transitions: [{ source: 'checkout.ready.plan.selected', event: 'plan.select', targets: [], guard: 'isOfferedPlan' }], entered: [], exited: [] });
+  });
+
+  it('sends the locale and, when the page is left, where the checkout ended', async () => {
+    const { actor, sender, batches } = reportedCheckout();
+    await settled(actor);
+    sender.flush(true);
+    const [batch] = await batches();
+    expect(batch!.locale).toBe('de-de');
+    expect(batch!.gateway).toBeUndefined();
+    const ended = batch!.ended.find((entry) => entry.machine === 'checkout');
+    expect(ended?.states).toContain('checkout.ready.email.empty');
+    expect(ended?.states).toContain('checkout.ready.plan.selected');
+  });
+
+  it('never sends an e-mail typed into the form', async () => {
+    const { actor, sender, sent, batches } = reportedCheckout();
+    await settled(actor);
+    actor.send({ type: 'email.change', email: 'jo.shopper@mailbox.example' });
+    actor.send({ type: 'email.change', email: 'jo.shopper@mailbox.example.org' });
+    sender.flush(true);
+    const steps = (await batches()).flatMap((batch) => batch.steps);
+    expect(steps.some((step) => step.transitions.some((transition) => transition.event === 'email.change'))).toBe(true);
+    for (const text of sent) {
+      expect(text).not.toContain('jo.shopper');
+      expect(text).not.toContain('mailbox');
+    }
+  });
+
+  it('is not loaded when the browser asks for Global Privacy Control or Do Not Track, or the server said no', () => {
+    expect(flowReportAllowed(true, {})).toBe(true);
+    expect(flowReportAllowed(true, { globalPrivacyControl: false, doNotTrack: '0' })).toBe(true);
+    expect(flowReportAllowed(true, { globalPrivacyControl: true })).toBe(false);
+    expect(flowReportAllowed(true, { doNotTrack: '1' })).toBe(false);
+    expect(flowReportAllowed(false, {})).toBe(false);
+    // A page without the server's word (no server render) reports nothing.
+    expect(flowReportAllowed(undefined, {})).toBe(false);
+  });
+});
