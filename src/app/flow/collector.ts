@@ -88,7 +88,7 @@ export function createFlowCollector(): FlowCollector {
       const guard = guardOf(transition.guard);
       return { source: transition.source.id, event: transition.eventType || 'always', targets: idsOf(transition.target ?? []), ...(guard ? { guard } : {}) };
     });
-    if (transitions.length) record(actor, getStateNodes(logic.root, snapshot.value), { transitions });
+    if (transitions.length) record(actor, [...new Set(getStateNodes(logic.root, snapshot.value))], { transitions });
   }
 
   return collector;

@@ -44,6 +44,17 @@ describe('the flow reporter', () => {
     expect(steps).toContainEqual({ machine: 'checkout', transitions: [{ source: 'checkout.ready.plan.selected', event: 'plan.select', targets: [], guard: 'isOfferedPlan' }], entered: [], exited: [] });
   });
 
+  it('lists each state the loaded checkout entered once, the form and its regions among them', async () => {
+    const { actor, collector } = reportedCheckout();
+    await settled(actor);
+    const loaded = collector.steps.find((step) => step.transitions.some((transition) => transition.source === 'checkout.loading' && transition.targets.includes('checkout.ready')))!;
+    expect(loaded.exited).toEqual(['checkout.loading']);
+    expect(loaded.entered.filter((id) => id === 'checkout.ready')).toHaveLength(1);
+    expect(new Set(loaded.entered).size).toBe(loaded.entered.length);
+    // The regions' initial states (machines/checkout.form.ts): the e-mail decides before it settles on empty.
+    expect(loaded.entered).toEqual(expect.arrayContaining(['checkout.ready.plan.selected', 'checkout.ready.email.deciding']));
+  });
+
   it('sends the locale and, when the page is left, where the checkout ended', async () => {
     const { actor, sender, batches } = reportedCheckout();
     await settled(actor);
