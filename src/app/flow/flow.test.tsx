@@ -67,6 +67,27 @@ describe('the flow reporter', () => {
     expect(ended?.states).toContain('checkout.ready.plan.selected');
   });
 
+  it('gives INP to the states active when the interaction started, the worst per state, and LCP to the states the page settled in', async () => {
+    const { actor, sender, batches } = reportedCheckout();
+    await settled(actor);
+    const beforeChoice = performance.now();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    actor.send({ type: 'email.change', email: 'a@b.example' });
+    const interaction = (startTime: number) => [{ startTime } as PerformanceEntry];
+    sender.measured({ name: 'INP', value: 180, entries: interaction(beforeChoice) });
+    sender.measured({ name: 'INP', value: 90, entries: interaction(beforeChoice) });
+    sender.measured({ name: 'INP', value: 240, entries: interaction(performance.now()) });
+    sender.measured({ name: 'LCP', value: 640, entries: [] });
+    sender.flush(false);
+    const vitals = (await batches()).flatMap((batch) => batch.vitals);
+    // Before the e-mail was typed the e-mail region was empty (machines/checkout.form.ts), after it valid.
+    expect(vitals).toContainEqual({ machine: 'checkout', state: 'checkout.ready.email.empty', metric: 'INP', value: 180 });
+    expect(vitals).toContainEqual({ machine: 'checkout', state: 'checkout.ready.email.valid', metric: 'INP', value: 240 });
+    expect(vitals).toContainEqual({ machine: 'checkout', state: 'checkout.ready.plan.selected', metric: 'INP', value: 240 });
+    // Started without the server's data, the checkout waits in loading (machines/checkout.machine.ts): the state its page showed first.
+    expect(vitals.filter((vital) => vital.metric === 'LCP' && vital.machine === 'checkout')).toEqual([{ machine: 'checkout', state: 'checkout.loading', metric: 'LCP', value: 640 }]);
+  });
+
   it('never sends an e-mail typed into the form', async () => {
     const { actor, sender, sent, batches } = reportedCheckout();
     await settled(actor);

@@ -31,7 +31,14 @@ function statesAt(actor: FlowActor, at: number): string[] {
   return states;
 }
 
-export function startFlowSender(collector: FlowCollector, options: FlowSenderOptions): { flush: (leaving: boolean) => void } {
+export interface FlowSender {
+  /** Sends what is waiting; `leaving` adds where each running actor ended. */
+  flush: (leaving: boolean) => void;
+  /** Attributes one web-vitals report to the states (web-vitals calls it; tests hand it measures). */
+  measured: (metric: Pick<Metric, 'name' | 'value' | 'entries'>) => void;
+}
+
+export function startFlowSender(collector: FlowCollector, options: FlowSenderOptions): FlowSender {
   const send = options.send ?? ((body: Blob) => navigator.sendBeacon(FLOW_EVENTS_PATH, body));
   const vitals = new Map<string, FlowVital>();
   let pendingBytes = 0;
@@ -43,7 +50,7 @@ export function startFlowSender(collector: FlowCollector, options: FlowSenderOpt
       if (!kept || kept.value < value) vitals.set(key, { machine: actor.machine, state, metric, value: Math.min(Math.round(value), 600_000) });
     }
   };
-  const onVital = (metric: Metric) => {
+  const onVital = (metric: Pick<Metric, 'name' | 'value' | 'entries'>) => {
     if (metric.name === 'LCP') {
       for (const actor of collector.started) measure(actor, actor.settled, 'LCP', metric.value);
     } else {
@@ -86,5 +93,5 @@ export function startFlowSender(collector: FlowCollector, options: FlowSenderOpt
     if (document.visibilityState === 'hidden') flush(false);
   });
   addEventListener('pagehide', () => flush(true));
-  return { flush };
+  return { flush, measured: onVital };
 }
