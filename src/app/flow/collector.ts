@@ -72,23 +72,23 @@ export function createFlowCollector(): FlowCollector {
       actors.set(ref, actor);
       collector.started.push(actor);
       collector.live.add(actor);
-      const ended = () => collector.live.delete(actor);
-      ref.subscribe({ complete: ended, error: ended });
       record(actor, initialNodes(logic.root), { transitions: [] });
       return;
     }
     const actor = actors.get(ref);
     if (!actor) return;
+    if (event.type === '@xstate.microstep') {
+      const transitions = event._transitions.slice(0, 10).map((transition) => {
+        const guard = guardOf(transition.guard);
+        return { source: transition.source.id, event: transition.eventType || 'always', targets: idsOf(transition.target ?? []), ...(guard ? { guard } : {}) };
+      });
+      if (transitions.length) record(actor, [...new Set(getStateNodes(logic.root, (event.snapshot as AnyMachineSnapshot).value))], { transitions });
+    }
     // Only the event's type is read: the start (xstate.init) carries the actor's input.
     if (event.type === '@xstate.snapshot' && event.event.type === 'xstate.init') actor.settled = leafIds(actor.nodes);
-    if (event.type !== '@xstate.microstep') return;
-    const snapshot = event.snapshot as AnyMachineSnapshot;
-    if (snapshot.status !== 'active') return;
-    const transitions = event._transitions.slice(0, 10).map((transition) => {
-      const guard = guardOf(transition.guard);
-      return { source: transition.source.id, event: transition.eventType || 'always', targets: idsOf(transition.target ?? []), ...(guard ? { guard } : {}) };
-    });
-    if (transitions.length) record(actor, [...new Set(getStateNodes(logic.root, snapshot.value))], { transitions });
+    // Stopped, done or failed (xstate reports each as a snapshot or microstep): no longer where a visit can end.
+    const status = (event as { snapshot?: { status?: string } }).snapshot?.status;
+    if (status !== undefined && status !== 'active') collector.live.delete(actor);
   }
 
   return collector;

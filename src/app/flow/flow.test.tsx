@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { FlowBatch } from '../../domain/flow-traffic';
 import { settled, startCheckout } from '../../../tests/support/checkout-machine';
 import { createFlowCollector, flowReportAllowed } from './collector';
@@ -86,6 +86,31 @@ describe('the flow reporter', () => {
     expect(vitals).toContainEqual({ machine: 'checkout', state: 'checkout.ready.plan.selected', metric: 'INP', value: 240 });
     // Started without the server's data, the checkout waits in loading (machines/checkout.machine.ts): the state its page showed first.
     expect(vitals.filter((vital) => vital.metric === 'LCP' && vital.machine === 'checkout')).toEqual([{ machine: 'checkout', state: 'checkout.loading', metric: 'LCP', value: 640 }]);
+  });
+
+  it("reports an order placed as placeOrder's step into its final state toPayment, and then leaves placeOrder out of where the visit ended", async () => {
+    const { actor, collector, sender, batches } = reportedCheckout();
+    await settled(actor);
+    actor.send({ type: 'email.change', email: 'a@b.example' });
+    actor.send({ type: 'order.submit' });
+    await vi.waitFor(() => expect(actor.getSnapshot().matches('redirecting')).toBe(true));
+    sender.flush(true);
+    const sent = await batches();
+    const placeOrderSteps = sent.flatMap((batch) => batch.steps).filter((step) => step.machine === 'placeOrder');
+    expect(placeOrderSteps[0]).toMatchObject({ transitions: [], entered: expect.arrayContaining(['placeOrder']) });
+    // machines/place-order.machine.ts: toPayment is final, entered once the order is created with a payment link.
+    expect(placeOrderSteps.some((step) => step.entered.includes('placeOrder.toPayment'))).toBe(true);
+    expect(sent.flatMap((batch) => batch.ended).map((entry) => entry.machine)).not.toContain('placeOrder');
+    expect(collector.started.map((started) => started.machine)).toEqual(['checkout', 'placeOrder']);
+  });
+
+  it('no longer counts a stopped actor among those where the visit ended', async () => {
+    const { actor, collector, sender, batches } = reportedCheckout();
+    await settled(actor);
+    expect([...collector.live].map((live) => live.machine)).toEqual(['checkout']);
+    actor.stop();
+    sender.flush(true);
+    expect((await batches()).flatMap((batch) => batch.ended)).toEqual([]);
   });
 
   it('never sends an e-mail typed into the form', async () => {
