@@ -1,6 +1,7 @@
 import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App, createAppServices } from './app';
+import { DEFAULT_LOCALE } from '../domain/locale';
 import { answeringFetch, readDehydrated } from './dehydrated';
 import { createFlowCollector, flowReportAllowed } from './flow/collector';
 import { readPayment } from './saved-payment';
@@ -53,7 +54,7 @@ async function start(): Promise<void> {
     await nextTask();
     const { startFlowSender } = await import('./flow/sender');
     // The gateway comes from the payment this browser saved when an order or payment link was made with it (a catalogue module), never from a machine's context.
-    startFlowSender(flow, { locale: () => app.services.i18n.language, gateway: () => readPayment(app.services.store)?.gateway });
+    startFlowSender(flow, { locale: () => app.services.catalogueLocale() ?? DEFAULT_LOCALE, gateway: () => readPayment(app.services.store)?.gateway });
   }
 }
 
