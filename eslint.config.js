@@ -98,7 +98,8 @@ export default tseslint.config(
     // src/app/browser.ts (the render gives it the request, read-only). An effect or an event handler, which never runs
     // in the render, says so where it touches the document.
     files: ['src/app/**/*.{ts,tsx}', 'machines/**/*.ts', 'src/domain/**/*.ts'],
-    ignores: ['src/app/browser.ts', 'src/app/main.tsx', 'src/app/third-party.ts', 'src/app/inspect/**', '**/*.test.{ts,tsx}'],
+    // The flow sender is a browser-only chunk main.tsx loads after hydration.
+    ignores: ['src/app/browser.ts', 'src/app/main.tsx', 'src/app/third-party.ts', 'src/app/inspect/**', 'src/app/flow/sender.ts', '**/*.test.{ts,tsx}'],
     rules: {
       'no-restricted-globals': ['error', ...['window', 'document', 'navigator', 'location', 'history', 'localStorage', 'sessionStorage', 'self', 'matchMedia'].map((name) => ({
         name,

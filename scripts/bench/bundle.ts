@@ -115,6 +115,24 @@ export function analyseBuild(outDir: string, buildMs: number, base = '/checkout/
   };
 }
 
+/** Raw bytes of one source file (path ending) in the first screen's JS by the source maps, and its share of their gzip bytes. */
+export function firstScreenShare(analysis: BuildAnalysis, source: string): { raw: number; gzip: number } {
+  let raw = 0;
+  let gzip = 0;
+  for (const file of analysis.firstScreen.js) {
+    const mapFile = join(analysis.outDir, `${file}.map`);
+    const chunk = analysis.chunks.find((candidate) => candidate.file === file);
+    if (!chunk || !existsSync(mapFile)) continue;
+    const map = JSON.parse(readFileSync(mapFile, 'utf8')) as { sources: string[]; mappings: string };
+    // Owners are named by path: the measured source becomes a package of its own, everything else one other owner.
+    const sources = map.sources.map((name) => (name.replace(/\\/g, '/').endsWith(source) ? 'node_modules/(measured)/source' : 'node_modules/(rest)/source'));
+    const bytes = bytesByOwner(readFileSync(join(analysis.outDir, file), 'utf8'), { sources, mappings: map.mappings }).get('(measured)') ?? 0;
+    raw += bytes;
+    gzip += (bytes / chunk.raw) * chunk.gzip;
+  }
+  return { raw, gzip: Math.round(gzip) };
+}
+
 /** The gzip size of a URL's file in a build, when the URL points into it (for what Chromium actually fetched). */
 export function gzipOfUrl(analysis: BuildAnalysis, url: string, base = '/checkout/'): number | null {
   const path = new URL(url).pathname;

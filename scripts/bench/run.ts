@@ -14,7 +14,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { INSPECTION_MARKER } from '../../src/app/inspect/live-protocol';
-import { analyseBuild, buildServerBundle, gzipOfUrl, viteBuild, type BuildAnalysis } from './bundle';
+import { analyseBuild, buildServerBundle, firstScreenShare, gzipOfUrl, viteBuild, type BuildAnalysis } from './bundle';
 import { benchmarksMarkdown } from './document';
 import { CHROME_FLAGS, lighthouseVersion, measurePages, type LighthouseSummary, type PageToMeasure } from './lighthouse';
 import { KNEE_CONNECTIONS_PER_STREAM, KNEE_PATH, KNEE_STREAM_RATE, measureKnees, type KneeServer } from './knee';
@@ -111,6 +111,17 @@ if (wants('bundle')) {
     rows.push({
       section: BUNDLE, measure: 'statechart inspection code (INSPECT=on)', value: app.inspection.length ? app.inspection.join(', ') : 'none', budget: 'none', within: app.inspection.length === 0,
       how: `every .js and .html file of the production build searched for the inspection hook's marker '${INSPECTION_MARKER}' (src/app/inspect is built only with INSPECT=on or record)`,
+    });
+    const collector = firstScreenShare(app, 'src/app/flow/collector.ts');
+    rows.push({
+      section: BUNDLE, measure: 'flow traffic collector (in the first screen)', value: kB(collector.gzip), budget: '', within: null,
+      how: `src/app/flow/collector.ts's bytes in the first screen's JS by the source maps (${collector.raw} bytes before gzip), its share of their gzip bytes`,
+    });
+    const sender = app.chunks.find((chunk) => chunk.name === 'src/app/flow/sender.ts');
+    rows.push({
+      section: BUNDLE, measure: 'flow traffic sender chunk (web-vitals, after hydration)', value: sender ? kB(sender.gzip) : 'missing',
+      ...budget('flowSender', sender !== undefined && sender.gzip <= 3000),
+      how: sender ? `${sender.file}, ${kB(sender.raw)} before gzip; not in the first screen: main.tsx imports it once the page is hydrated` : 'no chunk named src/app/flow/sender.ts in the manifest',
     });
     rows.push({ section: BUNDLE, measure: 'first screen CSS', value: kB(app.firstScreen.cssGzip), budget: '', within: null, how: 'the CSS of those chunks and index.html\'s stylesheets' });
     const js = app.chunks.filter((chunk) => chunk.kind === 'js');

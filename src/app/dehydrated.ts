@@ -21,6 +21,8 @@ export interface DehydratedData {
   answers: RecordedAnswer[];
   /** Epoch ms the server rendered at (the waiting page's countdown starts from it). */
   renderedAt?: number;
+  /** The server's word on flow traffic for this page (request block only): the shop reports it and the request did not opt out. */
+  flowReport?: boolean;
 }
 
 /** A data block: `<` escaped, so no text in it can end the element. */
@@ -43,7 +45,7 @@ export function readDehydrated(doc: Pick<Document, 'getElementById'>): Dehydrate
       return null;
     }
   });
-  return { answers: blocks.flatMap((block) => block?.answers ?? []), renderedAt: blocks.find((block) => block?.renderedAt !== undefined)?.renderedAt };
+  return { answers: blocks.flatMap((block) => block?.answers ?? []), renderedAt: blocks.find((block) => block?.renderedAt !== undefined)?.renderedAt, flowReport: blocks[1]?.flowReport === true };
 }
 
 /** A fetch that answers each recorded GET once from the page, and everything else over the network. */

@@ -1,7 +1,11 @@
 import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App, createAppServices } from './app';
+import { DEFAULT_LOCALE } from '../domain/locale';
 import { answeringFetch, readDehydrated } from './dehydrated';
+import { createFlowCollector, flowReportAllowed } from './flow/collector';
+import { readPayment } from './saved-payment';
+import type { Inspector } from './services';
 import './styles.css';
 
 /** Ends the current task: the start-up steps each run in a task of their own, and the page answers between them. */
@@ -13,9 +17,11 @@ export const RECOVERABLE_ERROR_PREFIX = '[tvc] hydration recovered:';
 async function start(): Promise<void> {
   await nextTask();
   // A build made with INSPECT=on or =record only: the constant is '' otherwise, and this branch and its chunk are not built.
-  const inspect = import.meta.env.VITE_INSPECT ? (await import('./inspect')).startInspection(import.meta.env.VITE_INSPECT, import.meta.env.VITE_STUDIO_LIVE_URL ?? '') : undefined;
+  const developerInspect = import.meta.env.VITE_INSPECT ? (await import('./inspect')).startInspection(import.meta.env.VITE_INSPECT, import.meta.env.VITE_STUDIO_LIVE_URL ?? '') : undefined;
   // The API answers the server rendered the page with (its data blocks) answer the same calls here, once each, without the network.
   const dehydrated = readDehydrated(document);
+  const flow = flowReportAllowed(dehydrated.flowReport, navigator as { globalPrivacyControl?: boolean; doNotTrack?: string | null }) ? createFlowCollector() : null;
+  const inspect = composeInspectors(developerInspect, flow?.inspect);
   const created = createAppServices({ ...(inspect ? { inspect } : {}), fetch: answeringFetch(dehydrated.answers, (input, init) => fetch(input, init)), renderedAt: dehydrated.renderedAt });
   await nextTask();
   const app = created.withRouter();
@@ -44,6 +50,24 @@ async function start(): Promise<void> {
     if (serverRendered) hydrateRoot(root, element, { onRecoverableError: (error) => console.error(RECOVERABLE_ERROR_PREFIX, error) });
     else createRoot(root).render(element);
   });
+  if (flow) {
+    await nextTask();
+    const { startFlowSender } = await import('./flow/sender');
+    // The gateway comes from the payment this browser saved when an order or payment link was made with it (a catalogue module), never from a machine's context.
+    startFlowSender(flow, { locale: () => app.services.catalogueLocale() ?? DEFAULT_LOCALE, gateway: () => readPayment(app.services.store)?.gateway });
+  }
+}
+
+/** Both inspectors, when both are on (the development one only in a build made with INSPECT). */
+function composeInspectors(...inspectors: (Inspector | undefined)[]): Inspector | undefined {
+  const present = inspectors.filter((inspector) => inspector !== undefined);
+  if (present.length < 2) return present[0];
+  return (event) => {
+    for (const inspector of present) {
+      if (typeof inspector === 'function') inspector(event);
+      else inspector.next?.(event);
+    }
+  };
 }
 
 void start();

@@ -343,7 +343,7 @@ export const checkoutApp = fastifyPlugin(async (app: FastifyInstance, options: C
   await app.register(async (scope) => optOutPages(scope, { pages: [recovery.optOutPage, renewals.optOutPage], demo: config.mode === 'demo' }));
   await app.register(async (scope) => demoOutboxPages(scope, { db: store.db, render: renderMail, demo: config.mode === 'demo', from: config.mail.from, sending: ports.mailer !== null }));
   await app.register(async (scope) => apiDocsPage(scope, { demo: config.mode === 'demo', publicUrl: config.publicUrl, file: options.apiDocsFile }));
-  await serveSpa(app, config.distDir, { metrics, demoBanner: config.mode === 'demo', countryHeader: config.countryHeader, shareable: shareableInRender(operations) });
+  await serveSpa(app, config.distDir, { metrics, demoBanner: config.mode === 'demo', countryHeader: config.countryHeader, shareable: shareableInRender(operations), flowAnalytics: config.flowAnalytics.enabled });
   // Without a mailer (the demo without SMTP_URL) the mail stays in the outbox, for the demo outbox page.
   if (ports.mailer) {
     const worker = startMailWorker({

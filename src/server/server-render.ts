@@ -148,7 +148,11 @@ function splitAnswers(answers: RecordedAnswer[], shareable: ReadonlySet<string>)
  * else a render reads is one visitor's, never in a cached page. `countryHeader`: the header a trusted proxy names the
  * visitor's country in (COUNTRY_HEADER), carried over like the proxy's others.
  */
-export function createServerRenderer(app: FastifyInstance, distDir: string, { shareable, banner, countryHeader = null }: { shareable: ReadonlySet<string>; banner?: (html: string, locale: Locale) => string; countryHeader?: string | null }): ServerRenderer {
+export function createServerRenderer(
+  app: FastifyInstance,
+  distDir: string,
+  { shareable, banner, countryHeader = null, flowAnalytics = false }: { shareable: ReadonlySet<string>; banner?: (html: string, locale: Locale) => string; countryHeader?: string | null; flowAnalytics?: boolean },
+): ServerRenderer {
   const forwardedHeaders = countryHeader ? [...FORWARDED_HEADERS, countryHeader] : FORWARDED_HEADERS;
   const bundle = join(distDir, 'ssr', 'entry-server.js');
   const templateFile = join(distDir, 'pages', 'template.html');
@@ -190,6 +194,8 @@ export function createServerRenderer(app: FastifyInstance, distDir: string, { sh
     const isWaiting = segments[prefixed ? 1 : 0] === 'waiting' || (segments[prefixed ? 1 : 0] === 'resellers' && segments[prefixed ? 2 : 1] === 'waiting');
     const get = inProcessGet(app, request, forwardedHeaders);
     const now = Date.now();
+    // In the request's own block, never in a cached page: each visitor's Sec-GPC / DNT is their own.
+    const flowReport = flowAnalytics && flowReportAllowedBy(request);
     const browserLanguages = acceptedLanguages(request.headers['accept-language']);
     const renderRequest = (answer: RenderRequest['get']): RenderRequest => ({
       url: request.url,
@@ -225,14 +231,14 @@ export function createServerRenderer(app: FastifyInstance, distDir: string, { sh
         cache.set(key, cached);
       }
       const answers = await Promise.all(cached.requestUrls.map(async (url) => ({ url, ...(await get(url)) })));
-      return { status: cached.status, before: cached.before, after: cached.after, requestBlock: entry.dataBlock(entry.REQUEST_DATA_ID, { answers, renderedAt: now }), cached: hit };
+      return { status: cached.status, before: cached.before, after: cached.after, requestBlock: entry.dataBlock(entry.REQUEST_DATA_ID, { answers, renderedAt: now, flowReport }), cached: hit };
     }
 
     const result = await entry.renderPage(renderRequest(get));
     if (result.kind === 'redirect') return { redirect: result.location };
     const { shared, personal: perRequest } = splitAnswers(result.answers, shareable);
     const { before, after } = assemble(template, assets, result, locale, { answers: shared }, entry, preloads);
-    return { status: result.status, before, after, requestBlock: entry.dataBlock(entry.REQUEST_DATA_ID, { answers: perRequest, renderedAt: now }), cached: false };
+    return { status: result.status, before, after, requestBlock: entry.dataBlock(entry.REQUEST_DATA_ID, { answers: perRequest, renderedAt: now, flowReport }), cached: false };
   }
 
   const preload = async () => {
@@ -242,6 +248,11 @@ export function createServerRenderer(app: FastifyInstance, distDir: string, { sh
   };
 
   return { page, cache, preload };
+}
+
+/** False when the page's request asks not to be tracked: `Sec-GPC: 1` (Global Privacy Control) or `DNT: 1`. */
+export function flowReportAllowedBy(request: Pick<FastifyRequest, 'headers'>): boolean {
+  return request.headers['sec-gpc'] !== '1' && request.headers.dnt !== '1';
 }
 
 /** The browser's languages, most preferred first (Accept-Language, by quality). */

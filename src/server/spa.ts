@@ -118,7 +118,17 @@ async function encodedPage(page: RenderedPage, accepted: string): Promise<[strin
  * paths answer a 404 error body; `/` redirects to /checkout/. With `demoBanner` (demo mode) every page
  * carries the demo banner in its locale.
  */
-export async function serveSpa(app: FastifyInstance, distDir: string, { demoBanner = false, countryHeader = null, shareable = shareableInRender(contractOperations()), metrics = NO_METRICS }: { demoBanner?: boolean; countryHeader?: string | null; shareable?: ReadonlySet<string>; metrics?: ShopMetrics } = {}): Promise<void> {
+export async function serveSpa(
+  app: FastifyInstance,
+  distDir: string,
+  {
+    demoBanner = false,
+    countryHeader = null,
+    shareable = shareableInRender(contractOperations()),
+    metrics = NO_METRICS,
+    flowAnalytics = false,
+  }: { demoBanner?: boolean; countryHeader?: string | null; shareable?: ReadonlySet<string>; metrics?: ShopMetrics; flowAnalytics?: boolean } = {},
+): Promise<void> {
   const indexFile = join(distDir, 'index.html');
   const built = existsSync(indexFile);
   if (built) {
@@ -140,7 +150,7 @@ export async function serveSpa(app: FastifyInstance, distDir: string, { demoBann
     });
   }
   const starting = built ? readStartingPages(distDir, demoBanner) : null;
-  const renderer: ServerRenderer = createServerRenderer(app, distDir, { shareable, banner: demoBanner ? (html, locale) => withDemoBanner(html, DEMO_BANNER_TEXTS[locale]) : undefined, countryHeader });
+  const renderer: ServerRenderer = createServerRenderer(app, distDir, { shareable, banner: demoBanner ? (html, locale) => withDemoBanner(html, DEMO_BANNER_TEXTS[locale]) : undefined, countryHeader, flowAnalytics });
   // The page cache, for the tests that check what it holds.
   app.decorate('serverRenderer', renderer);
   // Once listening, the render bundle loads in the background (~0.1 s of import) instead of on the first page request.

@@ -1,6 +1,6 @@
 /** The checkout machine under unit test: fake actors answering at once, spies on its effects, and waits for it to settle. */
 import { expect, vi } from 'vitest';
-import { assign, createActor, fromPromise, waitFor, type ActorRefFrom, type AnyMachineSnapshot } from 'xstate';
+import { assign, createActor, fromPromise, waitFor, type ActorRefFrom, type AnyMachineSnapshot, type InspectionEvent } from 'xstate';
 import type { PromotionLookup } from '../../src/domain/promotion';
 import { CHECKOUT_MODEL_NOW, modelGateways, modelGuest, modelProducts, modelPromotionLookup } from '../../scripts/statecharts/models/checkout.model';
 import { placeOrderModelOrder as modelOrder } from '../../scripts/statecharts/models/place-order.model';
@@ -22,7 +22,7 @@ export interface Fakes {
 const settle = <T,>(value: T | Error) => (value instanceof Error ? Promise.reject(value) : Promise.resolve(value));
 
 /** A running checkout with fake actors answering at once and spies on the effects. */
-export function startCheckout(input: CheckoutInput, fakes: Fakes = {}) {
+export function startCheckout(input: CheckoutInput, fakes: Fakes = {}, inspect?: (event: InspectionEvent) => void) {
   const createOrder = vi.fn(fakes.createOrder ?? (async () => modelOrder));
   const redirectToPayment = vi.fn();
   const goToWaiting = vi.fn();
@@ -57,7 +57,7 @@ export function startCheckout(input: CheckoutInput, fakes: Fakes = {}) {
       resumeUnpaidOrder: (_args, params) => resumeUnpaidOrder(params),
     },
   });
-  const actor = createActor(machine, { input: { now: () => CHECKOUT_MODEL_NOW, ...input } }).start();
+  const actor = createActor(machine, { input: { now: () => CHECKOUT_MODEL_NOW, ...input }, inspect }).start();
   return { actor, createOrder, identifyGuest, redirectToPayment, goToWaiting, clearClientProduct, checkSavedOrder, cancelUnpaidOrder, forgetSavedOrder, resumeUnpaidOrder };
 }
 

@@ -22,6 +22,7 @@ export const BUDGETS = [
   { id: 'startAfterKill', label: 'start after kill -9 (exec → first 200), existing data directory', budget: '≤ 1.5 s' },
   { id: 'startNew', label: 'start, new data directory', budget: '≤ 2 s' },
   { id: 'startNewMemory', label: 'memory, new data directory (VmHWM)', budget: '≤ 400 MiB' },
+  { id: 'flowSender', label: 'flow traffic sender chunk (loaded after hydration)', budget: '≤ 3 kB' },
 ] as const;
 
 export type BudgetId = (typeof BUDGETS)[number]['id'];
