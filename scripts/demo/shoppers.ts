@@ -3,7 +3,7 @@
  * person does (the page is left, so the app sends its flow traffic on pagehide). Used by `npm run demo:traffic`
  * and by the flow-traffic journey.
  */
-import type { Browser, Page } from '@playwright/test';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { LOCALES, DEFAULT_LOCALE, type Locale } from '../../src/domain/locale';
 
 export const SHOPPER_PATHS = ['pays', 'leaves-on-waiting', 'leaves-at-form'] as const;
@@ -62,45 +62,58 @@ async function openShop(page: Page, locale: Locale): Promise<void> {
   await page.locator('form.checkout-form button[type="submit"]:enabled').waitFor();
 }
 
-/** Leaves the page as a person closing the tab does: pagehide fires, and the app's last batch goes out. */
+/** Leaves the page as a person closing the tab does, once the app runs there (its flow sender is loaded after hydration): pagehide fires, and the page's last batch goes out. */
 async function leave(page: Page): Promise<void> {
+  await page
+    .waitForFunction(() => performance.getEntriesByType('resource').some((entry) => /\/sender-[\w-]+\.js$/.test(entry.name)), undefined, { timeout: 15_000 })
+    .catch(() => {});
   await page.goto('about:blank');
 }
 
-/** Walks one shopper through the shop at baseUrl; resolves when the shopper has left. */
-export async function walkShopper(browser: Browser, baseUrl: string, shopper: Shopper): Promise<void> {
-  const context = await browser.newContext({ baseURL: baseUrl, locale: shopper.locale });
-  try {
-    const page = await context.newPage();
-    await openShop(page, shopper.locale);
-    const plans = page.locator('form.checkout-form input[type="radio"][name="plan"]');
-    const plan = plans.nth(shopper.plan % Math.max(1, await plans.count()));
-    if (await plan.count()) await plan.check();
-    if (shopper.extraConnection) await page.locator('form.checkout-form [role="switch"]').first().check();
-    const email = page.locator('form.checkout-form input[type="email"]');
-    if (shopper.path === 'leaves-at-form') {
-      await email.fill(shopper.email.slice(0, 6));
-      return await leave(page);
-    }
-    await email.fill(shopper.email);
-    await page.locator('form.checkout-form button[type="submit"]').click();
-    await page.waitForURL(/\/checkout\/sandbox\/pay\//);
-    if (shopper.path === 'leaves-on-waiting') {
-      // Back from the provider's page without paying (its return address): the waiting page counts down, and the shopper goes.
-      await page.goto(`${shopPath(shopper.locale)}waiting`);
-      await page.locator('[role="progressbar"], progress').first().waitFor();
-      return await leave(page);
-    }
-    await payOnSandbox(page);
-    await page.waitForURL(/\/checkout\/(.*\/)?success/, { timeout: 30_000 });
-    await page.getByText(/^TV-\d{8}$/).waitFor({ timeout: 30_000 });
-    await leave(page);
-  } finally {
-    await context.close();
-  }
+/** A browser context of the shopper's own, in the shopper's language. */
+export function shopperContext(browser: Browser, baseUrl: string, shopper: Shopper): Promise<BrowserContext> {
+  return browser.newContext({ baseURL: baseUrl, locale: shopper.locale });
 }
 
-/** The sandbox provider's page: the payment that succeeds. */
+/**
+ * Walks one shopper through the shop in their context; resolves when the shopper has left the shop. The context stays
+ * open: closing a browser at once can cancel the beacon the page sent as it was left, so the caller closes it later.
+ */
+export async function walkShopper(context: BrowserContext, shopper: Shopper): Promise<void> {
+  const page = await context.newPage();
+  await openShop(page, shopper.locale);
+  const plans = page.locator('form.checkout-form input[type="radio"][name="plan"]');
+  const plan = plans.nth(shopper.plan % Math.max(1, await plans.count()));
+  if (await plan.count()) await plan.check();
+  if (shopper.extraConnection) await page.locator('form.checkout-form [role="switch"]').first().check();
+  const email = page.locator('form.checkout-form input[type="email"]');
+  if (shopper.path === 'leaves-at-form') {
+    await email.fill(shopper.email.slice(0, 6));
+    return await leave(page);
+  }
+  await email.fill(shopper.email);
+  await page.locator('form.checkout-form button[type="submit"]').click();
+  await page.waitForURL(/\/checkout\/sandbox\/pay\//);
+  if (shopper.path === 'leaves-on-waiting') {
+    // Back from the provider's page without paying (its return address): the waiting page counts down, and the shopper goes.
+    await page.goto(`${shopPath(shopper.locale)}waiting`);
+    await page.locator('[role="progressbar"], progress').first().waitFor();
+    return await leave(page);
+  }
+  await payOnSandbox(page);
+  await page.waitForURL(/\/checkout\/(.*\/)?success/, { timeout: 30_000 });
+  await page.getByText(/^TV-\d{8}$/).waitFor({ timeout: 30_000 });
+  await leave(page);
+}
+
+/** The sandbox provider's page: its paying test card on a card gateway (the README lists them), the wallet's Pay on a crypto one. */
 export async function payOnSandbox(page: Page): Promise<void> {
+  const cardNumber = page.getByRole('textbox', { name: 'Card number' });
+  await page.getByRole('button', { name: /^Pay / }).waitFor();
+  if (await cardNumber.count()) {
+    await cardNumber.fill('4242 4242 4242 4242');
+    await page.getByRole('textbox', { name: 'Expiry date' }).fill('12 / 34');
+    await page.getByRole('textbox', { name: 'Security code' }).fill('123');
+  }
   await page.getByRole('button', { name: /^Pay / }).click();
 }

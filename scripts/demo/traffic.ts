@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
 import { assertChromium, CHROME_ARGS, CHROME_PATH } from '../../tests/e2e/support/chromium';
-import { seededRandom, shopperOf, walkShopper, type ShopperPath } from './shoppers';
+import { seededRandom, shopperContext, shopperOf, walkShopper, type ShopperPath } from './shoppers';
 
 const { values } = parseArgs({
   options: {
@@ -38,12 +38,17 @@ await Promise.all(
   [0, 1].map(async () => {
     while (next < shoppers.length) {
       const shopper = shoppers[next++]!;
+      const context = await shopperContext(browser, values.url, shopper);
       try {
-        await walkShopper(browser, values.url, shopper);
+        await walkShopper(context, shopper);
         walked[shopper.path] += 1;
+        // The browser stays a moment after the page is left, as a person's does, so the page's last beacon goes out.
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
       } catch (error) {
         failed += 1;
         console.error(`a shopper (${shopper.path}, ${shopper.locale}) could not finish: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+      } finally {
+        await context.close();
       }
     }
   }),
