@@ -184,7 +184,7 @@ export function MachinePage({
         <ModeSwitch mode={mode} onChange={(next) => go({ mode: next })} />
         <PrintableDiagram data={data} mode={mode} viewId={viewId} highlights={{ walked, active, taken, live: liveIds, selected }} />
       </div>
-      {mode === 'product' && <ViewPicker data={data} current={viewId} onOpen={(part) => go({ part })} />}
+      {mode === 'product' && data.views.length > 1 && <ViewPicker data={data} current={viewId} onOpen={(part) => go({ part })} />}
       <div className={`machine-grid machine-grid-${mode}`}>
         <Diagram data={data} mode={mode} viewId={viewId} walked={walked} active={active} taken={taken} live={liveIds} selected={selected} onSelect={setSelected} onOpenView={(part) => go({ part })} overlay={overlay} />
         <aside className="side">
