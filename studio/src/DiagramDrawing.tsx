@@ -1,6 +1,7 @@
 import type { KeyboardEvent, ReactNode } from 'react';
 import type { Box, Point, StudioState } from './data';
 import type { DrawnBox, DrawnEdge, Drawing } from './drawing';
+import { stateWords } from './words';
 
 /** Extra marks a page paints on the diagram (the traffic layer's counts, say), per box and per edge, in diagram coordinates. */
 export interface DiagramOverlay {
@@ -51,7 +52,7 @@ function ariaLabel(drawn: DrawnBox, highlights: Highlights, state: StudioState):
   const live = anyOf(highlights.live, drawn) ? ', live' : '';
   if (drawn.kind === 'exit') return `${drawn.title}: the view is left for this state`;
   if (drawn.kind === 'collapsed') return `${drawn.title.replace(' ▸', '')}, shut: Enter opens it${current}${live}${state.product ? `: ${state.product}` : ''}`;
-  const words = drawn.notes.length || !state.product ? state.description : state.product;
+  const words = drawn.notes.length ? state.description : stateWords(state);
   return `${drawn.title}, ${state.type === 'atomic' ? '' : `${state.type} `}state${current}${live}${words ? `: ${words}` : ''}`;
 }
 
@@ -94,7 +95,7 @@ export function DrawingContent({ drawing, highlights, overlay, markers, handlers
             onKeyDown={handlers ? (event) => handlers.onKeyDown(event, drawn) : undefined}
             onFocus={handlers ? () => handlers.onFocus(drawn.id) : undefined}
           >
-            <title>{engineer ? `${state.id}${state.description ? `\n${state.description}` : ''}` : state.product || drawn.title}</title>
+            <title>{engineer ? `${state.id}${state.description ? `\n${state.description}` : ''}` : stateWords(state) || drawn.title}</title>
             <rect x={box.x} y={box.y} width={box.width} height={box.height} rx={8} />
             {state.type === 'final' && drawn.kind === 'state' && <rect className="final-inner" x={box.x + 4} y={box.y + 4} width={box.width - 8} height={box.height - 8} rx={5} />}
             <text x={x} y={box.y + metrics.titleHeight - 10} className={`state-title${drawn.container ? '' : ' centred'}`}>

@@ -4,8 +4,8 @@ import type { MachineData } from './data';
 import { ArrowMarkers, DrawingContent, type Highlights } from './DiagramDrawing';
 import { drawingOf, type ViewMode } from './drawing';
 import { download, standaloneSvg } from './export';
-import { stateInRegion, transitionWords } from './StatePanels';
-import { nameInWords } from './words';
+import { stateInRegion } from './StatePanels';
+import { nameInWords, stateWords, transitionWords } from './words';
 
 const KIND_WORDS = { machine: 'whole flow', compound: 'step', parallel: 'at the same time', region: 'part' } as const;
 
@@ -62,7 +62,7 @@ export function ViewWords({ data, viewId }: { data: MachineData; viewId: string 
         {states.map((state) => (
           <div key={state.id}>
             <dt>{name(state.id)}</dt>
-            <dd>{state.product || state.description || 'No words written yet.'}</dd>
+            <dd>{stateWords(state) || 'No words written yet.'}</dd>
           </div>
         ))}
       </dl>

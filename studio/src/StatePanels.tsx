@@ -1,7 +1,7 @@
 /** The side panels of a machine's page: a chosen state's transitions, and a scenario stepped through; in product words or the engineer's. */
 import type { LayerCoverage, LayerName, MachineData, Scenario, StudioState, StudioTransition } from './data';
 import type { ViewMode } from './drawing';
-import { eventInWords, nameInWords } from './words';
+import { nameInWords, stateWords, transitionWords } from './words';
 
 export const LAYER_TITLES: Record<LayerName, string> = {
   'machine-tests': 'machine tests',
@@ -21,8 +21,6 @@ export function stateInRegion(data: MachineData, id: string, mode: ViewMode): st
   return name(state);
 }
 
-/** A transition in product words: what it means where written, else its event in words. */
-export const transitionWords = (transition: StudioTransition) => transition.product || eventInWords(transition);
 
 function TransitionItem({ transition, data, layer, direction, mode }: { transition: StudioTransition; data: MachineData; layer: LayerCoverage | null; direction: 'out' | 'in'; mode: ViewMode }) {
   const name = (id: string) => stateInRegion(data, id, mode);
@@ -57,7 +55,7 @@ export function StatePanel({ data, stateId, layer, mode }: { data: MachineData; 
   return (
     <section className="panel" aria-labelledby="state-panel-title">
       <h2 id="state-panel-title">State {product ? stateInRegion(data, state.id, mode) : <code>{state.id}</code>}</h2>
-      <p>{product ? state.product || state.description : <>{state.type} state. {state.description}</>}</p>
+      <p>{product ? stateWords(state) : <>{state.type} state. {state.description}</>}</p>
       {!product && state.invoke.length > 0 && <p>Invokes: {state.invoke.join(', ')}</p>}
       {!product && (state.entry.length > 0 || state.exit.length > 0) && (
         <p>

@@ -1,7 +1,7 @@
 /** What a diagram draws, in either view: boxes and edges with their labels, from the engineer's layout or a product view's. */
 import type { Box, DiagramView, EdgeLayout, MachineData, StudioState } from './data';
 import { ENGINEER_METRICS, PRODUCT_METRICS, type TextMetrics } from './metrics';
-import { eventInWords, stateName } from './words';
+import { stateName, transitionWords } from './words';
 
 export type ViewMode = 'product' | 'engineer';
 
@@ -114,7 +114,7 @@ function productDrawing(data: MachineData, view: DiagramView): Drawing {
     }),
     edges: view.edges.flatMap((edge) => {
       const layout = view.layout.edges[edge.id];
-      const words = edge.transitions.map((id) => transitions.get(id)!).map((transition) => transition.product || eventInWords(transition));
+      const words = edge.transitions.map((id) => transitions.get(id)!).map(transitionWords);
       return layout ? [{ id: edge.id, transitions: edge.transitions, source: edge.source, targets: edge.targets, kind: transitions.get(edge.id)?.kind ?? 'on', layout, label: edge.label, tooltip: [...new Set(words)].join('\n') }] : [];
     }),
     initials: container.initial.flatMap((target) => (view.layout.nodes[target] ? [view.layout.nodes[target]] : [])),

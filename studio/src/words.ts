@@ -40,6 +40,15 @@ export function productLabelLines(transition: StudioTransition): string[] {
   return (transition.product && wrapWords(transition.product)) || wrapWords(eventInWords(transition), LINE, 3) || [eventInWords(transition)];
 }
 
+/** The engineer's sentence read as plain text (code marks dropped). */
+const plain = (text: string) => text.replace(/`([^`]*)`/g, '$1');
+
+/** A transition in full words: its product words, else the engineer's sentence, else its event in words. */
+export const transitionWords = (transition: StudioTransition) => transition.product || plain(transition.description) || eventInWords(transition);
+
+/** A state in full words: its product words, else the engineer's sentence. */
+export const stateWords = (state: StudioState) => state.product || plain(state.description);
+
 /** A state's name in the product view. */
 export const stateName = (state: Pick<StudioState, 'key'>) => nameInWords(state.key);
 
