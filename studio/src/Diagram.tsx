@@ -128,7 +128,7 @@ export function Diagram({ data, mode, viewId, walked, active, taken, live, selec
   // A scenario's step brings its innermost current states into sight.
   useEffect(() => {
     const parents = new Set([...active].map((id) => data.states.find((state) => state.id === id)?.parent));
-    const boxes = drawing.boxes.filter((drawn) => drawn.kind === 'collapsed' ? [...active].some((id) => id.startsWith(`${drawn.state.id}.`)) : active.has(drawn.id) && !parents.has(drawn.id)).map((drawn) => drawn.box);
+    const boxes = drawing.boxes.filter((drawn) => (drawn.kind === 'collapsed' ? drawn.covers.some((id) => active.has(id)) : active.has(drawn.id) && !parents.has(drawn.id))).map((drawn) => drawn.box);
     if (!boxes.length) return;
     const x = Math.min(...boxes.map((box) => box.x));
     const y = Math.min(...boxes.map((box) => box.y));

@@ -32,8 +32,8 @@ export interface BoxHandlers {
 
 const pathOf = (line: Point[]) => line.map((point, index) => `${index ? 'L' : 'M'}${point.x.toFixed(1)} ${point.y.toFixed(1)}`).join(' ');
 
-/** A box is current when its state is, or (shut) when one of its states is. */
-const anyOf = (set: ReadonlySet<string>, drawn: DrawnBox) => set.has(drawn.state.id) || (drawn.kind === 'collapsed' && [...set].some((id) => id.startsWith(`${drawn.state.id}.`)));
+/** A box is current when its state is, or (shut) when one of its states is; a box where the view is left never is. */
+const anyOf = (set: ReadonlySet<string>, drawn: DrawnBox) => drawn.kind !== 'exit' && drawn.covers.some((id) => set.has(id));
 
 export function ArrowMarkers({ prefix }: { prefix: string }) {
   return (

@@ -14,6 +14,8 @@ export interface DrawnBox {
   container: boolean;
   region: boolean;
   title: string;
+  /** The states the box stands for: its own, and for a shut box every state inside it. */
+  covers: string[];
   /** Lines under the title: the invoked actors (engineer view). */
   notes: string[];
   box: Box;
@@ -76,6 +78,7 @@ function engineerDrawing(data: MachineData): Drawing {
       container: hasChildren.has(state.id),
       region: byId.get(state.parent ?? '')?.type === 'parallel',
       title: state.type === 'parallel' ? `${state.key} ‖` : state.key,
+      covers: [state.id],
       notes: state.invoke.map((src) => `invokes ${src}`),
       box: data.layout.nodes[state.id]!,
     })),
@@ -86,6 +89,12 @@ function engineerDrawing(data: MachineData): Drawing {
     }),
     initials: data.states.flatMap((state) => state.initial.map((target) => data.layout.nodes[target]!)),
   };
+}
+
+/** Whether a state is `ancestor` or inside it. */
+function isWithin(state: StudioState, ancestor: string, byId: Map<string, StudioState>): boolean {
+  for (let current: StudioState | undefined = state; current; current = current.parent ? byId.get(current.parent) : undefined) if (current.id === ancestor) return true;
+  return false;
 }
 
 /** One container's product view: names in words, children shut, transitions between the same boxes as one edge. */
@@ -108,6 +117,7 @@ function productDrawing(data: MachineData, view: DiagramView): Drawing {
         container: false,
         region: false,
         title: node.kind === 'exit' ? `to ${stateName(state)}` : node.kind === 'collapsed' ? `${stateName(state)} ▸` : stateName(state),
+        covers: node.kind === 'collapsed' ? data.states.filter((candidate) => isWithin(candidate, state.id, byId)).map((candidate) => candidate.id) : [state.id],
         notes: [],
         box: view.layout.nodes[node.id]!,
       };
