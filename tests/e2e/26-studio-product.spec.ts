@@ -101,6 +101,16 @@ test('a scenario step names the region of each state: the checkout shows its e-m
   await expect(page.locator('.stepper').getByText(/^In:/)).toContainText(/\bemail: (deciding|empty|required|invalid|valid)\b/);
 });
 
+test('a shut box is the current step when a state inside it is: the waiting page\'s watching state', async ({ page }) => {
+  const data = studioMachine('waiting');
+  const watching = data.states.find((state) => state.key === 'watching')!;
+  const scenario = data.scenarios.find((candidate) => candidate.steps[0]!.active.includes(watching.id))!;
+  await page.goto(`${studio.url}#/machine/waiting/scenario/${scenario.number}`);
+  const box = page.locator(`svg.diagram-svg [data-state-id="${watching.id}"]`);
+  await expect(box).toHaveClass(/state-collapsed/);
+  await expect(box).toHaveClass(/\bactive\b/);
+});
+
 test('a diagram downloads as a standalone SVG with its styles inline and its states named; print shows the diagram and its words only', async ({ page }) => {
   await page.goto(`${studio.url}#/machine/placeOrder?view=engineer`);
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download SVG' }).click()]);
