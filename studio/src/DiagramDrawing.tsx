@@ -86,7 +86,7 @@ export function DrawingContent({ drawing, highlights, overlay, markers, handlers
             key={drawn.id}
             ref={handlers ? (element) => handlers.ref(drawn.id, element) : undefined}
             className={classes.join(' ')}
-            data-state-id={drawn.id}
+            data-state-id={handlers ? drawn.id : undefined}
             tabIndex={handlers ? (handlers.focused === drawn.id ? 0 : -1) : undefined}
             role={handlers ? 'button' : undefined}
             aria-pressed={handlers ? selected === drawn.id : undefined}
@@ -128,8 +128,8 @@ export function DrawingContent({ drawing, highlights, overlay, markers, handlers
           <g
             key={edge.id}
             className={['edge', `edge-${edge.kind}`, coverage, isTaken ? 'taken' : '', related(edge) ? 'related' : '', overlay?.edgeClass?.(edge) ?? ''].filter(Boolean).join(' ')}
-            data-transition-id={engineer ? edge.id : undefined}
-            data-transitions={engineer ? undefined : edge.transitions.length}
+            data-transition-id={handlers && engineer ? edge.id : undefined}
+            data-transitions={handlers && !engineer ? edge.transitions.length : undefined}
           >
             <title>{edge.tooltip}</title>
             {edge.layout.lines.map((line, index) => (
