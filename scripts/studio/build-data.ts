@@ -18,6 +18,7 @@ import { machineGuardOutcomes, machineTransitions, takeInitialStep } from '../..
 import { LAYERS, type ContextField, type LayerCoverage, type MachineData, type Scenario, type ScenarioStep, type StudioIndex, type StudioState, type StudioTransition } from '../../studio/src/data';
 import { COVERAGE_DIR } from '../statecharts/coverage-files';
 import { layoutMachine } from './layout';
+import { productViews } from './views';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -172,6 +173,7 @@ export async function machineData(model: MachineModel, options: { coverageDir: s
     transitions,
     guardOutcomes: machineGuardOutcomes(machine),
     layout: await layoutMachine(states, transitions),
+    views: await productViews(states, transitions),
     scenarios: paths.map((path, index) => scenarioOf(model, path, index, options.snapshotDir)),
     layers: LAYERS.flatMap((name) => layers.filter((layer) => layer.layer === name)),
     tables: machineTables(model),

@@ -5,17 +5,18 @@
  */
 import ELK, { type ElkExtendedEdge, type ElkNode } from 'elkjs/lib/elk.bundled.js';
 import type { Box, EdgeLayout, Layout, Point, StudioState, StudioTransition } from '../../studio/src/data';
+import { ENGINEER_METRICS, type TextMetrics } from '../../studio/src/metrics';
 
 /** Text metrics the site's stylesheet keeps to (studio/src/styles.css: .state-title 13px, .invoke and edge labels 11px). */
-export const METRICS = {
-  titleChar: 7.6,
-  smallChar: 6.4,
-  lineHeight: 15,
-  titleHeight: 30,
-  padding: 14,
-  /** Room left of a compound's children for the initial-state marker. */
-  initialGutter: 22,
-} as const;
+export const METRICS = ENGINEER_METRICS;
+
+export interface LayoutOptions {
+  /** An edge's label lines (the engineer's `event [guard] / actions` unless given). */
+  labelLines?: (transition: StudioTransition) => string[];
+  metrics?: TextMetrics;
+  /** Where the layers run: down the page (the default) or across it. */
+  direction?: 'DOWN' | 'RIGHT';
+}
 
 /** An edge's label lines: `event [guard]`, then `/ actions` when it has any. */
 export function edgeLabelLines(transition: StudioTransition): string[] {
@@ -25,10 +26,10 @@ export function edgeLabelLines(transition: StudioTransition): string[] {
 
 const invokeLines = (state: StudioState) => state.invoke.map((src) => `invokes ${src}`);
 
-function leafSize(state: StudioState): { width: number; height: number } {
-  const title = state.key.length * METRICS.titleChar;
-  const invokes = Math.max(0, ...invokeLines(state).map((line) => line.length * METRICS.smallChar));
-  return { width: Math.max(96, Math.ceil(Math.max(title, invokes)) + 2 * METRICS.padding), height: METRICS.titleHeight + 6 + invokeLines(state).length * METRICS.lineHeight };
+function leafSize(state: StudioState, metrics: TextMetrics): { width: number; height: number } {
+  const title = state.key.length * metrics.titleChar;
+  const invokes = Math.max(0, ...invokeLines(state).map((line) => line.length * metrics.smallChar));
+  return { width: Math.max(96, Math.ceil(Math.max(title, invokes)) + 2 * metrics.padding), height: metrics.titleHeight + 6 + invokeLines(state).length * metrics.lineHeight };
 }
 
 const isAncestorOrSelf = (ancestor: string, node: string, parents: Map<string, string | null>) => {
@@ -44,7 +45,8 @@ function lowestCommonAncestor(a: string, b: string, parents: Map<string, string 
 const edgeId = (index: number, target: number) => `t${index}:${target}`;
 
 /** ELK's layout of the states and transitions, in absolute coordinates. */
-export async function layoutMachine(states: StudioState[], transitions: StudioTransition[]): Promise<Layout> {
+export async function layoutMachine(states: StudioState[], transitions: StudioTransition[], options: LayoutOptions = {}): Promise<Layout> {
+  const { labelLines = edgeLabelLines, metrics: METRICS = ENGINEER_METRICS, direction = 'DOWN' } = options;
   const parents = new Map(states.map((state) => [state.id, state.parent]));
   const root = states.find((state) => state.parent === null)!;
   const elkNodes = new Map<string, ElkNode>();
@@ -59,12 +61,12 @@ export async function layoutMachine(states: StudioState[], transitions: StudioTr
           layoutOptions: {
             'elk.padding': `[top=${top},left=${METRICS.padding + (state.type === 'compound' ? METRICS.initialGutter : 0)},bottom=${METRICS.padding},right=${METRICS.padding}]`,
             'elk.nodeSize.constraints': 'MINIMUM_SIZE',
-            'elk.nodeSize.minimum': `(${leafSize(state).width + 20}, ${top + 20})`,
+            'elk.nodeSize.minimum': `(${leafSize(state, METRICS).width + 20}, ${top + 20})`,
             // Regions of a parallel state sit side by side, as independent compartments.
             ...(state.type === 'parallel' ? { 'elk.direction': 'RIGHT', 'elk.spacing.nodeNode': '16' } : {}),
           },
         }
-      : { id: state.id, ...leafSize(state) };
+      : { id: state.id, ...leafSize(state, METRICS) };
     elkNodes.set(state.id, node);
   }
   for (const state of states) if (state.parent) elkNodes.get(state.parent)!.children!.push(elkNodes.get(state.id)!);
@@ -80,7 +82,7 @@ export async function layoutMachine(states: StudioState[], transitions: StudioTr
         manual.push({ index, target: targetIndex, from: transition.source, to: target });
         return;
       }
-      const lines = edgeLabelLines(transition);
+      const lines = labelLines(transition);
       const edge: ElkExtendedEdge = {
         id: edgeId(index, targetIndex),
         sources: [transition.source],
@@ -99,7 +101,7 @@ export async function layoutMachine(states: StudioState[], transitions: StudioTr
   graph.layoutOptions = {
     ...graph.layoutOptions,
     'elk.algorithm': 'layered',
-    'elk.direction': 'DOWN',
+    'elk.direction': direction,
     'elk.hierarchyHandling': 'INCLUDE_CHILDREN',
     'elk.edgeRouting': 'ORTHOGONAL',
     'elk.layered.spacing.nodeNodeBetweenLayers': '36',
@@ -146,7 +148,7 @@ export async function layoutMachine(states: StudioState[], transitions: StudioTr
     const target = nodes[to]!;
     const nth = loopsPerNode.get(from) ?? 0;
     loopsPerNode.set(from, nth + 1);
-    const lines = edgeLabelLines(transition);
+    const lines = labelLines(transition);
     const labelWidth = Math.ceil(Math.max(...lines.map((line) => line.length)) * METRICS.smallChar) + 6;
     let line: Point[];
     if (from === to) {

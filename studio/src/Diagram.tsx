@@ -1,21 +1,18 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
-import type { Box, MachineData, Point, StudioState, StudioTransition } from './data';
-import type { TrafficOverlay } from './traffic';
-import { TrafficEdgeCount, trafficEdgeStyle, TrafficStateMark } from './TrafficMarks';
+import type { Box, MachineData, Point } from './data';
+import { ArrowMarkers, DrawingContent, type BoxHandlers, type DiagramOverlay, type Highlights } from './DiagramDrawing';
+import { drawingOf, type DrawnBox, type ViewMode } from './drawing';
+import { PRODUCT_SMALLEST_FONT, VIEW_FRAME } from './metrics';
 
-export interface DiagramProps {
+export interface DiagramProps extends Highlights {
   data: MachineData;
-  /** Transitions the selected layer walked; null paints nothing. */
-  walked: ReadonlySet<string> | null;
-  /** The scenario step's active states and the transitions it took. */
-  active: ReadonlySet<string>;
-  taken: ReadonlySet<string>;
-  /** The running app's current states (live view). */
-  live: ReadonlySet<string>;
-  selected: string | null;
+  mode: ViewMode;
+  /** The product view's container (null: the machine's). */
+  viewId: string | null;
   onSelect: (stateId: string) => void;
-  /** Shoppers' traffic painted over the machine (line weights, counts, entries, INP); absent or null paints none. */
-  traffic?: TrafficOverlay | null;
+  /** Opens a shut box's own view (product view). */
+  onOpenView: (containerId: string) => void;
+  overlay?: DiagramOverlay;
 }
 
 interface View {
@@ -31,33 +28,23 @@ const MAX_ZOOM = 4;
 const HEIGHT = 560;
 /** The smallest zoom a machine opens at: its labels still read. */
 const READABLE_ZOOM = 0.45;
+/** The product view never draws a label under 12 px on screen. */
+const PRODUCT_MIN_ZOOM = 12 / PRODUCT_SMALLEST_FONT;
 
 const clampZoom = (k: number) => Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, k));
 
-/** `event [guard]` and `/ actions` (as scripts/studio/layout.ts measured them). */
-function labelLines(transition: StudioTransition): string[] {
-  const head = `${transition.event}${transition.guard ? ` [${transition.guard}]` : ''}`;
-  return transition.actions.length ? [head, `/ ${transition.actions.join(', ')}`] : [head];
-}
-
-const pathOf = (line: Point[]) => line.map((point, index) => `${index ? 'L' : 'M'}${point.x.toFixed(1)} ${point.y.toFixed(1)}`).join(' ');
-
-function depthOf(state: StudioState, byId: Map<string, StudioState>): number {
-  let depth = 0;
-  for (let parent = state.parent; parent; parent = byId.get(parent)?.parent ?? null) depth++;
-  return depth;
-}
-
 /** The machine as SVG: ELK's boxes and edges, zoom (wheel, buttons, + and -), pan (drag, arrow keys), states focusable one at a time. */
-export function Diagram({ data, walked, active, taken, live, selected, onSelect, traffic = null }: DiagramProps) {
-  const { layout } = data;
-  const byId = useMemo(() => new Map(data.states.map((state) => [state.id, state])), [data]);
-  // Containers first, so children and edges draw over them.
-  const states = useMemo(() => data.states.filter((state) => state.parent !== null).sort((a, b) => depthOf(a, byId) - depthOf(b, byId)), [data, byId]);
+export function Diagram({ data, mode, viewId, walked, active, taken, live, selected, onSelect, onOpenView, overlay }: DiagramProps) {
+  const drawing = useMemo(() => drawingOf(data, mode, viewId), [data, mode, viewId]);
+  const layout = drawing;
+  const height = mode === 'product' ? VIEW_FRAME.height : HEIGHT;
+  const minimum = mode === 'product' ? PRODUCT_MIN_ZOOM : READABLE_ZOOM;
   // Focus order is document order (the machine definition's).
-  const focusOrder = useMemo(() => data.states.filter((state) => state.parent !== null).map((state) => state.id), [data]);
-  const hasChildren = useMemo(() => new Set(data.states.map((state) => state.parent).filter((id): id is string => id !== null)), [data]);
-  const root = data.states.find((state) => state.parent === null)!;
+  const focusOrder = useMemo(() => {
+    const order = new Map(data.states.map((state, index) => [state.id, index]));
+    return drawing.boxes.map((drawn) => drawn.id).sort((a, b) => (order.get(a) ?? Infinity) - (order.get(b) ?? Infinity));
+  }, [data, drawing]);
+  const boxOf = useMemo(() => new Map(drawing.boxes.map((drawn) => [drawn.id, drawn])), [drawing]);
 
   const viewport = useRef<HTMLDivElement>(null);
   const svg = useRef<SVGSVGElement>(null);
@@ -68,21 +55,22 @@ export function Diagram({ data, walked, active, taken, live, selected, onSelect,
 
   const size = () => {
     const rect = svg.current?.getBoundingClientRect();
-    return { width: rect?.width || 800, height: rect?.height || HEIGHT };
+    return { width: rect?.width || 800, height: rect?.height || height };
   };
 
   const fit = useCallback(() => {
     const { width, height } = size();
-    const k = clampZoom(Math.max(READABLE_ZOOM, Math.min(width / (layout.width + 40), height / (layout.height + 40), 1)));
+    const k = clampZoom(Math.max(minimum, Math.min(width / (layout.width + 40), height / (layout.height + 40), 1)));
     // A machine too big to read whole starts at its top-left corner, readable; Fit zooms out to all of it.
     setView({ k, x: Math.max(10, (width - layout.width * k) / 2), y: Math.max(10, (height - layout.height * k) / 2) });
-  }, [layout]);
+  }, [layout, minimum]);
 
+  // "Fit" shows all of the drawing; the product view keeps its labels at 12 px, and pans where it is larger.
   const fitAll = useCallback(() => {
     const { width, height } = size();
-    const k = clampZoom(Math.min(width / (layout.width + 40), height / (layout.height + 40), 1));
-    setView({ k, x: (width - layout.width * k) / 2, y: (height - layout.height * k) / 2 });
-  }, [layout]);
+    const k = clampZoom(Math.max(mode === 'product' ? minimum : MIN_ZOOM, Math.min(width / (layout.width + 40), height / (layout.height + 40), 1)));
+    setView({ k, x: Math.max(10, (width - layout.width * k) / 2), y: Math.max(10, (height - layout.height * k) / 2) });
+  }, [layout, mode, minimum]);
 
   useEffect(() => {
     fit();
@@ -139,28 +127,36 @@ export function Diagram({ data, walked, active, taken, live, selected, onSelect,
 
   // A scenario's step brings its innermost current states into sight.
   useEffect(() => {
-    const parents = new Set([...active].map((id) => byId.get(id)?.parent));
-    const boxes = [...active].filter((id) => !parents.has(id)).flatMap((id) => (layout.nodes[id] ? [layout.nodes[id]] : []));
+    const parents = new Set([...active].map((id) => data.states.find((state) => state.id === id)?.parent));
+    const boxes = drawing.boxes.filter((drawn) => (drawn.kind === 'collapsed' ? drawn.covers.some((id) => active.has(id)) : active.has(drawn.id) && !parents.has(drawn.id))).map((drawn) => drawn.box);
     if (!boxes.length) return;
     const x = Math.min(...boxes.map((box) => box.x));
     const y = Math.min(...boxes.map((box) => box.y));
     reveal({ x, y, width: Math.max(...boxes.map((box) => box.x + box.width)) - x, height: Math.max(...boxes.map((box) => box.y + box.height)) - y });
     // reveal reads the view through setView; only the step matters here.
-  }, [active, byId, layout]);
+  }, [active, data, drawing]);
 
   const moveFocus = (id: string) => {
     setFocused(id);
     nodeRefs.current.get(id)?.focus({ preventScroll: true });
-    const box = layout.nodes[id];
+    const box = boxOf.get(id)?.box;
     if (box) reveal(box);
   };
 
-  const onStateKey = (event: KeyboardEvent<SVGGElement>, id: string) => {
+  /** A shut box opens its own view; a box where the view is left opens the view holding that state; a state shows its transitions. */
+  const activate = (drawn: DrawnBox) => {
+    if (drawn.kind === 'collapsed') onOpenView(drawn.state.id);
+    else if (drawn.kind === 'exit') onOpenView(drawn.state.parent ?? drawn.state.id);
+    else onSelect(drawn.id);
+  };
+
+  const onStateKey = (event: KeyboardEvent<SVGGElement>, drawn: DrawnBox) => {
+    const id = drawn.id;
     const index = focusOrder.indexOf(id);
     const last = focusOrder.length - 1;
     const next: Record<string, number> = { ArrowDown: Math.min(last, index + 1), ArrowRight: Math.min(last, index + 1), ArrowUp: Math.max(0, index - 1), ArrowLeft: Math.max(0, index - 1), Home: 0, End: last };
     if (event.key in next) moveFocus(focusOrder[next[event.key]!]!);
-    else if (event.key === 'Enter' || event.key === ' ') onSelect(id);
+    else if (event.key === 'Enter' || event.key === ' ') activate(drawn);
     else return;
     event.preventDefault();
     event.stopPropagation();
@@ -187,16 +183,25 @@ export function Diagram({ data, walked, active, taken, live, selected, onSelect,
     if (moved) suppressClick.current = true;
   };
   const suppressClick = useRef(false);
-  const clickState = (id: string) => {
+  const clickState = (drawn: DrawnBox) => {
     if (suppressClick.current) {
       suppressClick.current = false;
       return;
     }
-    setFocused(id);
-    onSelect(id);
+    setFocused(drawn.id);
+    activate(drawn);
   };
 
-  const related = (transition: StudioTransition) => selected !== null && (transition.source === selected || transition.targets.includes(selected));
+  const handlers: BoxHandlers = {
+    focused,
+    ref: (id, element) => {
+      if (element) nodeRefs.current.set(id, element);
+      else nodeRefs.current.delete(id);
+    },
+    onClick: clickState,
+    onKeyDown: onStateKey,
+    onFocus: setFocused,
+  };
 
   return (
     <div className="diagram">
@@ -211,113 +216,16 @@ export function Diagram({ data, walked, active, taken, live, selected, onSelect,
           ref={svg}
           className="diagram-svg"
           data-machine={data.machine}
-          height={HEIGHT}
+          height={height}
           onPointerDown={onPointerDown}
           onPointerMove={onPointerMove}
           onPointerUp={onPointerUp}
           onPointerCancel={onPointerUp}
           aria-label={`Statechart of the ${data.machine} machine`}
         >
-          <defs>
-            {['plain', 'covered', 'not-covered', 'taken'].map((kind) => (
-              <marker key={kind} id={`arrow-${data.machine}-${kind}`} className={`arrow arrow-${kind}`} viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
-                <path d="M0 0 L10 5 L0 10 z" />
-              </marker>
-            ))}
-          </defs>
-          <g transform={`translate(${view.x} ${view.y}) scale(${view.k})`}>
-            <g className="machine-root">
-              <rect x={0} y={0} width={layout.width} height={layout.height} rx={12} />
-              <text x={12} y={20} className="state-title">{root.key}</text>
-            </g>
-            {states.map((state) => {
-              const box = layout.nodes[state.id]!;
-              const container = hasChildren.has(state.id);
-              const region = byId.get(state.parent ?? '')?.type === 'parallel';
-              const classes = [
-                'state-node',
-                `state-${state.type}`,
-                container ? 'state-container' : 'state-leaf',
-                region ? 'region' : '',
-                active.has(state.id) ? 'active' : '',
-                live.has(state.id) ? 'live' : '',
-                selected === state.id ? 'selected' : '',
-              ].filter(Boolean);
-              return (
-                <g
-                  key={state.id}
-                  ref={(element) => {
-                    if (element) nodeRefs.current.set(state.id, element);
-                    else nodeRefs.current.delete(state.id);
-                  }}
-                  className={classes.join(' ')}
-                  data-state-id={state.id}
-                  tabIndex={focused === state.id ? 0 : -1}
-                  role="button"
-                  aria-pressed={selected === state.id}
-                  aria-label={`${state.key}, ${state.type === 'atomic' ? '' : `${state.type} `}state${active.has(state.id) ? ', current step' : ''}${live.has(state.id) ? ', live' : ''}${state.description ? `: ${state.description}` : ''}`}
-                  onClick={() => clickState(state.id)}
-                  onKeyDown={(event) => onStateKey(event, state.id)}
-                  onFocus={() => setFocused(state.id)}
-                >
-                  <title>{`${state.id}${state.description ? `\n${state.description}` : ''}`}</title>
-                  <rect x={box.x} y={box.y} width={box.width} height={box.height} rx={8} />
-                  {state.type === 'final' && <rect className="final-inner" x={box.x + 4} y={box.y + 4} width={box.width - 8} height={box.height - 8} rx={5} />}
-                  <text x={container ? box.x + 12 : box.x + box.width / 2} y={box.y + 20} className={`state-title${container ? '' : ' centred'}`}>
-                    {state.type === 'parallel' ? `${state.key} ‖` : state.key}
-                  </text>
-                  {state.invoke.map((src, index) => (
-                    <text key={src} x={container ? box.x + 12 : box.x + box.width / 2} y={box.y + 36 + index * 15} className={`invoke${container ? '' : ' centred'}`}>
-                      invokes {src}
-                    </text>
-                  ))}
-                  {traffic && <TrafficStateMark box={box} stats={traffic.states.get(state.id)} container={container} />}
-                </g>
-              );
-            })}
-            {data.states
-              .filter((state) => state.initial.length)
-              .flatMap((state) =>
-                state.initial.map((target) => {
-                  const box = layout.nodes[target]!;
-                  const y = box.y + 14;
-                  return (
-                    <g key={`initial-${target}`} className="initial-marker" aria-hidden="true">
-                      <circle cx={box.x - 15} cy={y} r={4.5} />
-                      <path d={`M${box.x - 11} ${y} L${box.x} ${y}`} markerEnd={`url(#arrow-${data.machine}-plain)`} />
-                    </g>
-                  );
-                }),
-              )}
-            {data.transitions.map((transition) => {
-              const edge = layout.edges[transition.id];
-              if (!edge) return null;
-              const coverage = walked === null ? '' : walked.has(transition.id) ? 'covered' : 'not-covered';
-              const isTaken = taken.has(transition.id);
-              const marker = isTaken ? 'taken' : coverage || 'plain';
-              const lines = labelLines(transition);
-              const painted = traffic ? trafficEdgeStyle(traffic, transition.id) : null;
-              return (
-                <g
-                  key={transition.id}
-                  className={['edge', `edge-${transition.kind}`, coverage, isTaken ? 'taken' : '', related(transition) ? 'related' : '', painted?.className ?? ''].filter(Boolean).join(' ')}
-                  style={painted?.style}
-                  data-transition-id={transition.id}
-                >
-                  <title>{`${transition.id}${transition.description ? `\n${transition.description}` : ''}`}</title>
-                  {edge.lines.map((line, index) => (
-                    <path key={index} d={pathOf(line)} markerEnd={`url(#arrow-${data.machine}-${marker})`} />
-                  ))}
-                  <rect className="edge-label-bg" x={edge.label.x} y={edge.label.y} width={edge.label.width} height={edge.label.height} rx={3} />
-                  {lines.map((line, index) => (
-                    <text key={index} x={edge.label.x + 3} y={edge.label.y + 11 + index * 15} className="edge-label">
-                      {line}
-                    </text>
-                  ))}
-                  {traffic && <TrafficEdgeCount edge={edge} count={traffic.transitions.get(transition.id)} />}
-                </g>
-              );
-            })}
+          <ArrowMarkers prefix={`arrow-${data.machine}`} />
+          <g transform={`translate(${view.x} ${view.y}) scale(${view.k})`} className={`drawing drawing-${mode}`}>
+            <DrawingContent drawing={drawing} highlights={{ walked, active, taken, live, selected }} overlay={overlay} markers={`arrow-${data.machine}`} handlers={handlers} />
           </g>
         </svg>
       </div>

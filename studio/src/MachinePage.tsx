@@ -1,15 +1,27 @@
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { Diagram } from './Diagram';
-import { LAYERS, type LayerCoverage, type LayerName, type MachineData, type MachineTable, type Scenario, type StudioTransition } from './data';
+import { LAYERS, type LayerCoverage, type LayerName, type MachineData, type MachineTable } from './data';
+import { drawingOf, type ViewMode } from './drawing';
 import { liveState, subscribeLive } from './live-bus';
 import { LivePanel } from './LivePanel';
+import { ModeSwitch, PrintableDiagram, ViewPicker, ViewWords } from './ProductView';
+import { LAYER_TITLES, StatePanel, Stepper } from './StatePanels';
 import { TrafficBar, TrafficStatePanel, TrafficTables, useMachineTraffic, type TrafficChoice } from './TrafficLayer';
+import { trafficMarks } from './TrafficMarks';
 
-export const LAYER_TITLES: Record<LayerName, string> = {
-  'machine-tests': 'machine tests',
-  'view-walks': 'view walks',
-  'browser-journeys': 'browser journeys',
-};
+export { LAYER_TITLES };
+
+/** Where a machine's page is: its view (product or engineer) and, in the product view, the container drawn. */
+export interface MachinePlace {
+  mode: ViewMode;
+  part: string | null;
+}
+
+/** The address of a machine's page; the view and the part drawn stay in it, so a link opens the same picture. */
+export function machineHash(machine: string, scenario: number | null, place: MachinePlace): string {
+  const query = new URLSearchParams(Object.entries({ view: place.mode === 'engineer' ? 'engineer' : '', part: place.mode === 'product' ? (place.part ?? '') : '' }).filter(([, value]) => value));
+  return `#/machine/${machine}${scenario === null ? '' : `/scenario/${scenario}`}${query.size ? `?${query}` : ''}`;
+}
 
 const ratio = (walked: number, total: number) => `${walked}/${total}${total ? ` (${Math.floor((walked / total) * 100)} %)` : ''}`;
 
@@ -80,146 +92,25 @@ function Table({ title, table }: { title: string; table: MachineTable }) {
   );
 }
 
-function TransitionItem({ transition, data, layer, direction }: { transition: StudioTransition; data: MachineData; layer: LayerCoverage | null; direction: 'out' | 'in' }) {
-  const name = (id: string) => data.states.find((state) => state.id === id)?.key ?? id;
-  const walked = layer?.transitions.includes(transition.id);
-  const outcome = (value: boolean) => layer?.guardOutcomes.includes(`${transition.id}: ${value}`);
-  return (
-    <li className={`transition-item ${layer ? (walked ? 'covered' : 'not-covered') : ''}`}>
-      <strong>{transition.event}</strong>
-      {transition.guard && <span className="guard"> [{transition.guard}]</span>}
-      {transition.actions.length > 0 && <span className="actions"> / {transition.actions.join(', ')}</span>}
-      {direction === 'out' ? <> → {transition.targets.length ? transition.targets.map(name).join(', ') : '(stays)'}</> : <> from {name(transition.source)}</>}
-      {transition.delay && <span className="delay"> (after {transition.delay})</span>}
-      {layer && (
-        <span className="walked">
-          {' '}
-          — {walked ? 'walked' : 'not walked'} by {LAYER_TITLES[layer.layer]}
-          {transition.guard && `; guard true ${outcome(true) ? '✓' : '✗'}, false ${outcome(false) ? '✓' : '✗'}`}
-        </span>
-      )}
-      {transition.description && <div className="meaning">{transition.description}</div>}
-    </li>
-  );
-}
-
-function StatePanel({ data, stateId, layer }: { data: MachineData; stateId: string; layer: LayerCoverage | null }) {
-  const state = data.states.find((candidate) => candidate.id === stateId);
-  if (!state) return null;
-  const outgoing = data.transitions.filter((transition) => transition.source === state.id);
-  const incoming = data.transitions.filter((transition) => transition.targets.includes(state.id) && transition.source !== state.id);
-  return (
-    <section className="panel" aria-labelledby="state-panel-title">
-      <h2 id="state-panel-title">
-        State <code>{state.id}</code>
-      </h2>
-      <p>
-        {state.type} state. {state.description}
-      </p>
-      {state.invoke.length > 0 && <p>Invokes: {state.invoke.join(', ')}</p>}
-      {(state.entry.length > 0 || state.exit.length > 0) && (
-        <p>
-          {state.entry.length > 0 && <>On entry: {state.entry.join(', ')}. </>}
-          {state.exit.length > 0 && <>On exit: {state.exit.join(', ')}.</>}
-        </p>
-      )}
-      <h3>Transitions out ({outgoing.length})</h3>
-      {outgoing.length ? (
-        <ul className="transition-list">
-          {outgoing.map((transition) => (
-            <TransitionItem key={transition.id} transition={transition} data={data} layer={layer} direction="out" />
-          ))}
-        </ul>
-      ) : (
-        <p>None: the machine waits here{state.type === 'final' ? ' for good (final state)' : ' for a parent state\'s transition'}.</p>
-      )}
-      <h3>Transitions in ({incoming.length})</h3>
-      <ul className="transition-list">
-        {incoming.map((transition) => (
-          <TransitionItem key={transition.id} transition={transition} data={data} layer={layer} direction="in" />
-        ))}
-      </ul>
-    </section>
-  );
-}
-
-function Stepper({ data, scenario, step, setStep }: { data: MachineData; scenario: Scenario; step: number; setStep: (step: number) => void }) {
-  const current = scenario.steps[step]!;
-  const last = scenario.steps.length - 1;
-  const stateKey = (id: string) => data.states.find((state) => state.id === id)?.key ?? id;
-  // The innermost active states: no active state has them as parent.
-  const parents = new Set(current.active.map((id) => data.states.find((state) => state.id === id)?.parent));
-  const leaves = current.active.filter((id) => !parents.has(id));
-  return (
-    <section className="panel stepper" aria-labelledby="stepper-title">
-      <h2 id="stepper-title">
-        Scenario {scenario.number}: {scenario.words}
-      </h2>
-      <div className="stepper-controls">
-        <button type="button" onClick={() => setStep(Math.max(0, step - 1))} disabled={step === 0} aria-keyshortcuts="p">
-          Previous
-        </button>
-        <span className="step-count" aria-live="polite">
-          Step {step} of {last}: <strong>{current.words}</strong>
-        </span>
-        <button type="button" onClick={() => setStep(Math.min(last, step + 1))} disabled={step === last} aria-keyshortcuts="n">
-          Next
-        </button>
-      </div>
-      <p className="hint">Keys: n next, p previous.</p>
-      <p>
-        In: <strong>{leaves.map(stateKey).join(', ')}</strong>
-      </p>
-      {current.transitions.length > 0 && (
-        <>
-          <h3>Transitions taken</h3>
-          <ul className="plain-list">
-            {current.transitions.map((label) => (
-              <li key={label}>
-                <code>{label}</code>
-              </li>
-            ))}
-          </ul>
-        </>
-      )}
-      {current.guards.length > 0 && (
-        <>
-          <h3>Guards weighed</h3>
-          <ul className="plain-list">
-            {current.guards.map((label) => (
-              <li key={label}>
-                <code>{label}</code>
-              </li>
-            ))}
-          </ul>
-        </>
-      )}
-      <h3>Context</h3>
-      <table className="context-table">
-        <tbody>
-          {current.context.map((field) => (
-            <tr key={field.key} className={field.changed ? 'changed' : ''}>
-              <th scope="row">{field.key}</th>
-              <td>
-                {field.value}
-                {field.changed && <span className="changed-mark"> (changed)</span>}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <h3>Screen at this step</h3>
-      {scenario.snapshots.includes(step) ? (
-        <iframe className="snapshot" title={`What the screen showed at step ${step}`} sandbox="" src={`data/snapshots/${data.machine}/${scenario.number}/${step}.html`} />
-      ) : (
-        <p className="hint">No screen saved for this step (the view walks save none for it).</p>
-      )}
-    </section>
-  );
-}
-
 /** One machine: the diagram painted with a layer's coverage, a state's transitions, a scenario stepped through, and the text tables. */
-export function MachinePage({ data, scenarioNumber, layerName, setLayerName }: { data: MachineData; scenarioNumber: number | null; layerName: LayerName; setLayerName: (layer: LayerName) => void }) {
+export function MachinePage({
+  data,
+  scenarioNumber,
+  layerName,
+  setLayerName,
+  place,
+}: {
+  data: MachineData;
+  scenarioNumber: number | null;
+  layerName: LayerName;
+  setLayerName: (layer: LayerName) => void;
+  place: MachinePlace;
+}) {
+  const { mode } = place;
+  const viewId = data.views.some((view) => view.id === place.part) ? place.part! : (data.views[0]?.id ?? '');
+  const go = (change: Partial<MachinePlace>) => {
+    window.location.hash = machineHash(data.machine, scenarioNumber, { ...place, ...change });
+  };
   const [selected, setSelected] = useState<string | null>(null);
   const [step, setStep] = useState(0);
   const [trafficChoice, setTrafficChoice] = useState<TrafficChoice>('off');
@@ -228,7 +119,7 @@ export function MachinePage({ data, scenarioNumber, layerName, setLayerName }: {
   useEffect(() => {
     setStep(0);
   }, [data.machine, scenarioNumber]);
-  useEffect(() => setSelected(null), [data.machine]);
+  useEffect(() => setSelected(null), [data.machine, mode]);
 
   useEffect(() => {
     if (!scenario) return;
@@ -251,6 +142,9 @@ export function MachinePage({ data, scenarioNumber, layerName, setLayerName }: {
   const live = useSyncExternalStore(subscribeLive, liveState);
   const liveIds = useMemo(() => new Set(live.states.get(data.machine) ?? []), [live, data.machine]);
   const notWalked = walkedByNoLayer(data);
+  // The traffic's marks are summed over what each drawn box and edge stands for, so they follow the view.
+  const drawing = useMemo(() => drawingOf(data, mode, viewId), [data, mode, viewId]);
+  const marks = useMemo(() => (traffic.overlay ? trafficMarks(traffic.overlay, drawing) : undefined), [traffic.overlay, drawing]);
 
   return (
     <main className="machine-page">
@@ -291,13 +185,18 @@ export function MachinePage({ data, scenarioNumber, layerName, setLayerName }: {
         </p>
       )}
       <TrafficBar choice={trafficChoice} setChoice={setTrafficChoice} traffic={traffic} />
-      <div className="machine-grid">
-        <Diagram data={data} walked={traffic.overlay ? null : walked} active={active} taken={taken} live={liveIds} selected={selected} onSelect={setSelected} traffic={traffic.overlay} />
+      <div className="view-bar">
+        <ModeSwitch mode={mode} onChange={(next) => go({ mode: next })} />
+        <PrintableDiagram data={data} mode={mode} viewId={viewId} highlights={{ walked, active, taken, live: liveIds, selected }} />
+      </div>
+      {mode === 'product' && data.views.length > 1 && <ViewPicker data={data} current={viewId} onOpen={(part) => go({ part })} />}
+      <div className={`machine-grid machine-grid-${mode}`}>
+        <Diagram data={data} mode={mode} viewId={viewId} walked={marks ? null : walked} active={active} taken={taken} live={liveIds} selected={selected} onSelect={setSelected} onOpenView={(part) => go({ part })} overlay={marks} />
         <aside className="side">
-          {scenario && <Stepper data={data} scenario={scenario} step={Math.min(step, scenario.steps.length - 1)} setStep={setStep} />}
+          {scenario && <Stepper data={data} scenario={scenario} step={Math.min(step, scenario.steps.length - 1)} setStep={setStep} mode={mode} />}
           {traffic.overlay && selected && <TrafficStatePanel data={data} stateId={selected} overlay={traffic.overlay} />}
           {selected ? (
-            <StatePanel data={data} stateId={selected} layer={layer} />
+            <StatePanel data={data} stateId={selected} layer={layer} mode={mode} />
           ) : (
             <section className="panel">
               <h2>State details</h2>
@@ -307,6 +206,7 @@ export function MachinePage({ data, scenarioNumber, layerName, setLayerName }: {
           <LivePanel machine={data.machine} />
         </aside>
       </div>
+      {mode === 'product' && <ViewWords data={data} viewId={viewId} />}
       <section aria-labelledby="coverage-title">
         <h2 id="coverage-title">Coverage by layer</h2>
         <table className="figures">
@@ -362,7 +262,7 @@ export function MachinePage({ data, scenarioNumber, layerName, setLayerName }: {
         <ol className="scenario-list">
           {data.scenarios.map((candidate) => (
             <li key={candidate.number} value={candidate.number}>
-              <a href={`#/machine/${data.machine}/scenario/${candidate.number}`} aria-current={candidate.number === scenarioNumber ? 'true' : undefined}>
+              <a href={machineHash(data.machine, candidate.number, place)} aria-current={candidate.number === scenarioNumber ? 'true' : undefined}>
                 {candidate.words}
               </a>
             </li>

@@ -64,6 +64,38 @@ export interface Layout {
   edges: Record<string, EdgeLayout>;
 }
 
+/** A box of a product view: a state drawn whole, a compound or region drawn shut, or where a transition leaves the view. */
+export interface ViewNode {
+  id: string;
+  /** The state it stands for (for an exit: the state the transitions go to). */
+  state: string;
+  kind: 'state' | 'collapsed' | 'exit';
+}
+
+/** The transitions between the same boxes of a product view, drawn as one edge with one label. */
+export interface ViewEdge {
+  /** The first transition's id: the edge's key in the view's layout. */
+  id: string;
+  transitions: string[];
+  source: string;
+  targets: string[];
+  /** The label's lines, in product words. */
+  label: string[];
+}
+
+/**
+ * The product view of one container state (the machine itself, a compound state or a region of a parallel state): its
+ * children, those with children of their own shut, and where its transitions leave it; laid out with the product labels.
+ */
+export interface DiagramView {
+  /** The container state's id. */
+  id: string;
+  kind: 'machine' | 'compound' | 'parallel' | 'region';
+  nodes: ViewNode[];
+  edges: ViewEdge[];
+  layout: Layout;
+}
+
 /** A context field as the step shows it: its value in short, and whether the step changed it. */
 export interface ContextField {
   key: string;
@@ -125,6 +157,8 @@ export interface MachineData {
   transitions: StudioTransition[];
   guardOutcomes: string[];
   layout: Layout;
+  /** The product view, container by container (the machine's first). */
+  views: DiagramView[];
   scenarios: Scenario[];
   layers: LayerCoverage[];
   tables: Record<'states' | 'transitions' | 'events' | 'guards' | 'actors' | 'actions' | 'delays', MachineTable>;

@@ -5,19 +5,24 @@ import { LAYERS, type LayerName, type MachineData, type StudioIndex } from './da
 import { LivePanel } from './LivePanel';
 import { loadIndex, loadMachine, useLoaded } from './load';
 import { FunnelPage } from './FunnelPage';
-import { LAYER_TITLES, layerFigures, MachinePage, walkedByNoLayer } from './MachinePage';
+import { LAYER_TITLES, layerFigures, MachinePage, walkedByNoLayer, type MachinePlace } from './MachinePage';
 import { ScenariosPage } from './ScenariosPage';
 import './styles.css';
 
 // The live view's WebSocket client, when present, plugs in through studio/src/live-bus.ts.
 import.meta.glob('./live/*.ts', { eager: true });
 
-type Route = { page: 'overview' } | { page: 'machine'; machine: string; scenario: number | null } | { page: 'scenarios'; query: URLSearchParams } | { page: 'live' } | { page: 'funnel' };
+type Route = { page: 'overview' } | { page: 'machine'; machine: string; scenario: number | null; place: MachinePlace } | { page: 'scenarios'; query: URLSearchParams } | { page: 'live' } | { page: 'funnel' };
 
 function parseRoute(hash: string): Route {
   const [path = '', query = ''] = hash.replace(/^#/, '').split('?');
   const parts = path.split('/').filter(Boolean);
-  if (parts[0] === 'machine' && parts[1]) return { page: 'machine', machine: parts[1], scenario: parts[2] === 'scenario' && parts[3] ? Number(parts[3]) : null };
+  if (parts[0] === 'machine' && parts[1]) {
+    const params = new URLSearchParams(query);
+    // The product view is the default; the engineer view is asked for by name.
+    const place: MachinePlace = { mode: params.get('view') === 'engineer' ? 'engineer' : 'product', part: params.get('part') };
+    return { page: 'machine', machine: parts[1], scenario: parts[2] === 'scenario' && parts[3] ? Number(parts[3]) : null, place };
+  }
   if (parts[0] === 'scenarios') return { page: 'scenarios', query: new URLSearchParams(query) };
   if (parts[0] === 'live') return { page: 'live' };
   if (parts[0] === 'funnel') return { page: 'funnel' };
@@ -122,11 +127,11 @@ function Nav({ index, route }: { index: StudioIndex; route: Route }) {
   );
 }
 
-function MachineRoute({ name, scenario, layer, setLayer }: { name: string; scenario: number | null; layer: LayerName; setLayer: (layer: LayerName) => void }) {
+function MachineRoute({ name, scenario, place, layer, setLayer }: { name: string; scenario: number | null; place: MachinePlace; layer: LayerName; setLayer: (layer: LayerName) => void }) {
   const loaded = useLoaded(() => loadMachine(name), name);
   if (loaded.error) return <main><p role="alert">No machine called {name}: {loaded.error}</p></main>;
   if (!loaded.value) return <main><p>Loading {name}…</p></main>;
-  return <MachinePage data={loaded.value} scenarioNumber={scenario} layerName={layer} setLayerName={setLayer} />;
+  return <MachinePage data={loaded.value} scenarioNumber={scenario} place={place} layerName={layer} setLayerName={setLayer} />;
 }
 
 function App() {
@@ -143,7 +148,7 @@ function App() {
     <>
       <Nav index={index.value} route={route} />
       {route.page === 'overview' && <Overview index={index.value} />}
-      {route.page === 'machine' && <MachineRoute name={route.machine} scenario={route.scenario} layer={layer} setLayer={setLayer} />}
+      {route.page === 'machine' && <MachineRoute name={route.machine} scenario={route.scenario} place={route.place} layer={layer} setLayer={setLayer} />}
       {route.page === 'scenarios' && <ScenariosPage index={index.value} query={route.query} />}
       {route.page === 'funnel' && <FunnelPage />}
       {route.page === 'live' && (

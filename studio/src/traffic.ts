@@ -76,8 +76,6 @@ export function useFlowStats(query: StatsQuery | null): StatsResult | null {
 export interface TrafficOverlay {
   transitions: ReadonlyMap<string, ShownCount>;
   states: ReadonlyMap<string, FlowStateStats>;
-  /** The largest count shown as a number: the heaviest line. */
-  most: number;
 }
 
 /** The machine's traffic in the stats; null when the machine has none (no traffic yet). */
@@ -85,17 +83,40 @@ export function overlayFor(stats: FlowStats, machine: string): TrafficOverlay | 
   const found = stats.machines.find((candidate) => candidate.machine === machine);
   if (!found || (!found.transitions.length && !found.states.length)) return null;
   const transitions = new Map(found.transitions.map(({ transition, count }) => [transition, count]));
-  const numbers = [...transitions.values()].filter((count): count is number => typeof count === 'number');
-  return { transitions, states: new Map(found.states.map((state) => [state.state, state])), most: Math.max(1, ...numbers) };
+  return { transitions, states: new Map(found.states.map((state) => [state.state, state])) };
 }
 
 const THIN_LINE = 1.5;
 const THICK_LINE = 9;
 
-/** The line weight of a transition: thin when masked or untaken, up to THICK_LINE for the most taken. */
-export function lineWeight(count: ShownCount | undefined, most: number): number {
-  if (typeof count !== 'number' || count === 0) return THIN_LINE;
-  return THIN_LINE + (THICK_LINE - THIN_LINE) * Math.sqrt(count / most);
+/** A count summed over several transitions: a number, "fewer than N" when every part was masked, or "at least X" when some were. */
+export type SummedCount = ShownCount | { atLeast: number };
+
+/** The sum of shown counts; a masked part is never added as a number; undefined when there are no parts. */
+export function sumOfCounts(parts: readonly ShownCount[]): SummedCount | undefined {
+  if (!parts.length) return undefined;
+  const numbers = parts.filter((part): part is number => typeof part === 'number');
+  const total = numbers.reduce((sum, part) => sum + part, 0);
+  const masked = parts.filter((part): part is { fewerThan: number } => typeof part !== 'number');
+  if (!masked.length) return total;
+  // Each masked part is at most fewerThan − 1, so several masked parts (and zeros) stay under the sum of those bounds.
+  if (total === 0) return { fewerThan: masked.reduce((bound, part) => bound + part.fewerThan - 1, 0) + 1 };
+  return { atLeast: total };
+}
+
+/** "12", "fewer than 5" or "at least 12". */
+export function summedInWords(count: SummedCount): string {
+  return typeof count === 'object' && 'atLeast' in count ? `at least ${count.atLeast}` : countInWords(count);
+}
+
+/** The number a count is at least: itself, its known part, or 0 when masked. */
+export const knownPart = (count: SummedCount | undefined): number => (typeof count === 'number' ? count : count && 'atLeast' in count ? count.atLeast : 0);
+
+/** The line weight of a drawn edge: thin when masked or untaken, up to THICK_LINE for the most taken. */
+export function lineWeight(count: SummedCount | undefined, most: number): number {
+  const known = knownPart(count);
+  if (known === 0) return THIN_LINE;
+  return THIN_LINE + (THICK_LINE - THIN_LINE) * Math.sqrt(Math.min(1, known / most));
 }
 
 export const percent = (share: number) => `${Math.round(share * 100)} %`;

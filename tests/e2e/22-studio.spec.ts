@@ -54,7 +54,7 @@ function watchRequests(page: Page): string[] {
 test('each machine: one state node per state, edges painted walked as npm run paths counts them', async ({ page }) => {
   const outside = watchRequests(page);
   for (const machine of figures) {
-    await page.goto(`${studio.url}#/machine/${machine.machine}`);
+    await page.goto(`${studio.url}#/machine/${machine.machine}?view=engineer`);
     const diagram = page.locator(`svg[data-machine="${machine.machine}"]`);
     await expect(diagram.locator('.state-node')).toHaveCount(machine.states);
     await expect(page.getByLabel('Coverage layer')).toHaveValue('machine-tests');
@@ -110,7 +110,7 @@ test('a scenario found by its state steps through on the diagram: Next and Previ
 });
 
 test('the diagram zooms and pans by wheel, drag and keys; the keyboard reaches a state and Enter shows its transitions', async ({ page }) => {
-  await page.goto(`${studio.url}#/machine/placeOrder`);
+  await page.goto(`${studio.url}#/machine/placeOrder?view=engineer`);
   const view = page.locator('svg[data-machine="placeOrder"] > g');
   const transform = async () => {
     const [, x, y, k] = /translate\(([-\d.]+) ([-\d.]+)\) scale\(([-\d.]+)\)/.exec((await view.getAttribute('transform')) ?? '')!;

@@ -20,6 +20,12 @@ const CATALOGUE_LOADED = 'checkout.loading → checkout.ready on always [catalog
 const ORDER_SUBMITTED = 'checkout.ready → checkout.submitting on order.submit [canSubmit]';
 const CATALOGUE_FAILED = 'checkout.loading → checkout.notFound on xstate.error.actor.loadProducts';
 const PLAN_CHOSEN = 'checkout.ready.plan.selected (stays) on plan.select [isOfferedPlan]';
+// Transitions the product view draws as one edge: the saved order's four ways back to the form, the link's ways back to it.
+const SAVED_ORDER_UNPAID = 'checkout.checkingSavedOrder → checkout.ready on xstate.done.actor.checkSavedOrder [savedOrderUnpaid]';
+const SAVED_ORDER_SETTLED = 'checkout.checkingSavedOrder → checkout.ready on xstate.done.actor.checkSavedOrder [savedOrderSettled]';
+const LINK_EMAIL_INVALID = 'checkout.autoOrder.checkingLink → checkout.ready on always [linkEmailInvalid]';
+const LINK_PLAN_INVALID = 'checkout.autoOrder.checkingLink → checkout.ready on always [linkPidInvalid]';
+const LINK_PLAN_GONE = 'checkout.autoOrder.loadingProduct → checkout.ready on xstate.done.actor.loadProduct';
 
 /** A week of a small shop: 30 shoppers saw the shop page, 20 ordered, 10 paid; what is under 5 is masked. */
 function handWrittenStats(query: URLSearchParams): FlowStats {
@@ -45,6 +51,11 @@ function handWrittenStats(query: URLSearchParams): FlowStats {
           { transition: ORDER_SUBMITTED, count: 20 },
           { transition: PLAN_CHOSEN, count: 12 },
           { transition: CATALOGUE_FAILED, count: { fewerThan: 5 } },
+          { transition: SAVED_ORDER_UNPAID, count: 6 },
+          { transition: SAVED_ORDER_SETTLED, count: 7 },
+          { transition: LINK_EMAIL_INVALID, count: { fewerThan: 5 } },
+          { transition: LINK_PLAN_INVALID, count: { fewerThan: 5 } },
+          { transition: LINK_PLAN_GONE, count: 8 },
         ],
         states: [
           { state: 'checkout.ready', entries: 30, exits: 25, ended: 5, endedShare: 5 / 30, inpP75: 180, lcpP75: 900, inpSamples: 40, lcpSamples: 30 },
@@ -112,16 +123,17 @@ function lastDays(days: number): { from: string; to: string } {
 /** A select by its label (whose name also carries the chosen option). */
 const selectNamed = (page: Page, label: string) => page.getByRole('combobox', { name: new RegExp(`^${label}\\b`) });
 
-async function showTraffic(page: Page, choice: 'last 7 days' | 'last 30 days') {
-  await page.goto(`${studio.url}#/machine/checkout`);
+/** The checkout's page with the traffic shown; the product view unless the engineer view, or another part, is named. */
+async function showTraffic(page: Page, choice: 'last 7 days' | 'last 30 days', place = '') {
+  await page.goto(`${studio.url}#/machine/checkout${place}`);
   await selectNamed(page, 'Traffic').selectOption({ label: choice });
 }
 
 const edge = (page: Page, id: string) => page.locator(`svg[data-machine="checkout"] [data-transition-id="${id}"]`);
 const strokeWidth = (page: Page, id: string) => edge(page, id).locator('path').first().evaluate((path) => parseFloat(getComputedStyle(path).strokeWidth));
 
-test('the checkout diagram shows the shop\'s counts over the last 7 days, "fewer than 5" where masked, entries, endings and INP per state', async ({ page }) => {
-  await showTraffic(page, 'last 7 days');
+test('the checkout diagram (engineer view) shows the shop\'s counts over the last 7 days, "fewer than 5" where masked, entries, endings and INP per state', async ({ page }) => {
+  await showTraffic(page, 'last 7 days', '?view=engineer');
   await expect(edge(page, CATALOGUE_LOADED).locator('.traffic-count')).toHaveText('30');
   await expect(edge(page, ORDER_SUBMITTED).locator('.traffic-count')).toHaveText('20');
   await expect(edge(page, CATALOGUE_FAILED).locator('.traffic-count')).toHaveText('fewer than 5');
@@ -156,6 +168,44 @@ test('the checkout diagram shows the shop\'s counts over the last 7 days, "fewer
   const panel = page.getByRole('region', { name: 'Traffic at ready' });
   await expect(panel).toContainText('exits: 25');
   await expect(panel).toContainText('LCP p75 900 ms');
+});
+
+/** The counts over the drawn edges of the diagram, in a fixed order. */
+const drawnCounts = async (page: Page) => (await page.locator('svg[data-machine="checkout"] .edge .traffic-count').allTextContents()).sort();
+const edgeCounting = (page: Page, count: string) =>
+  page.locator('svg[data-machine="checkout"] .edge', { has: page.locator('.traffic-count', { hasText: new RegExp(`^${count}$`) }) }).locator('path').first();
+
+test('the product view sums an edge\'s transitions, never adding a masked count as a number, and its labels read at 12 px at fit', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await showTraffic(page, 'last 7 days');
+  // One edge per pair of boxes: 6 + 7 back to the form from a saved order; the link's 8 and two masked read "at least 8".
+  await expect.poll(() => drawnCounts(page)).toEqual(['13', '20', '30', 'at least 8', 'fewer than 5']);
+  const weight = (count: string) => edgeCounting(page, count).evaluate((path) => parseFloat(getComputedStyle(path).strokeWidth));
+  expect(await weight('30')).toBeGreaterThan(await weight('13'));
+  expect(await weight('at least 8')).toBeGreaterThan(await weight('fewer than 5'));
+  // The shut form box carries the form's own entries (entering any step inside it enters the form), endings and INP.
+  const ready = page.locator('svg[data-machine="checkout"] [data-state-id="checkout.ready"] .traffic-state');
+  await expect(ready).toContainText('30 entries · 17 % ended here');
+  await expect(ready).toContainText('INP 180 ms ✓ good');
+  await expect(page.locator('svg[data-machine="checkout"] .edge.covered')).toHaveCount(0);
+  const sizes = await page.locator('svg.diagram-svg :is(.traffic-count, .traffic-state) text').evaluateAll((texts) =>
+    texts.map((text) => {
+      const ctm = (text as SVGTextElement).getScreenCTM()!;
+      return Number.parseFloat(getComputedStyle(text).fontSize) * Math.hypot(ctm.a, ctm.b);
+    }),
+  );
+  expect(sizes.length).toBeGreaterThan(5);
+  expect(Math.min(...sizes)).toBeGreaterThanOrEqual(12);
+
+  // A state of the view shows its figures in words beside the diagram.
+  await page.locator('svg[data-machine="checkout"] [data-state-id="checkout.submitting"]').focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('region', { name: 'Traffic at submitting' })).toContainText('exits: 20');
+
+  // The link's part: two masked counts on one edge stay masked, under the sum of what each may be (4 + 4).
+  await page.getByRole('navigation', { name: 'Parts of the diagram' }).getByRole('button', { name: /^auto order/i }).click();
+  await expect.poll(() => drawnCounts(page)).toEqual(['8', 'fewer than 9']);
+  await expect(selectNamed(page, 'Traffic')).toHaveValue('7');
 });
 
 test('the funnel shows each step as a share of the shop page, by day or week and by locale; masked steps give no share', async ({ page }) => {
@@ -223,7 +273,7 @@ test('no traffic yet, a shop that refuses the studio, no shop at all, and a stat
 
 test('axe-core finds no violation on a machine with its traffic painted, light and dark', async ({ page }) => {
   await showTraffic(page, 'last 7 days');
-  await expect(edge(page, CATALOGUE_LOADED).locator('.traffic-count')).toHaveText('30');
+  await expect(page.locator('svg[data-machine="checkout"] .traffic-count').first()).toBeVisible();
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     const { violations } = await new AxeBuilder({ page }).analyze();
