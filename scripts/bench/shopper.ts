@@ -5,7 +5,7 @@
  * Lighthouse's navigation mode cannot type or tap, so INP is measured here; the pages are interleaved with
  * the floor app round by round, as Lighthouse's runs are.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -54,6 +54,8 @@ export interface ShopperRun {
   /** null when the page had no interaction, or none reached the Event Timing API's 16 ms floor. */
   inpMs: number | null;
   inpTarget: string;
+  /** The element of the largest paint, as web-vitals' attribution names it. */
+  lcpTarget: string;
   longTasks: number;
 }
 
@@ -68,30 +70,37 @@ export interface ShopperSummary {
 interface PageVitals {
   fcp: number | null;
   lcp: number | null;
+  lcpTarget: string;
   cls: number;
   inp: number | null;
   inpTarget: string;
   longTasks: { start: number; duration: number }[];
 }
 
-/** Runs in the page before its own scripts: web-vitals' callbacks and the long tasks go into one object. */
-function collectVitals(): void {
-  type Metric = { value: number; attribution?: { interactionTarget?: string } };
-  type Report = (callback: (metric: Metric) => void, options?: Record<string, unknown>) => void;
-  const library = (window as unknown as { webVitals: Record<'onFCP' | 'onLCP' | 'onCLS' | 'onINP', Report> }).webVitals;
-  const vitals = { fcp: null as number | null, lcp: null as number | null, cls: 0, inp: null as number | null, inpTarget: '', longTasks: [] as { start: number; duration: number }[] };
-  (window as unknown as { benchVitals: typeof vitals }).benchVitals = vitals;
+/**
+ * Runs in the page before its own scripts: web-vitals' callbacks and the long tasks go into one object.
+ * A string, not a function: tsx's compiled functions call helpers that do not exist in the page.
+ */
+const COLLECT_LONG_TASKS = `(() => {
+  const vitals = { fcp: null, lcp: null, lcpTarget: '', cls: 0, inp: null, inpTarget: '', longTasks: [] };
+  window.benchVitals = vitals;
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) vitals.longTasks.push({ start: entry.startTime, duration: entry.duration });
   }).observe({ type: 'longtask', buffered: true });
-  library.onFCP((metric) => (vitals.fcp = metric.value));
-  library.onLCP((metric) => (vitals.lcp = metric.value), { reportAllChanges: true });
-  library.onCLS((metric) => (vitals.cls = metric.value), { reportAllChanges: true });
-  library.onINP((metric) => {
+})();`;
+const COLLECT_VITALS = `(() => {
+  const vitals = window.benchVitals;
+  webVitals.onFCP((metric) => { vitals.fcp = metric.value; });
+  webVitals.onLCP((metric) => {
+    vitals.lcp = metric.value;
+    vitals.lcpTarget = (metric.attribution && metric.attribution.target) || '';
+  }, { reportAllChanges: true });
+  webVitals.onCLS((metric) => { vitals.cls = metric.value; }, { reportAllChanges: true });
+  webVitals.onINP((metric) => {
     vitals.inp = metric.value;
-    vitals.inpTarget = metric.attribution?.interactionTarget ?? '';
+    vitals.inpTarget = (metric.attribution && metric.attribution.interactionTarget) || '';
   }, { reportAllChanges: true, durationThreshold: 16 });
-}
+})();`;
 
 /** Waits until the page has begun no long task for QUIET_MS (or SETTLE_LIMIT_MS passed); the time it settled, on the page's clock. */
 async function settle(page: Page): Promise<number> {
@@ -109,11 +118,11 @@ async function settle(page: Page): Promise<number> {
 }
 
 /** A fresh context (empty cache and storage) on the mobile screen, with `cookies`, the CPU and network slowed. */
-async function openPage(browser: Browser, target: ShopperPage): Promise<Page> {
+async function openPage(browser: Browser, target: ShopperPage, withVitals = true): Promise<Page> {
   const context = await browser.newContext(MOBILE);
   if (target.cookies?.length) await context.addCookies(target.cookies.map(({ name, value, url, httpOnly }) => ({ name, value, url, httpOnly: httpOnly ?? false })));
-  await context.addInitScript({ path: WEB_VITALS });
-  await context.addInitScript(collectVitals);
+  // One script: Playwright runs each in a scope of its own, so the library's global would not reach the next.
+  await context.addInitScript(withVitals ? `${COLLECT_LONG_TASKS}\n${readFileSync(WEB_VITALS, 'utf8')}\n${COLLECT_VITALS}` : COLLECT_LONG_TASKS);
   const page = await context.newPage();
   const devtools = await context.newCDPSession(page);
   await devtools.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
@@ -141,7 +150,7 @@ async function runOnce(browser: Browser, target: ShopperPage): Promise<ShopperRu
     return {
       fcpMs: fcp, lcpMs: vitals.lcp ?? Number.NaN, cls: vitals.cls,
       tbtMs: blocking.reduce((sum, task) => sum + Math.max(0, task.duration - BLOCKING_MS), 0),
-      inpMs: target.interaction ? vitals.inp : null, inpTarget: vitals.inpTarget, longTasks: blocking.length,
+      inpMs: target.interaction ? vitals.inp : null, inpTarget: vitals.inpTarget, lcpTarget: vitals.lcpTarget, longTasks: blocking.length,
     };
   } finally {
     await page.context().close();
@@ -192,7 +201,8 @@ export async function measureShopperPages(pages: readonly ShopperPage[], runs: n
 export async function profileLoad(url: string, assetsDir: string, reportDir: string): Promise<ProfileSummary> {
   const browser = await launch();
   try {
-    const page = await openPage(browser, { label: 'profile', url });
+    // No web-vitals in this page: the profile holds the page's own work only.
+    const page = await openPage(browser, { label: 'profile', url }, false);
     const devtools = await page.context().newCDPSession(page);
     await devtools.send('Profiler.enable');
     await devtools.send('Profiler.setSamplingInterval', { interval: 100 });

@@ -141,10 +141,12 @@ export function resolveBundleFrames(profile: CpuProfile, bundleFile: string, scr
   const mapDir = dirname(mapFile);
   const nodes = profile.nodes.map((node) => {
     if (node.callFrame.url !== scriptUrl) return node;
-    const entry = sourceMap.findEntry(node.callFrame.lineNumber, node.callFrame.columnNumber ?? 0) as { originalSource?: string; originalLine?: number };
+    const entry = sourceMap.findEntry(node.callFrame.lineNumber, node.callFrame.columnNumber ?? 0) as { originalSource?: string; originalLine?: number; name?: string };
     if (!entry.originalSource) return node;
     const url = pathToFileURL(resolve(mapDir, entry.originalSource.replace(/^file:\/\//, ''))).href;
-    return { ...node, callFrame: { ...node.callFrame, url, lineNumber: entry.originalLine ?? node.callFrame.lineNumber } };
+    // A minified bundle's function names are its own: the source's name, where the map has one, says more.
+    const functionName = entry.name && node.callFrame.functionName ? entry.name : node.callFrame.functionName;
+    return { ...node, callFrame: { ...node.callFrame, url, functionName, lineNumber: entry.originalLine ?? node.callFrame.lineNumber } };
   });
   return { ...profile, nodes };
 }
