@@ -459,14 +459,9 @@ if (app && indexPage) {
 }
 
 // 2b. What a shopper feels: the pages in Chromium with web-vitals, on a 4× slowed CPU, beside the floor app.
-if (wants('shopper')) {
-  const measured = await step(`shopper's figures (${settings.lighthouseRuns} run(s) per page, interleaved)`, () => measureShopper({ app, floor, entry: server.entry, dataRoot, workDir, runs: settings.lighthouseRuns, log }));
-  if (measured) {
-    const report = shopperReport(measured);
-    rows.push(...report.rows);
-    for (const text of report.notes) note(SHOPPER, text);
-  }
-}
+const shopper = wants('shopper') ? await step(`shopper's figures (${settings.lighthouseRuns} run(s) per page, interleaved)`, async () => shopperReport(await measureShopper({ app, floor, entry: server.entry, dataRoot, workDir, runs: settings.lighthouseRuns, log }))) : null;
+rows.push(...(shopper?.rows ?? []));
+for (const text of shopper?.notes ?? []) note(SHOPPER, text);
 
 // 5. Test suites.
 let suites: SuiteTiming[] = [];
