@@ -30,17 +30,21 @@ function precompress(): Plugin {
   };
 }
 
+/** The keys of a machine's state and transition configs that only its diagrams read. */
+const DIAGRAM_TEXTS = new Set(['description', 'meta']);
+
 /**
- * The machines describe every state and transition for their diagrams and docs (scripts/statecharts);
- * the shopper's bundle never reads those texts, so the build blanks them out (with spaces and the
- * same line breaks, so every position and the source maps stay as they were).
+ * The machines describe every state and transition for their diagrams, docs and the studio (scripts/statecharts,
+ * scripts/studio: `description` and `meta`, in the machine files and the parts they are built from); the shopper's
+ * bundle never reads those texts, so the build blanks them out (with spaces and the same line breaks, so every
+ * position and the source maps stay as they were).
  */
 function stripMachineDescriptions(): Plugin {
   return {
     name: 'tvc:strip-machine-descriptions',
     apply: 'build',
     transform: {
-      filter: { id: /[\\/]machines[\\/][\w-]+\.machine\.ts$/ },
+      filter: { id: { include: /[\\/]machines[\\/][\w.-]+\.ts$/, exclude: /\.test\.ts$/ } },
       handler(code) {
         let blanked = code;
         const blank = (start: number, end: number) => {
@@ -52,7 +56,7 @@ function stripMachineDescriptions(): Plugin {
           const { type, properties } = node as { type?: string; properties?: { type: string; computed?: boolean; key: { name?: string }; start: number; end: number }[] };
           if (type === 'ObjectExpression' && properties) {
             for (const property of properties) {
-              if (property.type === 'Property' && !property.computed && property.key.name === 'description') {
+              if (property.type === 'Property' && !property.computed && DIAGRAM_TEXTS.has(property.key.name ?? '')) {
                 blank(property.start, code[property.end] === ',' ? property.end + 1 : property.end);
               }
             }

@@ -1,7 +1,7 @@
 /** Measure 1: builds the checkout and the floor app, and sizes every JS and CSS chunk and the first screen. */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { bytesByOwner, chunkNames, gzipSize, htmlEntryKey, htmlReferences, staticClosure, type Manifest } from './lib/chunks';
+import { bytesByOwner, chunkNames, gzipSize, htmlEntryKey, htmlReferences, ownerOf, ownFileOf, staticClosure, type Manifest } from './lib/chunks';
 import { ROOT, runCommand, tail } from './lib/proc';
 import { INSPECTION_MARKER } from '../../src/app/inspect/live-protocol';
 
@@ -27,6 +27,8 @@ export interface BuildAnalysis {
   notes: string[];
   /** gzip bytes of the first screen's JS by package or folder, apportioned by source-map bytes. */
   owners: { owner: string; raw: number; gzip: number }[];
+  /** The same for each file of our own (src/…, machines/…), packages together as '(packages)'. */
+  ownFiles: { owner: string; raw: number; gzip: number }[];
   /** JS files carrying the statechart inspection hook (src/app/inspect): none in a build made without INSPECT. */
   inspection: string[];
 }
@@ -85,19 +87,23 @@ export function analyseBuild(outDir: string, buildMs: number, base = '/checkout/
     .sort((a, b) => Number(b.firstScreen) - Number(a.firstScreen) || b.gzip - a.gzip);
   const sum = (files: string[], field: 'raw' | 'gzip') => files.reduce((total, file) => total + (chunks.find((chunk) => chunk.file === file)?.[field] ?? 0), 0);
 
-  const owners = new Map<string, { raw: number; gzip: number }>();
-  for (const file of first.js) {
-    const mapFile = join(outDir, `${file}.map`);
-    const chunk = chunks.find((candidate) => candidate.file === file);
-    if (!chunk || !existsSync(mapFile)) continue;
-    const byOwner = bytesByOwner(readFileSync(join(outDir, file), 'utf8'), JSON.parse(readFileSync(mapFile, 'utf8')) as { sources: string[]; mappings: string });
-    for (const [owner, raw] of byOwner) {
-      const entry = owners.get(owner) ?? { raw: 0, gzip: 0 };
-      entry.raw += raw;
-      entry.gzip += (raw / chunk.raw) * chunk.gzip;
-      owners.set(owner, entry);
+  /** The first screen's gzip bytes shared out by `owning` each source of the source maps. */
+  const shareOut = (owning: (source: string) => string) => {
+    const owners = new Map<string, { raw: number; gzip: number }>();
+    for (const file of first.js) {
+      const mapFile = join(outDir, `${file}.map`);
+      const chunk = chunks.find((candidate) => candidate.file === file);
+      if (!chunk || !existsSync(mapFile)) continue;
+      const byOwner = bytesByOwner(readFileSync(join(outDir, file), 'utf8'), JSON.parse(readFileSync(mapFile, 'utf8')) as { sources: string[]; mappings: string }, owning);
+      for (const [owner, raw] of byOwner) {
+        const entry = owners.get(owner) ?? { raw: 0, gzip: 0 };
+        entry.raw += raw;
+        entry.gzip += (raw / chunk.raw) * chunk.gzip;
+        owners.set(owner, entry);
+      }
     }
-  }
+    return [...owners].map(([owner, size]) => ({ owner, ...size })).sort((a, b) => b.gzip - a.gzip);
+  };
   return {
     outDir,
     buildMs,
@@ -110,7 +116,8 @@ export function analyseBuild(outDir: string, buildMs: number, base = '/checkout/
     },
     source,
     notes,
-    owners: [...owners].map(([owner, size]) => ({ owner, ...size })).sort((a, b) => b.gzip - a.gzip),
+    owners: shareOut(ownerOf),
+    ownFiles: shareOut(ownFileOf),
     inspection: filesWithInspection(outDir),
   };
 }

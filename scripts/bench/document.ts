@@ -43,6 +43,16 @@ export function benchmarksMarkdown({ quick, machine, loadAtStart, rows, notes, f
       owners.filter((owner) => gzipOf(app, owner) >= 100 || gzipOf(floor, owner) >= 100).map((owner) => [owner, app ? kB(gzipOf(app, owner)) : '', floor ? kB(gzipOf(floor, owner)) : '']),
     )}`);
   }
+  if (app?.ownFiles.length) {
+    const own = app.ownFiles.filter((entry) => !entry.owner.startsWith('('));
+    details.push(`### First screen JS of our own, by file
+
+The same sharing out, by each of our files the first screen carries (${kB(own.reduce((sum, entry) => sum + entry.gzip, 0))} in ${own.length} files; those under 0.1 kB not listed).
+
+${markdownTable(
+      ['file', 'raw', 'gzip'], own.filter((entry) => entry.gzip >= 100).map((entry) => [entry.owner, kB(entry.raw), kB(entry.gzip)]),
+    )}`);
+  }
   for (const { label, summary } of pages) {
     const findings = summary.findings.slice(0, 10).map((finding) => [finding.category, finding.title, finding.display, finding.savingsMs ? ms(finding.savingsMs) : '']);
     details.push(`### Lighthouse findings: ${label} (median run)\n\nReport: \`${summary.reportFile}\`. Scripts fetched: ${summary.scripts.map((script) => `${new URL(script.url).pathname} (${kB(script.transferSize)} transferred)`).join(', ') || 'none'}.\n\n${findings.length ? markdownTable(['category', 'audit', 'value', 'est. savings'], findings) : 'No failing audits.'}`);

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROOT } from './lib/proc';
 
-const MEASURES = ['bundle', 'start', 'load', 'overload', 'knee', 'whmcs', 'metrics', 'tracing', 'lighthouse', 'tests'] as const;
+const MEASURES = ['bundle', 'start', 'load', 'overload', 'knee', 'whmcs', 'metrics', 'tracing', 'lighthouse', 'shopper', 'tests'] as const;
 export type Measure = (typeof MEASURES)[number];
 /** The default run: the ceiling is measured beside getProducts in `load`; the knee's long ramp is asked for by name. */
 const DEFAULT_MEASURES: readonly Measure[] = MEASURES.filter((name) => name !== 'knee');
@@ -30,7 +30,7 @@ export function benchOptions(): BenchOptions {
     options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', default: false } },
   });
   if (flags.help) {
-    console.log('npm run bench [-- --quick] [-- --only=bundle,start,load,overload,knee,whmcs,metrics,tracing,lighthouse,tests] [-- --out=FILE]  (default: all but knee)');
+    console.log('npm run bench [-- --quick] [-- --only=bundle,start,load,overload,knee,whmcs,metrics,tracing,lighthouse,shopper,tests] [-- --out=FILE]  (default: all but knee)');
     process.exit(0);
   }
   const only = new Set((flags.only ?? DEFAULT_MEASURES.join(',')).split(',').map((name) => name.trim()).filter(Boolean));

@@ -2,7 +2,7 @@
  * `npm run bench`: builds what it needs, takes every measure of DESIGN.md section 9 side by side with the
  * floor of the stack, prints a table and writes BENCHMARKS.md. Options:
  *   --quick            fewer runs and shorter loads, to try it (the figures are then rough)
- *   --only=a,b         some of: bundle, start, load, overload, knee, whmcs, metrics, tracing, lighthouse, tests (all but knee by default;
+ *   --only=a,b         some of: bundle, start, load, overload, knee, whmcs, metrics, tracing, lighthouse, shopper, tests (all but knee by default;
  *                      the knee ramps getProducts to its limit on both stores and the ceiling, minutes more)
  *   --out=FILE         where to write the Markdown (BENCHMARKS.md at the repository's root by default)
  * It exits 1 when a measure could not be taken; a missed budget is reported, not an error.
@@ -29,6 +29,7 @@ import { killServers, request, startServer, TSX_ENTRY, type ServerHandle } from 
 import { markdownTable, rowsToText, type Row } from './lib/report';
 import { kB, mib, ms, ratio, seconds } from './lib/stats';
 import { orderForWaitingPage } from './saved-payment';
+import { measureShopper, SHOPPER, shopperReport } from './shopper-run';
 import { measureStart, startFigure, type StartResult } from './start';
 import { measureSuites, type SuiteTiming } from './suites';
 import { measureTracing } from './tracing';
@@ -79,7 +80,7 @@ if (loadAtStart > 1) log(`  note: load average ${loadAtStart.toFixed(2)} on ${ma
 // 1. Builds: the floor app and the checkout, each into a temporary directory, with a manifest and hidden source maps.
 let floor: BuildAnalysis | null = null;
 let app: BuildAnalysis | null = null;
-if (wants('bundle') || wants('lighthouse')) {
+if (wants('bundle') || wants('lighthouse') || wants('shopper')) {
   floor = await step('build the floor app (scripts/bench/floor)', async () => {
     const outDir = join(workDir, 'floor-dist');
     return analyseBuild(outDir, await viteBuild({ outDir, logFile: join(workDir, 'build-floor.log'), config: 'scripts/bench/floor/vite.config.ts' }));
@@ -92,7 +93,7 @@ if (wants('bundle') || wants('lighthouse')) {
 
 // The server as `npm start` runs it (an esbuild bundle), for every measure that starts one.
 let server = { entry: TSX_ENTRY, label: `node ${TSX_ENTRY.join(' ')}` };
-if (wants('start') || wants('load') || wants('overload') || wants('knee') || wants('whmcs') || wants('metrics') || wants('tracing') || wants('lighthouse')) {
+if (wants('start') || wants('load') || wants('overload') || wants('knee') || wants('whmcs') || wants('metrics') || wants('tracing') || wants('lighthouse') || wants('shopper')) {
   const bundled = await step('bundle the server (package.json build:server)', () => buildServerBundle(join(workDir, 'build-server.log')));
   if (bundled) server = bundled;
 }
@@ -468,6 +469,11 @@ if (app && indexPage) {
   });
 }
 
+// 2b. What a shopper feels: the pages in Chromium with web-vitals, on a 4× slowed CPU, beside the floor app.
+const shopper = wants('shopper') ? await step(`shopper's figures (${settings.lighthouseRuns} run(s) per page, interleaved)`, async () => shopperReport(await measureShopper({ app, floor, entry: server.entry, dataRoot, workDir, runs: settings.lighthouseRuns, log }))) : null;
+rows.push(...(shopper?.rows ?? []));
+for (const text of shopper?.notes ?? []) note(SHOPPER, text);
+
 // 5. Test suites.
 let suites: SuiteTiming[] = [];
 if (wants('tests')) {
@@ -482,7 +488,7 @@ for (const suite of suites) {
 }
 
 // The report.
-const sectionOrder = [BUNDLE, LIGHTHOUSE, API, KNEE, WHMCS, OVERLOAD, START, TESTS];
+const sectionOrder = [BUNDLE, LIGHTHOUSE, SHOPPER, API, KNEE, WHMCS, OVERLOAD, START, TESTS];
 rows.sort((a, b) => sectionOrder.indexOf(a.section) - sectionOrder.indexOf(b.section));
 
 writeFileSync(outFile, benchmarksMarkdown({ quick, machine, loadAtStart, rows, notes, failures, workDir, overloadTable, app, floor, pages, start }));

@@ -121,7 +121,7 @@ function phaseOf(stack: { url: string; functionName: string }[]): string {
   return 'other';
 }
 
-interface CpuProfile {
+export interface CpuProfile {
   nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber?: number }; children?: number[] }[];
   samples: number[];
   timeDeltas: number[];
@@ -130,21 +130,23 @@ interface CpuProfile {
 }
 
 /**
- * Points the frames of a bundled server back at the files they were bundled from (its source map, written
- * beside it by esbuild's --sourcemap), so time is owned by packages and folders as it is without a bundle.
+ * Points the frames of a bundle back at the files they were bundled from (its source map, written beside it
+ * by esbuild's --sourcemap or Vite's), so time is owned by packages and folders as it is without a bundle.
+ * `scriptUrl` is the bundle's address in the profile (a browser's is an http one).
  */
-export function resolveBundleFrames(profile: CpuProfile, bundleFile: string): CpuProfile {
+export function resolveBundleFrames(profile: CpuProfile, bundleFile: string, scriptUrl = pathToFileURL(bundleFile).href): CpuProfile {
   const mapFile = `${bundleFile}.map`;
   if (!existsSync(mapFile)) return profile;
   const sourceMap = new SourceMap(JSON.parse(readFileSync(mapFile, 'utf8')) as SourceMapPayload);
-  const bundleUrl = pathToFileURL(bundleFile).href;
   const mapDir = dirname(mapFile);
   const nodes = profile.nodes.map((node) => {
-    if (node.callFrame.url !== bundleUrl) return node;
-    const entry = sourceMap.findEntry(node.callFrame.lineNumber, node.callFrame.columnNumber ?? 0) as { originalSource?: string; originalLine?: number };
+    if (node.callFrame.url !== scriptUrl) return node;
+    const entry = sourceMap.findEntry(node.callFrame.lineNumber, node.callFrame.columnNumber ?? 0) as { originalSource?: string; originalLine?: number; name?: string };
     if (!entry.originalSource) return node;
     const url = pathToFileURL(resolve(mapDir, entry.originalSource.replace(/^file:\/\//, ''))).href;
-    return { ...node, callFrame: { ...node.callFrame, url, lineNumber: entry.originalLine ?? node.callFrame.lineNumber } };
+    // A minified bundle's function names are its own: the source's name, where the map has one, says more.
+    const functionName = entry.name && node.callFrame.functionName ? entry.name : node.callFrame.functionName;
+    return { ...node, callFrame: { ...node.callFrame, url, functionName, lineNumber: entry.originalLine ?? node.callFrame.lineNumber } };
   });
   return { ...profile, nodes };
 }

@@ -22,7 +22,15 @@ describe('bench budgets', () => {
     expect(budgetText('overloadRefusedP99')).toBe('≤ 50 ms');
     expect(budgetText('overloadAcceptedP99')).toBe('≤ 10 × unloaded p99');
     expect(budgetText('flowSender')).toBe('≤ 3 kB');
-    expect(BUDGETS).toHaveLength(20);
+    // Issue 30: the pages a shopper sees, on a slowed CPU, beside the floor app.
+    expect(budgetText('shopperIndexLcp')).toBe('≤ 0.8 s');
+    expect(budgetText('shopperWaitingLcp')).toBe('≤ 1.0 s');
+    expect(budgetText('shopperSuccessLcp')).toBe('≤ 1.0 s');
+    expect(budgetText('shopperLcpMinusFcp')).toBe('≤ 100 ms');
+    expect(budgetText('shopperTbt')).toBe("≤ 50 ms and ≤ 1.5× the floor's");
+    expect(budgetText('shopperInp')).toBe('≤ 100 ms');
+    expect(budgetText('shopperCls')).toBe('0');
+    expect(BUDGETS).toHaveLength(27);
   });
 
   it('gives each budget its figure and verdict in the budgets\' order, and says which were not measured', () => {
@@ -32,7 +40,7 @@ describe('bench budgets', () => {
       row({ measure: 'first screen ratio', value: '1.12×', budget: '≤ 1.10×', within: false, budgetId: 'firstScreenRatio' }),
     ];
     const lines = budgetSummary(rows);
-    expect(lines).toHaveLength(20);
+    expect(lines).toHaveLength(27);
     expect(lines[0]).toEqual(['first-screen JS, ours / floor app (same run)', '1.12×', '≤ 1.10×', '**no**']);
     expect(lines[1]).toEqual(['index: Lighthouse performance', 'not measured', '1.00', '—']);
     expect(lines[3]).toEqual(['index: LCP', '0.75 s', '≤ 0.8 s', 'yes']);
@@ -44,8 +52,8 @@ describe('bench budgets', () => {
       row({ measure: 'getPromotion at 500 req/s', value: 'p99 6.00 ms', budget: 'p99 ≤ 5 ms', within: false, budgetId: 'catalogueP99' }),
     ];
     const lines = budgetSummary(rows);
-    expect(lines).toHaveLength(21);
-    expect(lines.slice(8, 10)).toEqual([
+    expect(lines).toHaveLength(28);
+    expect(lines.slice(15, 17)).toEqual([
       ['getProducts at 500 req/s', 'p99 4.00 ms', 'p99 ≤ 5 ms', 'yes'],
       ['getPromotion at 500 req/s', 'p99 6.00 ms', 'p99 ≤ 5 ms', '**no**'],
     ]);

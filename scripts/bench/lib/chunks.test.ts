@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bytesByOwner, chunkNames, decodeVlq, htmlEntryKey, htmlReferences, ownerOf, staticClosure, type Manifest } from './chunks';
+import { bytesByOwner, chunkNames, decodeVlq, htmlEntryKey, htmlReferences, ownerOf, ownFileOf, staticClosure, type Manifest } from './chunks';
 
 const manifest: Manifest = {
   'index.html': { file: 'assets/index-a.js', src: 'index.html', isEntry: true, imports: ['_vendor-b.js'], dynamicImports: ['src/app/views/Waiting.tsx'], css: ['assets/index-c.css'] },
@@ -47,6 +47,13 @@ describe('source-map attribution', () => {
     expect(ownerOf('../../src/app/views/Home.tsx')).toBe('src/app');
     expect(ownerOf('../../machines/checkout.machine.ts')).toBe('machines');
     expect(ownerOf('\0vite/preload-helper.js')).toBe('(vite runtime)');
+  });
+
+  it('names each file of our own by its path in the repository, and every package as one', () => {
+    expect(ownFileOf('../../../../work/wt/src/app/views/CheckoutView.tsx')).toBe('src/app/views/CheckoutView.tsx');
+    expect(ownFileOf('../../machines/checkout.form.ts')).toBe('machines/checkout.form.ts');
+    expect(ownFileOf('../../node_modules/react-dom/cjs/react-dom.production.js')).toBe('(packages)');
+    expect(ownFileOf('\0vite/preload-helper.js')).toBe('(vite runtime)');
   });
 
   it('gives each mapped segment the bytes up to the next one', () => {

@@ -119,14 +119,22 @@ export function ownerOf(source: string): string {
   return own ? (own[1] as string) : `(other) ${normalised.split('/').slice(-2).join('/')}`;
 }
 
+/** A source of our own as its path in the repository (src/app/router.tsx); every package's source is '(packages)'. */
+export function ownFileOf(source: string): string {
+  const owner = ownerOf(source);
+  if (!/^(src\/|machines$|scripts\/bench\/floor$)/.test(owner)) return owner.startsWith('(') ? owner : '(packages)';
+  const normalised = source.replace(/\\/g, '/');
+  return normalised.slice(normalised.lastIndexOf(owner === 'machines' ? 'machines/' : `${owner}/`));
+}
+
 /**
  * Bytes of generated code per owner (package or folder of ours), read from a source map: each mapped
  * segment runs to the next one on its line; unmapped bytes and line breaks go to '(unmapped)'.
  */
-export function bytesByOwner(code: string, map: { sources: string[]; mappings: string }): Map<string, number> {
+export function bytesByOwner(code: string, map: { sources: string[]; mappings: string }, owning: (source: string) => string = ownerOf): Map<string, number> {
   const totals = new Map<string, number>();
   const add = (owner: string, bytes: number) => totals.set(owner, (totals.get(owner) ?? 0) + bytes);
-  const owners = map.sources.map(ownerOf);
+  const owners = map.sources.map(owning);
   const codeLines = code.split('\n');
   const mapLines = map.mappings.split(';');
   let sourceIndex = 0;
