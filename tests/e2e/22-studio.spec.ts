@@ -11,6 +11,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { SCREENS_DIR } from '../../scripts/statecharts/coverage-files';
 import { startStudioServer, type StudioServer } from '../../scripts/studio/serve';
+import { buildStudioOnce } from './support/studio';
 import { contractOperationIds, listedOperations } from './support/api-reference';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -28,8 +29,7 @@ test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
-  const build = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/studio/build.ts'], { cwd: ROOT, encoding: 'utf8' });
-  expect(build.status, `npm run studio:build failed:\n${build.stdout}\n${build.stderr}`).toBe(0);
+  buildStudioOnce();
   const paths = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/statecharts/paths.ts', '--json'], { cwd: ROOT, encoding: 'utf8' });
   figures = JSON.parse(paths.stdout) as Figures[];
   expect(figures.length).toBeGreaterThan(0);

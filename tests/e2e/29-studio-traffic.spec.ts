@@ -4,13 +4,13 @@
  * The diagram shows those counts ("fewer than 5" where masked), the funnel the shares of the first step, and each
  * way of not having traffic says what to do.
  */
-import { spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import type { FlowStats } from '../../src/domain/flow-traffic';
 import { startStudioServer, type StudioServer } from '../../scripts/studio/serve';
+import { buildStudioOnce } from './support/studio';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const STUDIO_ROOT = join(ROOT, 'build', 'studio');
@@ -89,8 +89,7 @@ test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
-  const build = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/studio/build.ts'], { cwd: ROOT, encoding: 'utf8' });
-  expect(build.status, `npm run studio:build failed:\n${build.stdout}\n${build.stderr}`).toBe(0);
+  buildStudioOnce();
   listener = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://listener');
     asked.push({ url: request.url ?? '', authorization: request.headers.authorization });

@@ -115,6 +115,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   startLayer('browser-journeys');
   // Every server of the run (this one and those a journey starts itself) serves that build.
   process.env.DIST_DIR = E2E_DIST;
+  // Names this run, for what its workers build once and share (the studio).
+  process.env.E2E_RUN_ID = `${process.pid}-${Date.now()}`;
   const workDir = mkdtempSync(join(tmpdir(), 'tvc-e2e-'));
   const logPath = join(workDir, 'server.log');
   let started: Started | null = null;
