@@ -18,7 +18,9 @@ function refuse(error: unknown): never {
 
 const startedAt = performance.now();
 /** The rest of the server, evaluated (imported) while the store opens: PGlite waits for its files meanwhile. */
-const loadServer = () => Promise.all([import('./app'), import('./catalogue/load'), import('./production'), import('./merchant'), import('./log'), import('./ports'), import('./shutdown'), import('fastify'), import('./ops/listener')]);
+const loadServer = () => Promise.all([import('./app'), import('./catalogue/load'), import('./production'), import('./merchant'), import('./log'), import('./ports'), import('./shutdown'), import('fastify'), import('./ops/listener'),
+  // prom-client takes a tenth of a second to load: with an operator listener (the demo opens one by default) it loads here too, not after the store.
+  config.mode === 'demo' || config.ops.port !== null ? import('./ops/registry') : null]);
 const config = (() => {
   try {
     return readConfig();
