@@ -26,7 +26,7 @@ beforeAll(async () => {
   server = await spawnServer({
     DATA_DIR: join(workDir, 'data'), OPS_PORT: String(opsPort), BILLING: 'whmcs', WHMCS_API_URL: fake.url, WHMCS_API_IDENTIFIER: fake.identifier,
     WHMCS_API_SECRET: fake.secret, WHMCS_RETAIL_GID: String(DEMO_RETAIL_GID), WHMCS_RESELLER_GID: String(DEMO_RESELLER_GID),
-    WHMCS_RESELLER_CLIENT_GROUP: String(DEMO_RESELLER_CLIENT_GROUP),
+    WHMCS_RESELLER_CLIENT_GROUP: String(DEMO_RESELLER_CLIENT_GROUP), FLOW_MIN_COUNT: '2',
   });
   await server.ready;
   const webPort = await freePort();
@@ -87,6 +87,25 @@ describe('a real Prometheus scraping the operator listener', () => {
     expect(await query('up{job="tv-checkout"}')).toBe(1);
     expect(await query('checkout_store_up{job="tv-checkout"}')).toBe(1);
   }, 90_000);
+
+  it('sees the flow traffic: a transition counted once the threshold (FLOW_MIN_COUNT=2) is reached, never before', async () => {
+    // The checkout's first step as machines/checkout.machine.ts defines it, and its label as `npm run paths` prints it.
+    const loaded = { source: 'checkout.loading', event: 'always', targets: ['checkout.ready'], guard: 'catalogueLoaded' };
+    const series = 'checkout_flow_transitions_total{machine="checkout",transition="checkout.loading → checkout.ready on always [catalogueLoaded]"}';
+    const report = async () => {
+      const answer = await fetch(`${server.baseUrl}/checkout/api/flowEvents`, {
+        method: 'POST', headers: { 'content-type': 'application/json', origin: server.baseUrl },
+        body: JSON.stringify({ locale: 'en-en', steps: [{ machine: 'checkout', transitions: [loaded], entered: ['checkout.ready'], exited: ['checkout.loading'] }], vitals: [], ended: [] }),
+      });
+      expect(answer.status).toBe(204);
+    };
+    await report();
+    // Two scrapes later the one count is still hidden.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(await query(`count(${series})`)).toBe(0);
+    await report();
+    await eventually(async () => expect(await query(series)).toBe(2), 30_000, 500);
+  }, 60_000);
 
   it('exposes every series the dashboard and the alert rules query', async () => {
     const exposed = await (await fetch(`http://127.0.0.1:${opsPort}/metrics`)).text();
