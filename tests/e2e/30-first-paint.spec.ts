@@ -6,22 +6,13 @@
 import type { Page } from '@playwright/test';
 import { SEEDED_PLANS } from '../facts/catalogue';
 import { declineOnSandbox, expect, guestOrder, payOnSandbox, reachSuccess, test, uniqueEmail } from './support/fixtures';
+import { watchConsole } from './support/console';
 
 const HYDRATION_TROUBLE = /hydrat|did not match|\[tvc\] hydration recovered/i;
 const ONE_MONTH = SEEDED_PLANS.find((plan) => plan.name === '1 Month')!;
 
 /** The page's text as the server sent it: React's empty comments between adjacent texts removed. */
 const asSent = async (page: Page, path: string) => (await (await page.context().request.get(path)).text()).replaceAll('<!-- -->', '');
-
-/** Console errors and warnings of a page, and its uncaught errors. */
-function watchConsole(page: Page): string[] {
-  const messages: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error' || message.type() === 'warning') messages.push(`${message.type()}: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => messages.push(`pageerror: ${error.message}`));
-  return messages;
-}
 
 /** The layout shifts of the page so far, summed (CLS as the browser records it). */
 const layoutShift = (page: Page) =>
