@@ -88,7 +88,7 @@ test('the waiting page with a saved payment is server-rendered with its receipt 
   expect(order).toMatch(/^#\d+$/);
 
   // What the server sends for this browser (its cookies): the frame and the receipt, before any script.
-  // React separates adjacent texts with an empty comment ('#<!-- -->42'); the receipt's lines come with the chart's first status answer, after the script.
+  // React separates adjacent texts with an empty comment ('#<!-- -->42'). The receipt's lines are checked by 30-first-paint.spec.ts.
   const html = (await (await context.request.get('/checkout/waiting')).text()).replaceAll('<!-- -->', '');
   expect(html).toContain(`<dt>Order</dt><dd>${order}</dd>`);
   expect(html).toContain('role="timer"');
