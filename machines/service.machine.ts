@@ -17,6 +17,8 @@ export type ClientProduct = ContractClientProduct;
 /** The service the success page is about. */
 export interface ServiceInput {
   serviceid: number;
+  /** The service the page was first painted with (the server's render): shown while the chart loads it. */
+  product?: ClientProduct | null;
 }
 
 /** What a copy button copies. */
@@ -197,10 +199,10 @@ export const serviceMachine = setup({
   meta: { product: "The success page: the client's login details, copy buttons, playlist, set-up guide and device address." },
   context: ({ input }) => ({
     serviceid: input.serviceid,
-    product: null,
+    product: input.product ?? null,
     copied: null,
     copyHint: null,
-    deviceAddress: '',
+    deviceAddress: input.product?.macAddress.value ?? '',
     deviceError: null,
     error: null,
     player: null,

@@ -33,6 +33,8 @@ export interface WaitingInput {
   selectedGateway: string;
   /** The clock reading when the step starts, epoch milliseconds. */
   now: number;
+  /** The status answer the page was first painted with (the server's render): the step opens showing it, then polls. */
+  status?: OrderStatusResult | null;
 }
 
 /** What the waiting page shows and the machine remembers. */
@@ -124,8 +126,9 @@ export function pendingGatewayOf(context: WaitingContext): CreatePaymentLinkInpu
   return { module, type: context.gateways.find((gateway) => gateway.module === module)?.type ?? null };
 }
 
-/** The context the waiting step opens with: the order still Pending, polled at the normal interval. */
+/** The context the waiting step opens with: the order still Pending (or as its first answer said), polled at the normal interval. */
 export function initialWaitingContext(input: WaitingInput): WaitingContext {
+  const known = input.status ?? null;
   return {
     order: input.order,
     paymentLink: input.paymentLink,
@@ -136,12 +139,12 @@ export function initialWaitingContext(input: WaitingInput): WaitingContext {
     gateways: input.gateways,
     selectedGateway: input.selectedGateway,
     pendingGateway: null,
-    status: 'Pending',
-    statusTone: statusTone('Pending'),
+    status: known?.status ?? 'Pending',
+    statusTone: statusTone(known?.status ?? 'Pending'),
     pollDelayMs: ORDER_POLL_INTERVAL_MS,
     error: null,
-    payment: null,
-    latePayment: false,
-    receipt: null,
+    payment: known?.payment ?? null,
+    latePayment: known?.latePayment ?? false,
+    receipt: known?.receipt ?? null,
   };
 }

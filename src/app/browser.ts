@@ -58,6 +58,18 @@ export function focusPageHeading(): void {
   document.querySelector<HTMLElement>('main h1')?.focus();
 }
 
+/**
+ * Calls back when the browser shows this page again from its back/forward cache (back from a payment page):
+ * its scripts were frozen meanwhile, so what they showed may be stale. Returns the unsubscribe.
+ */
+export function onPageRestored(callback: () => void): () => void {
+  const listener = (event: PageTransitionEvent) => {
+    if (event.persisted) callback();
+  };
+  window.addEventListener('pageshow', listener);
+  return () => window.removeEventListener('pageshow', listener);
+}
+
 const RELOADED_AT = 'tvc:reloaded';
 
 /** Reloads the page (a new deploy replaced a chunk) unless that was done within `guardMs`; false when it did not (or there is no page: the server's render). */

@@ -10,7 +10,9 @@ import { Layout } from './components/Layout';
 import { lazyComponent, lazyView } from './lazy';
 import { applyLocale, likelyLocale, parseLocalePrefix } from './locale';
 import { resumeOrder, resumeSearch } from './resume';
+import { firstPaintStatus } from './order-status';
 import { parseSearch, serviceSearch, stringifySearch } from './search';
+import { firstPaintService } from './success-service';
 import type { AppServices } from './services';
 import { CheckoutView } from './views/CheckoutView';
 import { PendingView, StartingView } from './views/PendingView';
@@ -58,10 +60,13 @@ const creatingOrderRoute = createRoute({
   component: lazyView(() => import('./views/CreatingOrderView'), 'CreatingOrderView'),
 });
 
-/** ?orderid=N (a recovery reminder's link): the order is loaded from the server when this browser has not saved it. */
+/**
+ * ?orderid=N (a recovery reminder's link): the order is loaded from the server when this browser has not saved it.
+ * On the server's first screen the order's status too, so the page is painted with its receipt and status.
+ */
 const resumeThenGateways = async (app: AppServices, orderid: number | undefined) => {
   const [gateways] = await Promise.all([gatewaysOrNone(app), resumeOrder(app, orderid)]);
-  return gateways;
+  return { ...gateways, status: await firstPaintStatus(app) };
 };
 
 const waitingRoute = createRoute({
@@ -77,6 +82,8 @@ const successRoute = createRoute({
   getParentRoute: () => localeRoute,
   path: APP_ROUTES.success,
   validateSearch: serviceSearch,
+  loaderDeps: ({ search }) => ({ serviceid: search.serviceid }),
+  loader: ({ context: { app }, deps }) => firstPaintService(app, deps.serviceid),
   component: lazyView(() => import('./views/SuccessView'), 'SuccessView'),
 });
 

@@ -9,7 +9,7 @@ import { DEFAULT_LOCALE, isLocale, LANGUAGE_COOKIE, LOCALES, pickLocale, type Lo
 import { recordNewAffiliateClick } from './affiliate-click';
 import { DEMO_BANNER_TEXTS, withDemoBanner } from './demo-banner';
 import { escapeHtml } from './escape-html';
-import { cleanPath, isPageRequest } from './page-paths';
+import { carriesCredentials, cleanPath, isPageRequest } from './page-paths';
 import { contractOperations, shareableInRender } from './operations';
 import { NO_METRICS, type ShopMetrics } from './ops/metrics';
 import { acceptedLanguages, createServerRenderer, type RenderedPage, type ServerRenderer } from './server-render';
@@ -192,7 +192,7 @@ export async function serveSpa(
     // A path the app has no page for is a 404 (no soft 404): the shell starts the app, which shows its 404 page.
     if (!isAppPage(path)) reply.code(404);
     const accepted = String(request.headers['accept-encoding'] ?? '');
-    reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').header('vary', starting ? 'accept-encoding, accept-language, cookie' : 'accept-encoding');
+    reply.type('text/html; charset=utf-8').header('cache-control', carriesCredentials(path) ? 'no-store' : 'no-cache').header('vary', starting ? 'accept-encoding, accept-language, cookie' : 'accept-encoding');
     if (starting) {
       // A lost click must not cost the shopper the page.
       await recordNewAffiliateClick(app, request, reply).catch((error: unknown) => request.log.warn({ err: error }, 'affiliate click not recorded'));

@@ -1,6 +1,7 @@
 import type { BrowserContext, Page } from '@playwright/test';
 import { SEEDED_PLANS } from '../facts/catalogue';
 import { DEMO_CLIENT, declineOnSandbox, expect, guestOrder, logIn, test, uniqueEmail } from './support/fixtures';
+import { watchConsole } from './support/console';
 
 // Issue 17 item 1: the first screen is rendered by the server and hydrated, not replaced.
 const ENTRY = '?pid=2&promocode=WELCOME10&extraconnect=1';
@@ -12,16 +13,6 @@ const HYDRATION_TROUBLE = /hydrat|did not match|\[tvc\] hydration recovered/i;
  * - getPromotion: the entry's pre-filled promo code is checked by the chart once it runs (its answer decides the discount).
  */
 const EXPECTED_CALLS = [/^\/checkout\/api\/getPromotion\?code=WELCOME10$/];
-
-/** Console errors and warnings of a page, and its uncaught errors. */
-function watchConsole(page: Page): string[] {
-  const messages: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error' || message.type() === 'warning') messages.push(`${message.type()}: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => messages.push(`pageerror: ${error.message}`));
-  return messages;
-}
 
 /** The API calls the page makes from now on (path and query). */
 async function watchApiCalls(context: BrowserContext): Promise<string[]> {
@@ -97,7 +88,7 @@ test('the waiting page with a saved payment is server-rendered with its receipt 
   expect(order).toMatch(/^#\d+$/);
 
   // What the server sends for this browser (its cookies): the frame and the receipt, before any script.
-  // React separates adjacent texts with an empty comment ('#<!-- -->42'); the receipt's lines come with the chart's first status answer, after the script.
+  // React separates adjacent texts with an empty comment ('#<!-- -->42'). The receipt's lines are checked by 30-first-paint.spec.ts.
   const html = (await (await context.request.get('/checkout/waiting')).text()).replaceAll('<!-- -->', '');
   expect(html).toContain(`<dt>Order</dt><dd>${order}</dd>`);
   expect(html).toContain('role="timer"');

@@ -183,7 +183,7 @@ function seeReceipt(told: WaitingPage['told'] | null): void {
     [en.receipt.discount, `−${money(1.7, 'EUR')}`],
     [en.receipt.total, TOTAL],
     [en.receipt.invoice, `#${order.invoiceid}`],
-    [en.receipt.date, new Intl.DateTimeFormat(LOCALE_TAGS['en-en'], { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(INVOICE_DATE))],
+    [en.receipt.date, new Intl.DateTimeFormat(LOCALE_TAGS['en-en'], { dateStyle: 'medium', timeStyle: 'long', timeZone: 'UTC' }).format(new Date(INVOICE_DATE))],
     [en.receipt.paymentMethod, gatewayName(waitingModelInput.selectedGateway)],
   ]);
 }

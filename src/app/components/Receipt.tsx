@@ -27,8 +27,8 @@ export function Receipt({ receipt, invoiceid, gateways, lead }: ReceiptProps) {
   const money = (amount: number) => (isCurrency(receipt.currency) ? format.money(amount, receipt.currency) : `${amount.toFixed(2)} ${receipt.currency}`);
   const { paymentmethod } = receipt;
   const gatewayName = paymentmethod && (gateways?.find((gateway) => gateway.module === paymentmethod.module)?.displayname ?? paymentmethod.displayname);
-  // A paid invoice is dated by its payment; an unpaid one by when it was made.
-  const date = new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(receipt.datepaid ?? receipt.date));
+  // A paid invoice is dated by its payment; an unpaid one by when it was made. In UTC, as invoices are: the server's page cannot know the browser's time zone.
+  const date = new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeStyle: 'long', timeZone: 'UTC' }).format(new Date(receipt.datepaid ?? receipt.date));
   return (
     <section className="summary receipt" aria-labelledby={headingId}>
       <h2 id={headingId}>{t('receipt.title')}</h2>

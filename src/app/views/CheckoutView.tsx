@@ -9,6 +9,7 @@ import type { Currency } from '../../domain/currency';
 import type { EntryQuery } from '../../domain/entry-query';
 import { cycleMonths } from '../../domain/billing-cycle';
 import { compareWithMonthly, monthlyPlanOf, priceFor } from '../../domain/pricing';
+import { onPageRestored } from '../browser';
 import { GatewayPicker, PlanPicker } from '../components/Choices';
 import { Alert, Loading } from '../components/Feedback';
 import { Field } from '../components/Field';
@@ -111,6 +112,8 @@ function Checkout({ search, preloaded, user, autoOrderStop, links, onRetry }: Ch
   const { minLoadingMs } = useApp();
   const { actor } = useCheckoutActor(search, user, autoOrderStop, preloaded);
   const snapshot = useSelector(actor, (current) => current);
+  // Back from the payment page out of the back/forward cache: a chart that handed the order over starts again and reads the saved order.
+  useEffect(() => onPageRestored(() => actor.getSnapshot().status === 'done' && onRetry()), [actor, onRetry]);
   // The order form is the first screen's biggest render: it comes in a deferred render, which React
   // does in slices, so the page keeps answering meanwhile. The saved order is checked before it.
   const loading = useDeferredValue(useMinimumDuration(snapshot.matches('loading') || snapshot.matches('checkingSavedOrder') || snapshot.matches('resumingOrder'), minLoadingMs));

@@ -17,7 +17,7 @@ import { RenewsOn } from '../components/RenewsOn';
 import { StatusBadge } from '../components/StatusBadge';
 import { useApp, useMessage, useMinimumDuration } from '../hooks';
 import { localeParam, useLocale } from '../locale';
-import { readPayment } from '../saved-payment';
+import { successServiceId } from '../success-service';
 
 type ServiceActor = Actor<typeof serviceMachine>;
 type ServiceSnapshot = SnapshotFrom<typeof serviceMachine>;
@@ -32,14 +32,17 @@ export function SuccessView() {
   const app = useApp();
   const { serviceid, invoiceid } = route.useSearch();
   // Without a serviceid in the URL, the service of the order paid in this browser.
-  const [savedServiceId] = useState(() => readPayment(app.store)?.order.serviceid ?? null);
+  const [savedServiceId] = useState(() => successServiceId(app, undefined));
   const id = serviceid ?? savedServiceId;
+  // The server's first paint of the credentials (its signed-in owner's only), for the chart to start from.
+  const painted = route.useLoaderData();
+  const firstPaint = painted && painted.serviceid === id ? painted.product : null;
   return (
     <section className="page success">
       <PageTitle>{t('success.title')}</PageTitle>
       {id ? (
         // The login details the shopper came for lead; the receipt follows them.
-        <Service key={id} serviceid={id} receipt={invoiceid ? <InvoiceReceipt invoiceid={invoiceid} /> : null} />
+        <Service key={id} serviceid={id} firstPaint={firstPaint} receipt={invoiceid ? <InvoiceReceipt invoiceid={invoiceid} /> : null} />
       ) : (
         <NothingToShow message={t('success.none')} />
       )}
@@ -47,15 +50,16 @@ export function SuccessView() {
   );
 }
 
-function Service({ serviceid, receipt }: { serviceid: number; receipt: ReactNode }) {
+function Service({ serviceid, firstPaint, receipt }: { serviceid: number; firstPaint: ClientProduct | null; receipt: ReactNode }) {
   const { t } = useTranslation();
   const message = useMessage();
   const app = useApp();
   const locale = useLocale();
-  const [logic] = useState(() => serviceLogic(app));
-  const actor = useActorRef(logic, { input: { serviceid }, inspect: app.inspect });
+  const [logic] = useState(() => serviceLogic(app, firstPaint));
+  const actor = useActorRef(logic, { input: { serviceid, product: firstPaint }, inspect: app.inspect });
   const snapshot = useSelector(actor, (current) => current);
-  const loading = useMinimumDuration(snapshot.matches('loading'), app.minLoadingMs);
+  // A service the page was painted with shows at once: the chart's load of it changes nothing on screen.
+  const loading = useMinimumDuration(snapshot.matches('loading') && snapshot.context.product === null, app.minLoadingMs);
   const loggedIn = useSelector(app.session.auth, (auth) => auth.matches('loggedIn'));
   const isClient = useSelector(app.session.auth, (auth) => auth.matches('loggedIn') && auth.context.user?.guest === false);
   const { product, error } = snapshot.context;

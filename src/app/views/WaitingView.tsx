@@ -4,9 +4,10 @@ import type { TFunction } from 'i18next';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Actor, SnapshotFrom } from 'xstate';
-import type { WaitingGateway } from '../../../machines/waiting.context';
-import { waitingMachine } from '../../../machines/waiting.machine';
+import type { OrderStatusResult, WaitingEvent, WaitingGateway } from '../../../machines/waiting.context';
+import { COUNTDOWN_TICK_MS, waitingMachine } from '../../../machines/waiting.machine';
 import { waitingLogic } from '../actors/waiting';
+import { onPageRestored } from '../browser';
 import { CancelQuestion } from '../components/CancelQuestion';
 import { Alert } from '../components/Feedback';
 import { Notice } from '../components/Notice';
@@ -38,7 +39,7 @@ export function ResellerWaitingView() {
   return <WaitingPage {...resellerWaitingRoute.useLoaderData()} />;
 }
 
-function WaitingPage({ gateways }: Gateways) {
+function WaitingPage({ gateways, status }: Gateways & { status: OrderStatusResult | null }) {
   const { t } = useTranslation();
   const app = useApp();
   const [saved] = useState(() => readPayment(app.store));
@@ -46,7 +47,7 @@ function WaitingPage({ gateways }: Gateways) {
   return (
     <section className="page waiting">
       {pending ? (
-        <Waiting saved={saved} gateways={gateways} />
+        <Waiting saved={saved} gateways={gateways} status={status} />
       ) : (
         <>
           <PageTitle>{t('waiting.title')}</PageTitle>
@@ -57,7 +58,7 @@ function WaitingPage({ gateways }: Gateways) {
   );
 }
 
-function Waiting({ saved, gateways }: { saved: SavedPayment; gateways: WaitingGateway[] }) {
+function Waiting({ saved, gateways, status }: { saved: SavedPayment; gateways: WaitingGateway[]; status: OrderStatusResult | null }) {
   const { t } = useTranslation();
   const message = useMessage();
   const app = useApp();
@@ -89,9 +90,12 @@ function Waiting({ saved, gateways }: { saved: SavedPayment; gateways: WaitingGa
     selectedGateway: saved.gateway,
     // The server-rendered page's countdown: the first render shows the server's time, then the chart ticks.
     now: app.renderedAt ?? app.now(),
+    // The status the server painted the page with: the chart opens on it, so hydration changes nothing on screen.
+    status,
   }));
   const actor = useActorRef(logic, { input, inspect: app.inspect });
   useSavedPayment(actor, saved.flow);
+  useEffect(() => onPageRestored(() => catchUp(actor)), [actor]);
   const snapshot = useSelector(actor, (current) => current);
   const { context } = snapshot;
   const title = <PageTitle>{t(titleKey(snapshot))}</PageTitle>;
@@ -237,6 +241,15 @@ function titleKey(snapshot: WaitingSnapshot) {
   if (snapshot.matches({ watching: { payment: 'confirming' } })) return 'waiting.confirmingTitle' as const;
   if (snapshot.matches({ watching: { payment: 'declined' } })) return 'waiting.declinedTitle' as const;
   return 'waiting.title' as const;
+}
+
+/**
+ * Back from the payment page out of the back/forward cache, the chart's timers were frozen: its own poll and
+ * tick fire now, so it reads the order's status and the clock at once instead of at the next interval.
+ */
+function catchUp(actor: WaitingActor) {
+  actor.send({ type: `xstate.after.pollDelay.waitingPoll` } as unknown as WaitingEvent);
+  actor.send({ type: `xstate.after.${COUNTDOWN_TICK_MS}.waitingCountdown` } as unknown as WaitingEvent);
 }
 
 /** Keeps the checkout cookie in step with the waiting actor, so a reload resumes the same countdown. */
