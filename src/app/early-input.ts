@@ -1,0 +1,45 @@
+/**
+ * What the shopper did on the server's page before the app hydrated it, as the page's capture script
+ * (src/domain/page-scripts.ts) queued it: replayed once, in order, through the hydrated page's own handlers,
+ * so each choice reaches its chart exactly once.
+ */
+
+/** One queued event: its type, its target and, for an input or a change, the field's value then. */
+export type EarlyEvent = [type: string, target: EventTarget | null, value: unknown];
+
+/** The capture script's global: its queue, and how to end the capture. */
+export interface EarlyInput {
+  queue: EarlyEvent[];
+  stop: () => void;
+}
+
+type Field = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
+
+const isField = (target: EventTarget | null): target is Field => {
+  const tag = (target as { tagName?: unknown } | null)?.tagName;
+  return typeof tag === 'string' && /^(INPUT|SELECT|TEXTAREA)$/.test(tag);
+};
+
+/**
+ * Gives a field its value as typing does: the element's own `value` (which React tracks) first says it was
+ * empty, the prototype's setter writes the value, and the event tells React, which then sees a change once.
+ */
+function typeInto(field: Field, value: string, type: string): void {
+  field.value = '';
+  Object.getOwnPropertyDescriptor(Object.getPrototypeOf(field) as object, 'value')?.set?.call(field, value);
+  field.dispatchEvent(new Event(type === 'change' || field.tagName === 'SELECT' ? 'change' : 'input', { bubbles: true }));
+}
+
+/** Ends the capture and replays its queue once: clicks as clicks (their defaults included), inputs as typing. */
+export function replayEarlyInput(early: EarlyInput | undefined): number {
+  if (!early) return 0;
+  early.stop();
+  const events = early.queue.splice(0);
+  for (const [type, target, value] of events) {
+    // A part React rendered again (not hydrated as sent) has new elements: the old ones are gone with what was done on them.
+    if (!(target as Node | null)?.isConnected) continue;
+    if (type === 'click') (target as HTMLElement).click();
+    else if (isField(target) && typeof value === 'string') typeInto(target, value, type);
+  }
+  return events.length;
+}
