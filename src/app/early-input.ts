@@ -4,7 +4,7 @@
  * so each choice reaches its chart exactly once.
  */
 
-/** One queued event: its type, its target and, for an input or a change, the field's value then. */
+/** One queued event: its type, its target and the field's value then (a box's or radio's state after the click). */
 export type EarlyEvent = [type: string, target: EventTarget | null, value: unknown];
 
 /** The capture script's global: its queue, and how to end the capture. */
@@ -30,7 +30,16 @@ function typeInto(field: Field, value: string, type: string): void {
   field.dispatchEvent(new Event(type === 'change' || field.tagName === 'SELECT' ? 'change' : 'input', { bubbles: true }));
 }
 
-/** Ends the capture and replays its queue once: clicks as clicks (their defaults included), inputs as typing. */
+/**
+ * A box or radio the browser already ticked: set back (through the element, so React's tracking agrees) to its state
+ * before the click, then clicked again, so the page's handler sees the one change the shopper made.
+ */
+function clickCheckable(box: HTMLInputElement, checkedAfter: boolean): void {
+  box.checked = !checkedAfter;
+  box.click();
+}
+
+/** Ends the capture and replays its queue once, in order: clicks as clicks (their defaults included), inputs as typing. */
 export function replayEarlyInput(early: EarlyInput | undefined): number {
   if (!early) return 0;
   early.stop();
@@ -38,7 +47,8 @@ export function replayEarlyInput(early: EarlyInput | undefined): number {
   for (const [type, target, value] of events) {
     // A part React rendered again (not hydrated as sent) has new elements: the old ones are gone with what was done on them.
     if (!(target as Node | null)?.isConnected) continue;
-    if (type === 'click') (target as HTMLElement).click();
+    if (type === 'click' && typeof value === 'boolean') clickCheckable(target as HTMLInputElement, value);
+    else if (type === 'click') (target as HTMLElement).click();
     else if (isField(target) && typeof value === 'string') typeInto(target, value, type);
   }
   return events.length;

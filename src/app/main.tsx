@@ -44,7 +44,12 @@ async function start(): Promise<void> {
   await nextTask();
   const root = document.getElementById('root')!;
   // Once the page is the app's, what the shopper did before goes through its handlers, once.
-  const replay = () => void replayEarlyInput((window as unknown as Record<string, EarlyInput | undefined>)[EARLY_INPUT_GLOBAL]);
+  const replay = () => {
+    const held = window as unknown as Record<string, EarlyInput | undefined>;
+    replayEarlyInput(held[EARLY_INPUT_GLOBAL]);
+    // Gone once replayed: the page is the app's from here on.
+    delete held[EARLY_INPUT_GLOBAL];
+  };
   const element = (
     <StrictMode>
       <AfterFirstCommit then={replay}>

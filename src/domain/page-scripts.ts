@@ -7,14 +7,16 @@
 export const EARLY_INPUT_GLOBAL = 'tvcEarlyInput';
 
 /**
- * In the head: until the app stops it, every click, input and change on the page is held back from the page
- * (a click's default too, so no box toggles and no form submits natively) and queued as [type, element, value];
- * consecutive inputs into one field keep only their last value.
+ * In the head: until the app stops it, the page's clicks, inputs and changes are kept from the page's handlers and
+ * queued as [type, element, value]. A box or a radio still ticks natively (queued with its new state); a click
+ * inside a label is left to the label, whose control's own click is queued; any other click (a button, a link) has
+ * its default held back, so nothing submits or navigates natively; consecutive inputs into one field keep their last value.
  */
 export const CAPTURE_SCRIPT =
-  '(function(){var q=[],t=["click","input","change","submit"],h=function(e){var n=e.target,l=q[q.length-1];' +
-  'if(e.type=="click"||e.type=="submit")e.preventDefault();e.stopImmediatePropagation();if(e.type=="submit")return;' +
-  'if(e.type!="click"&&l&&l[0]!="click"&&l[1]==n)q.pop();q.push([e.type,n,n.value])};' +
+  '(function(){var q=[],t=["click","input","change","submit"],h=function(e){var n=e.target,y=e.type,l=q[q.length-1],' +
+  'k=/^(checkbox|radio)$/.test(n.type);if(y=="click"&&!k&&n.closest&&n.closest("label"))return;e.stopImmediatePropagation();' +
+  'if(y=="submit"||y=="click"&&!k)e.preventDefault();if(y=="submit"||y!="click"&&k)return;' +
+  'if(y!="click"&&l&&l[0]!="click"&&l[1]==n)q.pop();q.push([y,n,k?n.checked:n.value])};' +
   't.forEach(function(y){addEventListener(y,h,true)});' +
   `window.${EARLY_INPUT_GLOBAL}={queue:q,stop:function(){t.forEach(function(y){removeEventListener(y,h,true)})}}})()`;
 
