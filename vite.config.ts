@@ -4,7 +4,6 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { spawnSync } from 'node:child_process';
 import { defineConfig, runnerImport, type Plugin } from 'vite';
-import { CAPTURE_SCRIPT, LOADER_SCRIPT } from './src/domain/page-scripts';
 
 /** Writes .br and .gz beside every text asset once, so the server sends them compressed at no cost per request. */
 function precompress(): Plugin {
@@ -148,20 +147,18 @@ function prerenderPages(): Plugin {
       if (!inlined.includes(APP_MARKER)) return;
       // The prerendered page paints without the script: the head captures what the shopper does until the app
       // hydrates, and the app's module is requested only after the first paint (src/domain/page-scripts.ts).
+      const runner = { configFile: false, root: import.meta.dirname, logLevel: 'error' } as const;
+      const { module: scripts } = await runnerImport<typeof import('./src/domain/page-scripts')>(join(import.meta.dirname, 'src/domain/page-scripts.ts'), runner);
       let entry = '';
       const template = inlined
         .replace(/<script type="module" crossorigin src="([^"]+)"><\/script>/, (_tag, src: string) => {
           entry = src;
-          return `<script>${CAPTURE_SCRIPT}</script>`;
+          return `<script>${scripts.CAPTURE_SCRIPT}</script>`;
         })
-        .replace(/(\s*)<\/body>/, (_match, space: string) => `${space}  <script data-src="${entry}">${LOADER_SCRIPT}</script>${space}</body>`);
+        .replace(/(\s*)<\/body>/, (_match, space: string) => `${space}  <script data-src="${entry}">${scripts.LOADER_SCRIPT}</script>${space}</body>`);
       if (!entry) throw new Error('prerender: index.html has no module script to load after the first paint');
 
-      const { module: prerender } = await runnerImport<typeof import('./src/app/prerender')>(join(import.meta.dirname, 'src/app/prerender.tsx'), {
-        configFile: false,
-        root: import.meta.dirname,
-        logLevel: 'error',
-      });
+      const { module: prerender } = await runnerImport<typeof import('./src/app/prerender')>(join(import.meta.dirname, 'src/app/prerender.tsx'), runner);
       // The server renders each page into this template (src/server/server-render.ts), its translations in the page's data.
       this.emitFile({ type: 'asset', fileName: 'pages/template.html', source: template });
       for (const locale of prerender.LOCALES) {

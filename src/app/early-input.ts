@@ -39,11 +39,15 @@ function clickCheckable(box: HTMLInputElement, checkedAfter: boolean): void {
   box.click();
 }
 
-/** Ends the capture and replays its queue once, in order: clicks as clicks (their defaults included), inputs as typing. */
-export function replayEarlyInput(early: EarlyInput | undefined): number {
-  if (!early) return 0;
-  early.stop();
-  const events = early.queue.splice(0);
+/**
+ * True once React has hydrated an element (it keeps its props on it): a click replayed before that would reach
+ * a boundary still waiting to hydrate, which React then renders anew and the click is lost. React has no public
+ * word for "this element is hydrated"; its own key on the node is what its event system reads.
+ */
+const hydratedByReact = (target: EventTarget | null): boolean => target !== null && Object.keys(target).some((key) => key.startsWith('__reactProps$'));
+
+/** Replays the queue, in order: clicks as clicks (their defaults included), inputs as typing. */
+function replay(events: readonly EarlyEvent[]): void {
   for (const [type, target, value] of events) {
     // A part React rendered again (not hydrated as sent) has new elements: the old ones are gone with what was done on them.
     if (!(target as Node | null)?.isConnected) continue;
@@ -51,5 +55,24 @@ export function replayEarlyInput(early: EarlyInput | undefined): number {
     else if (type === 'click') (target as HTMLElement).click();
     else if (isField(target) && typeof value === 'string') typeInto(target, value, type);
   }
-  return events.length;
+}
+
+/** How often, and for how long at most, the replay waits for React to hydrate the elements it targets. */
+const HYDRATION_POLL_MS = 16;
+const HYDRATION_WAIT_MS = 10_000;
+
+/**
+ * Ends the capture and replays its queue once, when every element it targets is hydrated (or gone); until then
+ * the capture goes on, so what the shopper does meanwhile joins the queue in order. `done` follows the replay.
+ */
+export function replayEarlyInput(early: EarlyInput | undefined, done: () => void = () => {}, waited = 0): void {
+  if (!early) return done();
+  const pending = early.queue.some(([, target]) => (target as Node | null)?.isConnected && !hydratedByReact(target));
+  if (pending && waited < HYDRATION_WAIT_MS) {
+    setTimeout(() => replayEarlyInput(early, done, waited + HYDRATION_POLL_MS), HYDRATION_POLL_MS);
+    return;
+  }
+  early.stop();
+  replay(early.queue.splice(0));
+  done();
 }

@@ -46,9 +46,8 @@ async function start(): Promise<void> {
   // Once the page is the app's, what the shopper did before goes through its handlers, once.
   const replay = () => {
     const held = window as unknown as Record<string, EarlyInput | undefined>;
-    replayEarlyInput(held[EARLY_INPUT_GLOBAL]);
     // Gone once replayed: the page is the app's from here on.
-    delete held[EARLY_INPUT_GLOBAL];
+    replayEarlyInput(held[EARLY_INPUT_GLOBAL], () => delete held[EARLY_INPUT_GLOBAL]);
   };
   const element = (
     <StrictMode>

@@ -1,11 +1,13 @@
-import type { Page, Request } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import type { Page } from '@playwright/test';
 import { APP_ROUTES } from '../../src/domain/app-routes';
 import { LOCALES } from '../../src/domain/locale';
-import en from '../../src/i18n/locales/en-en.json';
+import type { Translations } from '../../src/i18n';
 import { SEEDED_PLANS } from '../facts/catalogue';
 import { expect, hydrated, onSandboxPage, test, uniqueEmail, type ApiOrder } from './support/fixtures';
 
 // Issue 30: nothing a shopper does before the app hydrates is lost, no translation key ever shows, and the page paints before the app's module is asked for.
+const en = JSON.parse(readFileSync(new URL('../../src/i18n/locales/en-en.json', import.meta.url), 'utf8')) as Translations;
 const SIX_MONTHS = SEEDED_PLANS.find((plan) => plan.pid === 2)!;
 
 /** Every key of the translations, as i18next would show a missing one (`checkout.email`). */
@@ -42,9 +44,16 @@ test('on a slow phone, a plan, an add-on, an e-mail and pay, all done before the
   test.setTimeout(120_000);
   const email = uniqueEmail('before-hydration');
   const held = await heldBack(page);
-  const orders: Request[] = [];
-  page.on('request', (request) => {
-    if (request.method() === 'POST' && new URL(request.url()).pathname === '/checkout/api/order') orders.push(request);
+  const troubles: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') troubles.push(message.text());
+  });
+  // Each order the page places, with the server's answer (read before the page moves on to the provider).
+  const orders: ApiOrder[] = [];
+  await page.route('**/checkout/api/order', async (route) => {
+    const response = await route.fetch();
+    orders.push((await response.json()) as ApiOrder);
+    await route.fulfill({ response });
   });
   await page.goto('/checkout/', { waitUntil: 'domcontentloaded' });
   await held.requested;
@@ -57,11 +66,12 @@ test('on a slow phone, a plan, an add-on, an e-mail and pay, all done before the
   await expect(page).toHaveURL(/\/checkout\/$/);
   expect(orders).toHaveLength(0);
 
-  const placed = page.waitForResponse((response) => response.request().method() === 'POST' && new URL(response.url()).pathname === '/checkout/api/order');
   held.release();
-  const order = (await (await placed).json()) as ApiOrder;
   await onSandboxPage(page);
   expect(orders).toHaveLength(1);
+  const order = orders[0]!;
+  // What was done before hydration did not make React give up the server's page and render it again.
+  expect(troubles.filter((text) => /hydrat|did not match/i.test(text))).toEqual([]);
 
   const status = (await (await page.request.get(`/checkout/api/orderStatus?orderid=${order.orderid}`)).json()) as { receipt: { lines: { pid: number; extraConnections: number; proxyProtection: boolean }[] } };
   expect(status.receipt.lines).toEqual([expect.objectContaining({ pid: SIX_MONTHS.pid, extraConnections: 1, proxyProtection: false })]);
