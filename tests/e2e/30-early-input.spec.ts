@@ -79,6 +79,25 @@ test('on a slow phone, a plan, an add-on, an e-mail and pay, all done before the
   expect(session.email).toBe(email);
 });
 
+test('a promo code typed and applied before the app runs is checked once and applied once it runs', async ({ page }) => {
+  test.setTimeout(120_000);
+  const held = await heldBack(page);
+  const lookups: string[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === '/checkout/api/getPromotion') lookups.push(request.url());
+  });
+  await page.goto('/checkout/', { waitUntil: 'domcontentloaded' });
+  await held.requested;
+  await page.getByRole('textbox', { name: en.checkout.discount }).fill('WELCOME10');
+  await page.getByRole('button', { name: en.checkout.applyDiscount }).click();
+  held.release();
+  await hydrated(page);
+  await expect(page.locator('.discount-status [role="status"]')).toHaveText(en.checkout.discountApplied.replace('{{code}}', 'WELCOME10'));
+  await page.waitForLoadState('networkidle');
+  expect(lookups).toHaveLength(1);
+  expect(new URL(lookups[0]!).searchParams.get('code')).toBe('WELCOME10');
+});
+
 test('the page paints before the app\'s module is requested, and nothing in it asks for a script before then', async ({ page, request }) => {
   const html = await (await request.get('/checkout/')).text();
   expect(html).not.toContain('modulepreload');
