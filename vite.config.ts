@@ -125,9 +125,8 @@ const text = (source: string | Uint8Array) => (typeof source === 'string' ? sour
 
 /**
  * What the server's pages are made of (src/server/spa.ts renders each per request into them, so the
- * first paint needs no script): index.html with its stylesheet inlined (one round trip fewer) as the
- * template, the asset names a page preloads (its locale's translations, so they arrive with the script
- * instead of after it; the waiting view's chunk), and per locale the starting shell (src/app/prerender.tsx)
+ * first paint needs no script): index.html with its stylesheet inlined (one round trip fewer) and its
+ * module loaded after the first paint as the template, and per locale the starting shell (src/app/prerender.tsx)
  * the server falls back to when it cannot render. index.html is the default locale's shell. Pages go to
  * pages/ (the server does not serve that folder).
  */
@@ -150,44 +149,32 @@ function prerenderPages(): Plugin {
       index.source = inlined;
       // A build of another app with this config (the benchmark's floor) has no first screen to prerender.
       if (!inlined.includes(APP_MARKER)) return;
-      // The prerendered page paints without the script, so the script asks for no more than a low
-      // priority (it is deferred anyway, as a module): the page's own bytes come first.
-      const template = inlined.replace('<script type="module" crossorigin src=', '<script type="module" crossorigin fetchpriority="low" src=');
+      // The prerendered page paints without the script: the head captures what the shopper does until the app
+      // hydrates, and the app's module is requested only after the first paint (src/domain/page-scripts.ts).
+      const runner = { configFile: false, root: import.meta.dirname, logLevel: 'error' } as const;
+      const { module: scripts } = await runnerImport<typeof import('./src/domain/page-scripts')>(join(import.meta.dirname, 'src/domain/page-scripts.ts'), runner);
+      let entry = '';
+      const template = inlined
+        .replace(/<script type="module" crossorigin src="([^"]+)"><\/script>/, (_tag, src: string) => {
+          entry = src;
+          return `<script>${scripts.CAPTURE_SCRIPT}</script>`;
+        })
+        .replace(/(\s*)<\/body>/, (_match, space: string) => `${space}  <script data-src="${entry}">${scripts.LOADER_SCRIPT}</script>${space}</body>`);
+      if (!entry) throw new Error('prerender: index.html has no module script to load after the first paint');
 
-      const { module: prerender } = await runnerImport<typeof import('./src/app/prerender')>(join(import.meta.dirname, 'src/app/prerender.tsx'), {
-        configFile: false,
-        root: import.meta.dirname,
-        logLevel: 'error',
-      });
-      const translationsFile = (locale: string) => {
-        const source = `src/i18n/locales/${locale}.json`;
-        const asset = Object.values(bundle).find((file) => file.type === 'asset' && file.originalFileNames.some((name) => name.endsWith(source)));
-        if (!asset) throw new Error(`prerender: no built translations for ${locale}`);
-        return asset.fileName;
-      };
-      // The server renders each page into this template (src/server/spa.ts), with its locale's translations preloaded.
+      const { module: prerender } = await runnerImport<typeof import('./src/app/prerender')>(join(import.meta.dirname, 'src/app/prerender.tsx'), runner);
+      // The server renders each page into this template (src/server/server-render.ts), its translations in the page's data.
       this.emitFile({ type: 'asset', fileName: 'pages/template.html', source: template });
-      const waitingChunk = Object.values(bundle).find((file) => file.type === 'chunk' && /[\\/]views[\\/]WaitingView\.tsx$/.test(file.facadeModuleId ?? ''));
-      this.emitFile({
-        type: 'asset',
-        fileName: 'pages/assets.json',
-        source: JSON.stringify({
-          translations: Object.fromEntries(prerender.LOCALES.map((locale) => [locale, `${base}${translationsFile(locale)}`])),
-          // The waiting page's view is lazy: its page preloads it, so it is there before the app hydrates.
-          waiting: waitingChunk?.type === 'chunk' ? [waitingChunk.fileName, ...waitingChunk.imports].map((file) => `${base}${file}`) : [],
-        }),
-      });
       for (const locale of prerender.LOCALES) {
         const page = (screen: { lang: string; title: string; html: string }) =>
           template
             .replace(/<html lang="[^"]*">/, `<html lang="${screen.lang}">`)
             .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(screen.title)}</title>`)
-            .replace(/(\s*)<script type="module"/, `$1<link rel="preload" as="fetch" crossorigin href="${base}${translationsFile(locale)}">$1<script type="module"`)
             .replace(`<div id="root">${APP_MARKER}</div>`, `<div id="root">${screen.html}</div>`);
         const starting = page(prerender.renderStartingScreen(locale));
         this.emitFile({ type: 'asset', fileName: `pages/starting.${locale}.html`, source: starting });
         // The server's 500 page: static, no script to start (the app is what failed).
-        const failed = page(prerender.renderServerErrorScreen(locale)).replace(/\s*<link rel="preload"[^>]*>/g, '').replace(/\s*<script type="module"[^>]*><\/script>/, '').replace(/\s*<noscript>[\s\S]*?<\/noscript>/, '');
+        const failed = page(prerender.renderServerErrorScreen(locale)).replace(/\s*<script\b[^>]*>[\s\S]*?<\/script>/g, '').replace(/\s*<noscript>[\s\S]*?<\/noscript>/, '');
         this.emitFile({ type: 'asset', fileName: `pages/error.${locale}.html`, source: failed });
         if (locale === 'en-en') index.source = starting;
       }

@@ -23,6 +23,14 @@ export interface DehydratedData {
   renderedAt?: number;
   /** The server's word on flow traffic for this page (request block only): the shop reports it and the request did not opt out. */
   flowReport?: boolean;
+  /** The page locale's translations (shared block): the app hydrates with them, so no render waits for them or shows a key. */
+  translations?: PageTranslations;
+}
+
+/** One locale's translations as the page carries them. */
+export interface PageTranslations {
+  locale: string;
+  resources: unknown;
 }
 
 /** A data block: `<` escaped, so no text in it can end the element. */
@@ -45,7 +53,13 @@ export function readDehydrated(doc: Pick<Document, 'getElementById'>): Dehydrate
       return null;
     }
   });
-  return { answers: blocks.flatMap((block) => block?.answers ?? []), renderedAt: blocks.find((block) => block?.renderedAt !== undefined)?.renderedAt, flowReport: blocks[1]?.flowReport === true };
+  const translations = blocks[0]?.translations;
+  return {
+    answers: blocks.flatMap((block) => block?.answers ?? []),
+    renderedAt: blocks.find((block) => block?.renderedAt !== undefined)?.renderedAt,
+    flowReport: blocks[1]?.flowReport === true,
+    ...(translations ? { translations } : {}),
+  };
 }
 
 /** A fetch that answers each recorded GET once from the page, and everything else over the network. */

@@ -14,9 +14,9 @@ import { LOCALE_TAGS, type Translations } from '../i18n';
 import { App, createApp } from './app';
 import { serverSide } from './browser';
 import { documentTitle } from './components/PageTitle';
-import { answerKey, type RecordedAnswer } from './dehydrated';
+import { answerKey, type PageTranslations, type RecordedAnswer } from './dehydrated';
 
-export { dataBlock, REQUEST_DATA_ID, SHARED_DATA_ID, type DehydratedData, type RecordedAnswer } from './dehydrated';
+export { dataBlock, REQUEST_DATA_ID, SHARED_DATA_ID, type DehydratedData, type PageTranslations, type RecordedAnswer } from './dehydrated';
 
 const TRANSLATIONS = Object.fromEntries(
   Object.entries(import.meta.glob<Translations>('../i18n/locales/*.json', { eager: true, import: 'default' })).map(([file, translations]) => [file.replace(/^.*\/([\w-]+)\.json$/, '$1'), translations]),
@@ -51,6 +51,8 @@ export type RenderResult =
       head: string;
       /** Every GET the render made, in order: the page embeds them for the browser. */
       answers: RecordedAnswer[];
+      /** The translations the page was rendered with: the page embeds them, so the browser hydrates with the same words. */
+      translations: PageTranslations;
     };
 
 /** Renders the page of a URL as the app does in the browser; renders share nothing, so any number run at once. */
@@ -113,7 +115,7 @@ async function renderOnce({ url, cookie, browserLanguages, get, now }: RenderReq
     const locale: Locale = isLocale(language) ? language : DEFAULT_LOCALE;
     const heading = /<h1\b[^>]*>([\s\S]*?)<\/h1>/.exec(html)?.[1]?.replace(/<[^>]*>/g, '');
     const appTitle = TRANSLATIONS[locale].app.title;
-    return { kind: 'page', status: statusCode === 404 ? 404 : 200, lang: LOCALE_TAGS[locale], title: heading ? documentTitle(heading, appTitle) : appTitle, head, html, answers };
+    return { kind: 'page', status: statusCode === 404 ? 404 : 200, lang: LOCALE_TAGS[locale], title: heading ? documentTitle(heading, appTitle) : appTitle, head, html, answers, translations: { locale, resources: TRANSLATIONS[locale] } };
   } finally {
     // The auth actor (and anything it started) ends with the render.
     try {

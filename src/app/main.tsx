@@ -1,8 +1,11 @@
-import { startTransition, StrictMode } from 'react';
+import { startTransition, StrictMode, useEffect, type ReactNode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App, createAppServices } from './app';
-import { DEFAULT_LOCALE } from '../domain/locale';
+import { DEFAULT_LOCALE, type Locale } from '../domain/locale';
+import { EARLY_INPUT_GLOBAL } from '../domain/page-scripts';
+import { fetchTranslations, type Translations } from '../i18n';
 import { answeringFetch, readDehydrated } from './dehydrated';
+import { replayEarlyInput, type EarlyInput } from './early-input';
 import { createFlowCollector, flowReportAllowed } from './flow/collector';
 import { readPayment } from './saved-payment';
 import type { Inspector } from './services';
@@ -22,7 +25,10 @@ async function start(): Promise<void> {
   const dehydrated = readDehydrated(document);
   const flow = flowReportAllowed(dehydrated.flowReport, navigator as { globalPrivacyControl?: boolean; doNotTrack?: string | null }) ? createFlowCollector() : null;
   const inspect = composeInspectors(developerInspect, flow?.inspect);
-  const created = createAppServices({ ...(inspect ? { inspect } : {}), fetch: answeringFetch(dehydrated.answers, (input, init) => fetch(input, init)), renderedAt: dehydrated.renderedAt });
+  // The page's own locale comes with the page: the first render has its words at once, never a key.
+  const pageTranslations = dehydrated.translations;
+  const loadTranslations = (locale: Locale) => (pageTranslations?.locale === locale ? Promise.resolve(pageTranslations.resources as Translations) : fetchTranslations(locale));
+  const created = createAppServices({ ...(inspect ? { inspect } : {}), fetch: answeringFetch(dehydrated.answers, (input, init) => fetch(input, init)), renderedAt: dehydrated.renderedAt, loadTranslations });
   await nextTask();
   const app = created.withRouter();
   await nextTask();
@@ -37,9 +43,17 @@ async function start(): Promise<void> {
   });
   await nextTask();
   const root = document.getElementById('root')!;
+  // Once the page is the app's, what the shopper did before goes through its handlers, once.
+  const replay = () => {
+    const held = window as unknown as Record<string, EarlyInput | undefined>;
+    // Gone once replayed: the page is the app's from here on.
+    replayEarlyInput(held[EARLY_INPUT_GLOBAL], () => delete held[EARLY_INPUT_GLOBAL]);
+  };
   const element = (
     <StrictMode>
-      <App app={app} />
+      <AfterFirstCommit then={replay}>
+        <App app={app} />
+      </AfterFirstCommit>
     </StrictMode>
   );
   // A transition: React hydrates in slices, so the page keeps answering meanwhile. The server's DOM stays.
@@ -56,6 +70,12 @@ async function start(): Promise<void> {
     // The gateway comes from the payment this browser saved when an order or payment link was made with it (a catalogue module), never from a machine's context.
     startFlowSender(flow, { locale: () => app.services.catalogueLocale() ?? DEFAULT_LOCALE, gateway: () => readPayment(app.services.store)?.gateway });
   }
+}
+
+/** Calls `then` once the tree inside has committed (hydrated, for a server-rendered page); adds nothing to the page. */
+function AfterFirstCommit({ children, then }: { children: ReactNode; then: () => void }) {
+  useEffect(then, [then]);
+  return children;
 }
 
 /** Both inspectors, when both are on (the development one only in a build made with INSPECT). */

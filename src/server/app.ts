@@ -43,6 +43,7 @@ import { ACTIVATION_LINK_TTL_MS, createSignInLinks, SIGN_IN_LINK_TTL_MS, signInR
 import { createSessionStore } from './session';
 import { createRecovery, RESUME_LINK_TTL_MS, resumeOrderRoute } from './recovery';
 import { optOutPages } from './opt-out';
+import { PAGE_SCRIPT_SOURCES } from './page-script-hashes';
 import { createRenewalNotices, RENEWAL_LINK_TTL_MS } from './renewal-notices';
 import { TRANSPORT_ERROR_CODES, transportOptions } from './transport';
 import { createRateCounters, createSignInThrottle, rateLimitStore, tooManyAttempts } from './throttle';
@@ -245,7 +246,7 @@ export const checkoutApp = fastifyPlugin(async (app: FastifyInstance, options: C
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
       directives: {
-        defaultSrc: ["'self'"], scriptSrc: ["'self'"], styleSrc: ["'self'", "'unsafe-inline'"], imgSrc: ["'self'", 'data:', ...[logoOrigin(merchant)].filter((origin) => origin !== null)],
+        defaultSrc: ["'self'"], scriptSrc: ["'self'", ...PAGE_SCRIPT_SOURCES], styleSrc: ["'self'", "'unsafe-inline'"], imgSrc: ["'self'", 'data:', ...[logoOrigin(merchant)].filter((origin) => origin !== null)],
         // A demo whose SPA was built with INSPECT=on may talk to the flow studio's live view on this machine.
         connectSrc: ["'self'", ...(config.mode === 'demo' ? [inspectLiveOrigin(config.distDir) ?? []].flat() : [])], formAction: ["'self'"], frameAncestors: ["'none'"], objectSrc: ["'none'"], baseUri: ["'self'"],
         upgradeInsecureRequests: null,

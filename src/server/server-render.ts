@@ -17,12 +17,6 @@ import { escapeHtml } from './escape-html';
 
 type EntryServer = typeof import('../app/entry-server');
 
-/** What the build wrote for the server's pages (vite.config.ts prerenderPages). */
-interface PageAssets {
-  translations: Record<Locale, string>;
-  waiting: string[];
-}
-
 /** A page as sent, before compression: the request's own data block goes between `before` and `after`. */
 export interface RenderedPage {
   status: number;
@@ -156,27 +150,24 @@ export function createServerRenderer(
   const forwardedHeaders = countryHeader ? [...FORWARDED_HEADERS, countryHeader] : FORWARDED_HEADERS;
   const bundle = join(distDir, 'ssr', 'entry-server.js');
   const templateFile = join(distDir, 'pages', 'template.html');
-  const assetsFile = join(distDir, 'pages', 'assets.json');
-  const available = existsSync(bundle) && existsSync(templateFile) && existsSync(assetsFile);
+  const available = existsSync(bundle) && existsSync(templateFile);
   const cache = new LruCache<CachedPage>(PAGE_CACHE_ENTRIES);
   // Read once the server listens (preload) or on the first page request, whichever comes first; not before listening: the start stays short.
-  let loaded: Promise<{ entry: EntryServer; template: string; assets: PageAssets }> | null = null;
-  const load = () =>
-    (loaded ??= import(pathToFileURL(bundle).href).then((entry: EntryServer) => ({
-      entry,
-      template: readFileSync(templateFile, 'utf8'),
-      assets: JSON.parse(readFileSync(assetsFile, 'utf8')) as PageAssets,
-    })));
+  let loaded: Promise<{ entry: EntryServer; template: string }> | null = null;
+  const load = () => (loaded ??= import(pathToFileURL(bundle).href).then((entry: EntryServer) => ({ entry, template: readFileSync(templateFile, 'utf8') })));
 
-  /** The page around a render: language, title, preloads, #root's markup, the shared data block; split where the request's block goes. */
-  const assemble = (template: string, assets: PageAssets, result: Extract<RenderResult, { kind: 'page' }>, locale: Locale, shared: DehydratedData, entry: EntryServer, preloads: string[]) => {
-    const links = [...(result.head ? [result.head] : []), `<link rel="preload" as="fetch" crossorigin href="${assets.translations[locale]}">`, ...preloads.map((href) => `<link rel="modulepreload" crossorigin href="${href}">`)];
+  /**
+   * The page around a render: language, title, the markup's own hints, #root's markup, the shared data block with the
+   * page's translations; split where the request's block goes. Nothing here asks for a script: the page's loader
+   * requests the app's module after the first paint.
+   */
+  const assemble = (template: string, result: Extract<RenderResult, { kind: 'page' }>, locale: Locale, shared: DehydratedData, entry: EntryServer) => {
     const marker = '<!--request-data-->';
     let html = template
       .replace(/<html lang="[^"]*">/, `<html lang="${result.lang}">`)
       .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(result.title)}</title>`)
-      .replace(/(\s*)<script type="module"/, (_match, space: string) => `${links.map((link) => `${space}${link}`).join('')}${space}<script type="module"`)
-      .replace('<div id="root"><!--app--></div>', () => `<div id="root" data-server-rendered="">${result.html}</div>${entry.dataBlock(entry.SHARED_DATA_ID, shared)}${marker}`);
+      .replace(/(\s*)<\/head>/, (closing: string, space: string) => (result.head ? `${space}  ${result.head}${closing}` : closing))
+      .replace('<div id="root"><!--app--></div>', () => `<div id="root" data-server-rendered="">${result.html}</div>${entry.dataBlock(entry.SHARED_DATA_ID, { ...shared, translations: result.translations })}${marker}`);
     if (banner) html = banner(html, locale);
     const at = html.indexOf(marker);
     return { before: html.slice(0, at), after: html.slice(at + marker.length) };
@@ -184,14 +175,13 @@ export function createServerRenderer(
 
   async function page(request: FastifyRequest, path: string): Promise<ServerPage | null> {
     if (!available) return null;
-    const { entry, template, assets } = await load();
+    const { entry, template } = await load();
     const queryAt = request.url.indexOf('?');
     const query = new URLSearchParams(queryAt === -1 ? '' : request.url.slice(queryAt + 1));
     const segments = path.slice('/checkout'.length).split('/').filter(Boolean);
     const prefix = segments[0] ?? '';
     const prefixed = isLocale(prefix) && prefix !== DEFAULT_LOCALE;
     const isIndex = segments.length === (prefixed ? 1 : 0);
-    const isWaiting = segments[prefixed ? 1 : 0] === 'waiting' || (segments[prefixed ? 1 : 0] === 'resellers' && segments[prefixed ? 2 : 1] === 'waiting');
     const get = inProcessGet(app, request, forwardedHeaders);
     const now = Date.now();
     // In the request's own block, never in a cached page: each visitor's Sec-GPC / DNT is their own.
@@ -210,7 +200,6 @@ export function createServerRenderer(
     // Personal: a saved form or payment (the `checkout` cookie), an automatic login or order. The app would move an unprefixed URL to another locale: the render says where.
     const personal = request.cookies?.checkout !== undefined || query.has('email') || query.has('auto_redirect');
     const cacheable = isIndex && !personal && (prefixed || locale === DEFAULT_LOCALE);
-    const preloads = isWaiting ? assets.waiting : [];
     const catalogue = cacheable ? await Promise.all([`/checkout/api/getProducts?locale=${locale}`, `/checkout/api/getGateway?locale=${locale}`, '/checkout/api/merchant'].map((url) => get(url))) : [];
     const entryQuery = cacheable ? cachedEntryKey(query, catalogue[0]?.body) : null;
 
@@ -227,7 +216,7 @@ export function createServerRenderer(
         const result = await entry.renderPage(renderRequest(standIn));
         if (result.kind === 'redirect') return { redirect: result.location };
         const { shared, personal: perRequest } = splitAnswers(result.answers, shareable);
-        cached = { status: result.status, ...assemble(template, assets, result, locale, { answers: shared }, entry, preloads), requestUrls: perRequest.map((answer) => answer.url) };
+        cached = { status: result.status, ...assemble(template, result, locale, { answers: shared }, entry), requestUrls: perRequest.map((answer) => answer.url) };
         cache.set(key, cached);
       }
       const answers = await Promise.all(cached.requestUrls.map(async (url) => ({ url, ...(await get(url)) })));
@@ -237,7 +226,7 @@ export function createServerRenderer(
     const result = await entry.renderPage(renderRequest(get));
     if (result.kind === 'redirect') return { redirect: result.location };
     const { shared, personal: perRequest } = splitAnswers(result.answers, shareable);
-    const { before, after } = assemble(template, assets, result, locale, { answers: shared }, entry, preloads);
+    const { before, after } = assemble(template, result, locale, { answers: shared }, entry);
     return { status: result.status, before, after, requestBlock: entry.dataBlock(entry.REQUEST_DATA_ID, { answers: perRequest, renderedAt: now, flowReport }), cached: false };
   }
 

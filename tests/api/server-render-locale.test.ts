@@ -1,10 +1,11 @@
 /**
  * The server's page is in the page's locale, for all six (spec §2, §9): the visible text, the plans as the
  * catalogue names them in that locale with prices in its currency format, the data blocks the browser
- * hydrates from, and the translations it preloads. Every expected string is written out here from the
+ * hydrates from, and the translations it carries. Every expected string is written out here from the
  * locale files (src/i18n/locales) and the demo catalogue (src/server/catalogue/demo.yaml), never taken
  * from another render.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../../scripts/lib/build-if-stale';
@@ -112,7 +113,7 @@ describe("the server's index page is in its locale", () => {
     await t?.close();
   });
 
-  it.each(Object.keys(PAGES) as Locale[])('%s: the language, the visible text and the translations it preloads', (locale) => {
+  it.each(Object.keys(PAGES) as Locale[])('%s: the language, the visible text and the translations it carries', (locale) => {
     const page = PAGES[locale];
     const html = pages.get(locale)!;
     expect(/<html lang="([^"]*)">/.exec(html)?.[1]).toBe(page.lang);
@@ -120,8 +121,10 @@ describe("the server's index page is in its locale", () => {
     expect(all(html, /<button\b[^>]*type="submit"[^>]*>([\s\S]*?)<\/button>/g)).toEqual([page.submit]);
     expect(all(html, /<h2\b[^>]*>([\s\S]*?)<\/h2>/g)).toContain(page.summary);
     expect(all(html, /<span class="plan-price">([\s\S]*?)<\/span>/g)).toEqual(page.plans.map(([, price]) => price));
-    // The browser loads its translations from this file: the locale's own.
-    expect(/<link rel="preload" as="fetch" crossorigin href="([^"]*)">/.exec(html)?.[1]).toMatch(new RegExp(`/${locale}[.-][^/]*json$`));
+    // The browser hydrates with the translations the page carries (its shared data block): the locale's own file, whole.
+    const shared = JSON.parse(/<script type="application\/json" id="tvc-shared">([^<]*)<\/script>/.exec(html)?.[1] ?? 'null') as { translations?: { locale: string; resources: unknown } } | null;
+    expect(shared?.translations).toEqual({ locale, resources: JSON.parse(readFileSync(join(ROOT, 'src/i18n/locales', `${locale}.json`), 'utf8')) });
+    expect(html).not.toMatch(/<link rel="preload" as="fetch"/);
   });
 
   localBillingOnly("the demo catalogue file translates the plans' and gateways' names; WHMCS names them once").it.each(Object.keys(PAGES) as Locale[])(

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
@@ -36,8 +37,22 @@ describe('pages rendered by the server', () => {
     expect(answer.body).toContain('<div id="root" data-server-rendered="">');
     expect(answer.body).toMatch(/<script type="application\/json" id="tvc-shared">\{"answers":\[\{"url":"\/checkout\/api\/[^<]*<\/script>/);
     expect(answer.body).toMatch(REQUEST_BLOCK);
-    // The CSP allows no inline script: the data blocks are data, and nothing else is inline.
-    expect(answer.body.match(/<script\b[^>]*>/g)?.filter((tag) => !tag.includes('type="application/json"') && !tag.includes(' src='))).toEqual([]);
+    // No script is asked for by the page itself (no module script, no modulepreload): its inline loader asks after the first paint.
+    expect(answer.body).not.toMatch(/<script\b[^>]*\ssrc=/);
+    expect(answer.body).not.toContain('modulepreload');
+    // Two inline scripts besides the data blocks (the capture in the head, the loader at the end), each allowed by its hash and nothing else inline.
+    const inline = [...answer.body.matchAll(/<script(\b[^>]*)>([\s\S]*?)<\/script>/g)].filter(([, attributes]) => !attributes!.includes('type="application/json"'));
+    expect(inline).toHaveLength(2);
+    const scriptSrc = /script-src ([^;]*)/.exec(String(answer.headers['content-security-policy']))?.[1]?.split(' ') ?? [];
+    for (const [, , text] of inline) expect(scriptSrc).toContain(`'sha256-${createHash('sha256').update(text!).digest('base64')}'`);
+    expect(scriptSrc.filter((source) => source.startsWith("'sha256-"))).toHaveLength(2);
+    expect(scriptSrc).not.toContain("'unsafe-inline'");
+    // The loader's module is the app's, served by the server.
+    const module = /<script data-src="([^"]+)">/.exec(answer.body)?.[1] ?? '';
+    expect(module).toMatch(/^\/checkout\/assets\/index-[\w-]+\.js$/);
+    const script = await get(module);
+    expect(script.statusCode).toBe(200);
+    expect(script.headers['content-type']).toMatch(/javascript/);
   });
 
   it("a signed-in client's e-mail is only in the response's own data block, never in the cached page", async () => {

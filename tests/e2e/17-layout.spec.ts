@@ -5,7 +5,7 @@
  * fixed at the bottom. No layout shift on the way.
  */
 import type { Locator, Page } from '@playwright/test';
-import { DEMO_CLIENT, expect, logIn, onSandboxPage, openCheckout, test, uniqueEmail } from './support/fixtures';
+import { DEMO_CLIENT, expect, hydrated, logIn, onSandboxPage, openCheckout, test, uniqueEmail } from './support/fixtures';
 
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
@@ -115,7 +115,7 @@ test.describe('desktop, 1280×800', () => {
     });
     // The server renders the first screen with its own gateways: the form is reached by a navigation in the app, which asks the API.
     await page.goto('/checkout/resellers');
-    await expect(page.locator('main button[type="submit"]')).toBeEnabled();
+    await hydrated(page);
     await page.getByRole('link', { name: 'TV Checkout, home' }).click();
     await expect(page.getByRole('radio').first()).toBeVisible();
     const reason = 'No payment method takes payments in EUR, so this order cannot be paid here.';

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import type { FlowBatch } from '../../src/domain/flow-traffic';
-import { expect, serverUrl, test } from './support/fixtures';
+import { expect, hydrated, serverUrl, test } from './support/fixtures';
 import { startRecordingProxy } from './support/recording-proxy';
 
 // Issue 29 item 1: the app's flow traffic, as Chromium sends it when a shopper leaves.
@@ -15,7 +15,7 @@ async function choosePlanAndLeave(page: Page, origin: string): Promise<{ senderL
     if (SENDER_CHUNK.test(new URL(request.url()).pathname)) senderLoaded = true;
   });
   await page.goto(`${origin}/checkout/`);
-  await expect(page.locator('form.checkout-form button[type="submit"]')).toBeEnabled();
+  await hydrated(page);
   await page.getByRole('radio', { name: /^6 Months/ }).check();
   await expect(page.getByRole('radio', { name: /^6 Months/ })).toBeChecked();
   await page.waitForLoadState('networkidle');

@@ -24,6 +24,11 @@ describe('first screen of a Vite build', () => {
     expect(htmlReferences(html, '/checkout/')).toEqual({ js: ['assets/index-a.js', 'assets/vendor-b.js'], css: ['assets/index-c.css'] });
   });
 
+  it("counts the module a page's inline loader requests after the first paint", () => {
+    const html = '<script>(function(){})()</script><div id="root"></div><script data-src="/checkout/assets/index-a.js">(function(){})()</script>';
+    expect(htmlReferences(html, '/checkout/')).toEqual({ js: ['assets/index-a.js'], css: [] });
+  });
+
   it('names chunks by their source or chunk name', () => {
     const names = chunkNames(manifest);
     expect(names.get('assets/vendor-b.js')).toBe('vendor');

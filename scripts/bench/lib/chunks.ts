@@ -51,7 +51,7 @@ export function htmlEntryKey(manifest: Manifest): string {
   return key;
 }
 
-/** What a built index.html makes the browser fetch up front: module scripts, modulepreloads and stylesheets. */
+/** What a built index.html makes the browser fetch for its first screen: module scripts (its loader's too), modulepreloads and stylesheets. */
 export function htmlReferences(html: string, base: string): { js: string[]; css: string[] } {
   const strip = (url: string) => (url.startsWith(base) ? url.slice(base.length) : url.replace(/^\.?\//, ''));
   const attribute = (tag: string, name: string) => new RegExp(`\\s${name}\\s*=\\s*["']([^"']+)["']`, 'i').exec(tag)?.[1];
@@ -61,6 +61,9 @@ export function htmlReferences(html: string, base: string): { js: string[]; css:
     if (/^<script/i.test(tag)) {
       const src = attribute(tag, 'src');
       if (src && /type\s*=\s*["']module["']/i.test(tag)) js.push(strip(src));
+      // The page's inline loader (src/domain/page-scripts.ts) requests the module it names after the first paint.
+      const loads = attribute(tag, 'data-src');
+      if (loads) js.push(strip(loads));
     } else {
       const rel = attribute(tag, 'rel');
       const href = attribute(tag, 'href');

@@ -325,8 +325,7 @@ function OrderForm({ actor, snapshot, user }: FormProps) {
           )
         }
         button={(describedBy, blocked) => (
-          // Disabled until hydrated: Enter in a field of the server's page would otherwise submit it natively, the e-mail in the URL.
-          <button type="submit" className="button primary wide" disabled={!hydrated} aria-disabled={submitting || blocked || undefined} aria-describedby={describedBy}>
+          <button type="submit" className="button primary wide" aria-disabled={submitting || blocked || undefined} aria-describedby={describedBy}>
             {submitting ? t('checkout.submitting') : t('checkout.submit')}
           </button>
         )}

@@ -14,7 +14,7 @@ import { OrderSummary, usePaymentNote } from '../components/OrderSummary';
 import { PageTitle } from '../components/PageTitle';
 import { StatusBadge } from '../components/StatusBadge';
 import { cycleKey, useFormat } from '../format';
-import { useApp, useHydrated, useMessage, useMinimumDuration } from '../hooks';
+import { useApp, useMessage, useMinimumDuration } from '../hooks';
 import { localeParam, useLocale } from '../locale';
 import type { Gateways } from '../services';
 
@@ -154,8 +154,6 @@ function ServiceLink({ serviceid }: { serviceid: number }) {
 
 function RenewalForm({ actor, snapshot, renewal }: { actor: RenewalActor; snapshot: RenewalSnapshot; renewal: ServiceRenewal }) {
   const { t } = useTranslation();
-  // Disabled until hydrated: Enter on the server's page would otherwise submit it natively.
-  const hydrated = useHydrated();
   const message = useMessage();
   const { money, day } = useFormat();
   const { selectedGateway, error } = snapshot.context;
@@ -193,7 +191,7 @@ function RenewalForm({ actor, snapshot, renewal }: { actor: RenewalActor; snapsh
         reason={reason}
         alert={error && <Alert>{message(error)}</Alert>}
         button={(describedBy) => (
-          <button type="submit" className="button primary wide" disabled={!hydrated} aria-disabled={paying || reason !== null || undefined} aria-describedby={describedBy}>
+          <button type="submit" className="button primary wide" aria-disabled={paying || reason !== null || undefined} aria-describedby={describedBy}>
             {paying ? t('renew.submitting') : t('renew.submit', { amount })}
           </button>
         )}

@@ -18,7 +18,7 @@ import { OrderNotice } from '../components/OrderNotice';
 import { PageTitle } from '../components/PageTitle';
 import { useFormat } from '../format';
 import { statusKey } from '../status';
-import { useApp, useHydrated, useMessage, useMinimumDuration } from '../hooks';
+import { useApp, useMessage, useMinimumDuration } from '../hooks';
 import { localeParam, useLocale } from '../locale';
 import type { AppServices, Gateways } from '../services';
 
@@ -98,8 +98,6 @@ function ResellerOrder({ first, onCatalogue, gateways, defaultGateway }: Gateway
 
 function ResellerForm({ actor, snapshot }: { actor: ResellerActor; snapshot: ResellerSnapshot }) {
   const { t } = useTranslation();
-  // Disabled until hydrated: Enter in a field of the server's page would otherwise submit it natively.
-  const hydrated = useHydrated();
   const message = useMessage();
   const { money } = useFormat();
   const { products, selectedPid, existingReseller, email, password, confirmPassword, emailError, passwordError, passwordRuleError, gateways, selectedGateway, newResellerPid, price, currency, error } =
@@ -181,7 +179,7 @@ function ResellerForm({ actor, snapshot }: { actor: ResellerActor; snapshot: Res
         </p>
       )}
       {error && <Alert>{message(error)}</Alert>}
-      <button type="submit" className="button primary wide" disabled={!hydrated} aria-disabled={busy || undefined}>
+      <button type="submit" className="button primary wide" aria-disabled={busy || undefined}>
         {busy ? t('reseller.submitting') : t('reseller.submit')}
       </button>
     </form>

@@ -16,7 +16,7 @@ import { OrderSummary, usePaymentNote } from '../components/OrderSummary';
 import { PageTitle } from '../components/PageTitle';
 import { RenewsOn } from '../components/RenewsOn';
 import { cycleKey, useFormat } from '../format';
-import { useApp, useHydrated, useMessage, useMinimumDuration } from '../hooks';
+import { useApp, useMessage, useMinimumDuration } from '../hooks';
 import { localeParam, useLocale } from '../locale';
 import type { Gateways } from '../services';
 
@@ -94,8 +94,6 @@ function Upsell({ gateways, defaultGateway }: Gateways) {
 
 function UpsellForm({ actor, snapshot }: { actor: UpsellActor; snapshot: UpsellSnapshot }) {
   const { t } = useTranslation();
-  // Disabled until hydrated: Enter in a field of the server's page would otherwise submit it natively.
-  const hydrated = useHydrated();
   const message = useMessage();
   const { money, day } = useFormat();
   const ids = useId();
@@ -152,7 +150,7 @@ function UpsellForm({ actor, snapshot }: { actor: UpsellActor; snapshot: UpsellS
         reason={reason}
         alert={error && <Alert>{message(error)}</Alert>}
         button={(describedBy) => (
-          <button type="submit" className="button primary wide" disabled={!hydrated} aria-disabled={submitting || price === null || reason !== null || undefined} aria-describedby={describedBy}>
+          <button type="submit" className="button primary wide" aria-disabled={submitting || price === null || reason !== null || undefined} aria-describedby={describedBy}>
             {submitting ? t('upsell.submitting') : t('upsell.submit', { amount: price === null ? '' : money(price, currency) })}
           </button>
         )}

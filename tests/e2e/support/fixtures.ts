@@ -3,6 +3,7 @@
  * through the checkout and the sandbox payment page, and calls to the API as another browser makes them.
  */
 import { randomUUID } from 'node:crypto';
+import { EARLY_INPUT_GLOBAL } from '../../../src/domain/page-scripts';
 import { recordEveryContext, recordStatecharts, statechartErrors, writeWorkerPart } from './statechart-coverage';
 import { test as base, expect, type APIRequestContext, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from '@playwright/test';
 
@@ -86,12 +87,17 @@ export async function declineOnSandbox(page: Page): Promise<void> {
   else await page.getByRole('button', { name: 'Decline' }).click();
 }
 
-/** The checkout form, loaded and hydrated (the server's page keeps its pay button disabled until the app runs). */
+/** Resolves once the app has hydrated the server's page (and replayed what was done before): its capture is then gone. */
+export async function hydrated(page: Page): Promise<void> {
+  await page.waitForFunction((name) => !(name in window), EARLY_INPUT_GLOBAL);
+}
+
+/** The checkout form, loaded and hydrated. */
 export async function openCheckout(page: Page, path = '/checkout/'): Promise<void> {
   await page.goto(path);
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await expect(page.getByRole('radio').first()).toBeVisible();
-  await expect(page.locator('form.checkout-form button[type="submit"]')).toBeEnabled();
+  await hydrated(page);
 }
 
 /** A guest's order from the checkout form, up to the sandbox payment page. */
