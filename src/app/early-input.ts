@@ -57,22 +57,30 @@ function replay(events: readonly EarlyEvent[]): void {
   }
 }
 
-/** How often, and for how long at most, the replay waits for React to hydrate the elements it targets. */
-const HYDRATION_POLL_MS = 16;
-const HYDRATION_WAIT_MS = 10_000;
+/** How long at most the replay waits for React to hydrate the elements it targets. */
+const HYDRATION_WAIT_MS = 30_000;
 
 /**
- * Ends the capture and replays its queue once, when every element it targets is hydrated (or gone); until then
- * the capture goes on, so what the shopper does meanwhile joins the queue in order. `done` follows the replay.
+ * The next moment the page is idle: React renders a hydration in slices, each posted as a task, so an idle moment
+ * comes only once a slice's commit is done. (An element has its props from the render, before the commit: an event
+ * dispatched between the two reaches no handler.)
  */
-export function replayEarlyInput(early: EarlyInput | undefined, done: () => void = () => {}, waited = 0): void {
+const whenPageIdle = (then: () => void): void => {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(then);
+  else setTimeout(then, 16);
+};
+
+/**
+ * Ends the capture and replays its queue once, when the page is idle and every element it targets is hydrated (or
+ * gone); until then the capture goes on, so what the shopper does meanwhile joins the queue in order. `done` follows the replay.
+ */
+export function replayEarlyInput(early: EarlyInput | undefined, done: () => void = () => {}, since = performance.now()): void {
   if (!early) return done();
-  const pending = early.queue.some(([, target]) => (target as Node | null)?.isConnected && !hydratedByReact(target));
-  if (pending && waited < HYDRATION_WAIT_MS) {
-    setTimeout(() => replayEarlyInput(early, done, waited + HYDRATION_POLL_MS), HYDRATION_POLL_MS);
-    return;
-  }
-  early.stop();
-  replay(early.queue.splice(0));
-  done();
+  whenPageIdle(() => {
+    const pending = early.queue.some(([, target]) => (target as Node | null)?.isConnected && !hydratedByReact(target));
+    if (pending && performance.now() - since < HYDRATION_WAIT_MS) return replayEarlyInput(early, done, since);
+    early.stop();
+    replay(early.queue.splice(0));
+    done();
+  });
 }
