@@ -141,6 +141,8 @@ export async function paymentScreens(browser: Browser, where: WalkLocale, check:
 export async function upsellScreens(browser: Browser, where: WalkLocale, check: ScreenCheck): Promise<void> {
   const { context, page } = await newShopper(browser, { locale: where.browserLocale });
   await page.goto(path(where, '/upsell'));
+  // Typed before the app has taken over the server's page, the address would be lost (a loading matter, not this screen's).
+  await page.waitForLoadState('networkidle');
   const form = page.locator('form.login');
   await form.getByRole('textbox', { name: where.text('login.email') }).fill(DEMO_CLIENT.email);
   await form.getByLabel(where.text('login.password')).fill(DEMO_CLIENT.password);
