@@ -1,6 +1,6 @@
 /**
  * Every screen of the product, reached the way a shopper reaches it, with a check run on each one
- * (axe-core for journey 11, screenshots for journey 12). Three walks, one per kind of visitor, so
+ * (axe-core for journey 11; the compared pictures of journey 12 walk screen-states.ts). Three walks, one per kind of visitor, so
  * they can run side by side.
  */
 import type { Browser, Page } from '@playwright/test';
