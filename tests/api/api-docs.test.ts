@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -5,6 +6,7 @@ import { join } from 'node:path';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { parse } from 'yaml';
+import { PAGE_SCRIPTS } from '../../src/domain/page-scripts';
 import { API_DOCS_PATH, apiDocsPage } from '../../src/server/api-docs';
 import { readConfig } from '../../src/server/config';
 import { serveSpa } from '../../src/server/spa';
@@ -60,9 +62,12 @@ describe('GET /checkout/api/docs', () => {
     }
   });
 
-  it('the CSP that allows the inline scripts is the docs page\'s alone: the checkout keeps script-src \'self\'', async () => {
+  it('the CSP that allows the inline scripts is the docs page\'s alone: the checkout allows \'self\' and its own two page scripts by hash, nothing inline besides', async () => {
     const answer = await new Browser(t.app).request({ method: 'GET', url: '/checkout/', validate: false });
-    expect(String(answer.headers['content-security-policy'])).toContain("script-src 'self';");
+    const hashes = PAGE_SCRIPTS.map((script) => `'sha256-${createHash('sha256').update(script).digest('base64')}'`);
+    expect(hashes).toHaveLength(2);
+    const scriptSrc = String(answer.headers['content-security-policy']).split(';').find((directive) => directive.startsWith('script-src '));
+    expect(scriptSrc).toBe(`script-src 'self' ${hashes.join(' ')}`);
   });
 
   it('does not exist in production: 404 in the one error shape', async () => {

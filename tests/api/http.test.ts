@@ -57,13 +57,17 @@ describe('HTTP: security headers, unknown paths and the SPA', () => {
     expect(answer.text).not.toContain(TEST_SPA_TITLE);
   });
 
-  it.each(['/checkout', '/checkout/', '/checkout/en-gb/', '/checkout/waiting', '/checkout/success?orderid=5', '/checkout/resellers/waiting', '/checkout/de-de/upsell'])(
-    'GET %s is the SPA\'s index.html (history fallback), never cached',
-    async (url) => {
+  // The success page carries its owner's login details: stored nowhere (no-store); the others are checked again on every use.
+  it.each([
+    ['/checkout', 'no-cache'], ['/checkout/', 'no-cache'], ['/checkout/en-gb/', 'no-cache'], ['/checkout/waiting', 'no-cache'], ['/checkout/success?orderid=5', 'no-store'],
+    ['/checkout/de-de/success', 'no-store'], ['/checkout/resellers/waiting', 'no-cache'], ['/checkout/de-de/upsell', 'no-cache'],
+  ])(
+    'GET %s is the SPA\'s index.html (history fallback), never served from a cache unchecked (%s)',
+    async (url, cacheControl) => {
       const answer = await get(url);
       expect(answer.status).toBe(200);
       expect(answer.headers['content-type']).toMatch(/^text\/html/);
-      expect(answer.headers['cache-control']).toBe('no-cache');
+      expect(answer.headers['cache-control']).toBe(cacheControl);
       expect(answer.text).toContain(`<title>${TEST_SPA_TITLE}</title>`);
     },
   );
