@@ -190,7 +190,8 @@ function Waiting({ saved, gateways, status }: { saved: SavedPayment; gateways: W
         </p>
       )}
       <WaitingReceipt snapshot={snapshot} />
-      <p className="hint">{t('waiting.polling')}</p>
+      {/* Only while a payment is awaited: confirming says so in its banner, an expired or declined link awaits a new one. */}
+      {!confirming && !canRenew && <p className="hint">{t('waiting.polling')}</p>}
       {confirming ? null : changing ? (
         <GatewayChange actor={actor} snapshot={snapshot} />
       ) : askingCancel ? (
