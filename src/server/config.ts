@@ -386,10 +386,11 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   };
 }
 
-/** OPS_PORT opens the operator listener (unset: none) on OPS_HOST, loopback unless it says otherwise. */
+/** OPS_PORT opens the operator listener (unset: none, but the demo's on 9464; `off`: none at all) on OPS_HOST, loopback unless it says otherwise. */
 function readOpsConfig(env: NodeJS.ProcessEnv): ServerConfig['ops'] {
   const value = env.OPS_PORT;
-  const port = value === undefined || value === '' ? null : Number(value);
+  // `off`: no listener at all, not even the demo's default one.
+  const port = value === undefined || value === '' || value === 'off' ? null : Number(value);
   if (port !== null && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new ConfigError(`OPS_PORT must be a port number, got ${value}.`);
   return { port, host: env.OPS_HOST || '127.0.0.1', token: fromEnvOrFile(env, 'OPS_TOKEN') || null };
 }

@@ -20,7 +20,7 @@ const startedAt = performance.now();
 /** The rest of the server, evaluated (imported) while the store opens: PGlite waits for its files meanwhile. */
 const loadServer = () => Promise.all([import('./app'), import('./catalogue/load'), import('./production'), import('./merchant'), import('./log'), import('./ports'), import('./shutdown'), import('fastify'), import('./ops/listener'),
   // prom-client takes a tenth of a second to load: with an operator listener (the demo opens one by default) it loads here too, not after the store.
-  config.mode === 'demo' || config.ops.port !== null ? import('./ops/registry') : null]);
+  demoOps || config.ops.port !== null ? import('./ops/registry') : null]);
 const config = (() => {
   try {
     return readConfig();
@@ -28,6 +28,8 @@ const config = (() => {
     return refuse(error);
   }
 })();
+// The demo opens the operator listener on loopback even without OPS_PORT, so `npm run studio` has a source (OPS_PORT=off: none); production has no default.
+const demoOps = config.mode === 'demo' && config.ops.port === null && process.env.OPS_PORT !== 'off';
 /** The catalogue file and the checks of a configuration the server refuses, before the store is opened: every problem in one refusal. */
 const checkConfig = async (server: Awaited<ReturnType<typeof loadServer>>) => {
   const [, { loadCatalogueFile }, { unsafeConfigProblems, refusal }, { merchantProblems }] = server;
@@ -70,8 +72,6 @@ const store = await opening.catch(refuse);
 // Readable lines at a terminal, JSON lines everywhere else (and always in production).
 const prettyLog = await terminalLogStream({ mode: config.mode });
 const app = Fastify(serverOptions(config, prettyLog ? { stream: prettyLog } : true));
-// The demo opens the operator listener on loopback even without OPS_PORT, so `npm run studio` has a source; production has no default.
-const demoOps = config.mode === 'demo' && config.ops.port === null;
 const opsConfig: typeof config.ops = demoOps ? { port: DEMO_OPS_PORT, host: '127.0.0.1', token: null } : config.ops;
 try {
   await app.register(checkoutApp, { config: { ...config, ops: opsConfig }, store, catalogue, ports: portsFromEnvironment(config) });

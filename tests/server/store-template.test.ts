@@ -133,23 +133,16 @@ describe('a new data directory started from the store template', () => {
 
   it('an existing store that lacks the newest migration gets it at its next open', async () => {
     const dataDir = join(workDir, 'one-migration-behind');
-    // A store as 0009 left it: 0010 (renewals: due dates, renewal periods, recurring promotions) undone and its row gone.
-    const added: Record<string, string[]> = { services: ['next_due_date', 'renewal_reminders'], invoices: ['period_start', 'period_end'], promotions: ['recurring'] };
-    // Their position aside: a dropped column keeps its place in the table, so the re-made ones come after it.
-    const renewalColumns = (listing: typeof reference) => listing.columns
-      .filter((column) => added[String(column.table_name)]?.includes(String(column.column_name)))
-      .map(({ ordinal_position: _position, ...column }) => column);
+    // A store as 0010 left it: 0011 (flow traffic: four tables of daily counts) undone and its row gone.
+    const flowColumns = (listing: typeof reference) => listing.columns.filter((column) => String(column.table_name).startsWith('flow_'));
     await withStore(dataDir, templates, async (store) => {
-      await store.db.execute(sql`alter table services drop column next_due_date, drop column renewal_reminders`);
-      await store.db.execute(sql`alter table invoices drop column period_start, drop column period_end`);
-      await store.db.execute(sql`alter table promotions drop column recurring`);
+      await store.db.execute(sql`drop table flow_transitions, flow_states, flow_vitals, flow_funnel`);
       await store.db.execute(sql`delete from drizzle.__drizzle_migrations where created_at = (select max(created_at) from drizzle.__drizzle_migrations)`);
     });
     const { value } = await withStore(dataDir, templates, schemaListing);
-    expect(renewalColumns(value)).toHaveLength(5);
-    // Re-made, the columns are as the migration makes them.
-    expect(renewalColumns(value)).toEqual(renewalColumns(reference));
-    expect(value.migrations).toEqual(reference.migrations);
+    // 4 + 6 + 6 + 5 columns (flow_transitions, flow_states, flow_vitals, flow_funnel), re-made as the migration makes them.
+    expect(flowColumns(value)).toHaveLength(21);
+    expect(value).toEqual(reference);
   });
 
   it('is not copied over a data directory that holds a store already', async () => {

@@ -114,7 +114,8 @@ describe('without OTEL_EXPORTER_OTLP_ENDPOINT', () => {
   it('exports nothing, loads no OpenTelemetry module and logs no trace id', async () => {
     const before = receiver.spans.length;
     const postsBefore = receiver.contentTypes.length;
-    const { server, modulesFile } = await start('untraced', {});
+    // No operator listener either: prom-client loads @opentelemetry/api (its exemplars) whenever metrics are on.
+    const { server, modulesFile } = await start('untraced', { OPS_PORT: 'off' });
     await placeOrder(server.baseUrl);
     await server.stop();
 
