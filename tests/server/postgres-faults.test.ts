@@ -137,6 +137,9 @@ describe('the server on PostgreSQL', () => {
     const workers = Array.from({ length: 4 }, worker);
 
     await eventually(async () => expect(acknowledged.length).toBeGreaterThanOrEqual(10), 20_000);
+    // A guest identified before the outage, whose order comes during it (the workers' own may all fail a step earlier).
+    const guest = await post(baseUrl, '/checkout/api/authMiddleware', { email: `fault-${process.pid}-outage@example.com` });
+    expect(guest.status).toBe(200);
     await cluster.stop();
     const stoppedAt = performance.now();
     // Readiness says no while liveness still answers.
@@ -150,6 +153,12 @@ describe('the server on PostgreSQL', () => {
     // The operator sees it: the scrape's store read fails while the listener itself answers.
     await eventually(async () => expect(await scraped(servingOpsPort, 'checkout_store_up')).toBe(0), 5_000);
     await eventually(async () => expect(failures.length).toBeGreaterThanOrEqual(10), 10_000);
+    // (Asked again while the store gate sheds the workers' flood with 503 overloaded instead.)
+    await eventually(async () => {
+      const refused = await post(baseUrl, '/checkout/api/order', { pid: 1, paymentmethod: 'sandbox', amount: 12.99, currency: 'EUR' }, guest.cookie ?? undefined);
+      expect(refused.status).toBe(503);
+      expect(refused.body).toMatchObject({ error: { code: 'store_unavailable' } });
+    }, 5_000, 100);
     // An outage of at least 1.5 s, so pooled connections are found dead and new ones refused.
     await new Promise((done) => setTimeout(done, Math.max(0, 1_500 - (performance.now() - stoppedAt))));
     const ackedWhileDown = acknowledged.length;
