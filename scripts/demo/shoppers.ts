@@ -106,14 +106,20 @@ export async function walkShopper(context: BrowserContext, shopper: Shopper): Pr
   await leave(page);
 }
 
-/** The sandbox provider's page: its paying test card on a card gateway (the README lists them), the wallet's Pay on a crypto one. */
-export async function payOnSandbox(page: Page): Promise<void> {
-  const cardNumber = page.getByRole('textbox', { name: 'Card number' });
-  await page.getByRole('button', { name: /^Pay / }).waitFor();
-  if (await cardNumber.count()) {
-    await cardNumber.fill('4242 4242 4242 4242');
-    await page.getByRole('textbox', { name: 'Expiry date' }).fill('12 / 34');
-    await page.getByRole('textbox', { name: 'Security code' }).fill('123');
-  }
+/** The sandbox's documented test cards (README, "Sandbox"). */
+export const TEST_CARD = { pays: '4242 4242 4242 4242', declined: '4000 0000 0000 0002', secondStep: '4000 0025 0000 3155' } as const;
+
+/** Types a test card into the sandbox's card form, with any future expiry and any 3 digits, and presses Pay. */
+export async function payWithTestCard(page: Page, number: string): Promise<void> {
+  await page.getByRole('textbox', { name: 'Card number' }).fill(number);
+  await page.getByRole('textbox', { name: 'Expiry date' }).fill('12 / 34');
+  await page.getByRole('textbox', { name: 'Security code' }).fill('123');
   await page.getByRole('button', { name: /^Pay / }).click();
+}
+
+/** The sandbox provider's page: its paying test card on a card gateway, the wallet's Pay on a crypto one. */
+export async function payOnSandbox(page: Page): Promise<void> {
+  await page.getByRole('button', { name: /^Pay / }).waitFor();
+  if (await page.getByRole('textbox', { name: 'Card number' }).count()) await payWithTestCard(page, TEST_CARD.pays);
+  else await page.getByRole('button', { name: /^Pay / }).click();
 }

@@ -23,14 +23,19 @@ export const APP_ROUTES = {
 const PAGE_PATHS = /* @__PURE__ */ (() => new Set(Object.values(APP_ROUTES).map((path) => path.replace(/^\/$/, '').toLowerCase())))();
 
 /**
- * A pathname under /checkout the app has a page for. As in the router, a locale prefix is one of the
- * locales other than the default, written in lower case, and page paths match in any case and with
- * or without a trailing slash.
+ * A pathname's page path under /checkout, as the router reads it: without the locale prefix (one of the locales
+ * other than the default, in lower case), in lower case, without slashes around it; null outside /checkout.
  */
-export function isAppPage(pathname: string): boolean {
-  if (pathname !== APP_BASE && !pathname.startsWith(`${APP_BASE}/`)) return false;
+export function pagePathOf(pathname: string): string | null {
+  if (pathname !== APP_BASE && !pathname.startsWith(`${APP_BASE}/`)) return null;
   const segments = pathname.slice(APP_BASE.length).split('/').filter(Boolean);
   const [first] = segments;
   const prefixed = first !== undefined && isLocale(first) && first !== DEFAULT_LOCALE;
-  return PAGE_PATHS.has(segments.slice(prefixed ? 1 : 0).join('/').toLowerCase());
+  return segments.slice(prefixed ? 1 : 0).join('/').toLowerCase();
+}
+
+/** A pathname under /checkout the app has a page for (page paths match in any case and with or without a trailing slash). */
+export function isAppPage(pathname: string): boolean {
+  const page = pagePathOf(pathname);
+  return page !== null && PAGE_PATHS.has(page);
 }

@@ -14,16 +14,19 @@ export interface MachineNames {
   transitionLabel(transition: FlowTransition): string | null;
 }
 
-const sameTargets = (declared: string[], reported: string[]) => declared.length === reported.length && declared.every((target, index) => target === reported[index]);
+/** One key per transition of a definition: what a report names it by (the label adds only a #n to repeats, which no report can tell apart). */
+const definitionKey = (source: string, event: string, targets: readonly string[], guard: string | undefined) => JSON.stringify([source, event, targets, guard ?? null]);
 
 function namesOf(transitions: MachineTransition[], states: Set<string>): MachineNames {
+  // A batch holds up to 200 steps: each is found by key, not by a walk over the machine's transitions.
+  const labels = new Map<string, string>();
+  for (const declared of transitions) {
+    const key = definitionKey(declared.source, declared.eventType, declared.targets, declared.guard);
+    if (!labels.has(key)) labels.set(key, declared.label);
+  }
   return {
     states,
-    transitionLabel(reported) {
-      const found = transitions.find((declared) => declared.source === reported.source && declared.eventType === reported.event
-        && declared.guard === reported.guard && sameTargets(declared.targets, reported.targets));
-      return found?.label ?? null;
-    },
+    transitionLabel: (reported) => labels.get(definitionKey(reported.source, reported.event, reported.targets, reported.guard)) ?? null,
   };
 }
 

@@ -1,6 +1,5 @@
 /** What a page request is, and the one clean spelling of its path (no dot segments, no doubled slashes). */
-import { APP_BASE, APP_ROUTES } from '../domain/app-routes';
-import { DEFAULT_LOCALE, isLocale } from '../domain/locale';
+import { APP_BASE, APP_ROUTES, pagePathOf } from '../domain/app-routes';
 
 /** A browser's request for a page: GET or HEAD under /checkout, not the API, an affiliate call or a built asset. */
 export function isPageRequest(method: string, path: string): boolean {
@@ -36,8 +35,5 @@ export function cleanPath(path: string): string {
  * cache keeps it (which also keeps it out of the back/forward cache). Every other page is `no-cache` and may be kept there.
  */
 export function carriesCredentials(path: string): boolean {
-  const segments = path.slice(APP_BASE.length).split('/').filter(Boolean);
-  const [first] = segments;
-  const prefixed = first !== undefined && isLocale(first) && first !== DEFAULT_LOCALE;
-  return segments.slice(prefixed ? 1 : 0).join('/').toLowerCase() === APP_ROUTES.success;
+  return pagePathOf(path) === APP_ROUTES.success;
 }

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { EARLY_INPUT_GLOBAL } from '../../../src/domain/page-scripts';
 import { recordEveryContext, recordStatecharts, statechartErrors, writeWorkerPart } from './statechart-coverage';
 import { test as base, expect, type APIRequestContext, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from '@playwright/test';
+import { payOnSandbox as payOnSandboxPage, payWithTestCard, TEST_CARD } from '../../../scripts/demo/shoppers';
 
 /** The origin of the server of this run (also its PUBLIC_URL: payment links point to it). */
 export function serverUrl(): string {
@@ -61,23 +62,18 @@ export async function onSandboxPage(page: Page): Promise<void> {
   await expect(page.getByRole('button', { name: /^Pay / })).toBeVisible();
 }
 
-/** The sandbox's documented test cards. */
-export const TEST_CARD = { pays: '4242 4242 4242 4242', declined: '4000 0000 0000 0002', secondStep: '4000 0025 0000 3155' } as const;
+export { TEST_CARD };
 
 /** Types a card into the sandbox card form, as a shopper does, and presses Pay. */
 export async function payWithCard(page: Page, number: string): Promise<void> {
   await onSandboxPage(page);
-  await page.getByRole('textbox', { name: 'Card number' }).fill(number);
-  await page.getByRole('textbox', { name: 'Expiry date' }).fill('12 / 34');
-  await page.getByRole('textbox', { name: 'Security code' }).fill('123');
-  await page.getByRole('button', { name: /^Pay / }).click();
+  await payWithTestCard(page, number);
 }
 
 /** Pays on the sandbox page: the paying test card on a card gateway, the wallet's Pay on a crypto one. */
 export async function payOnSandbox(page: Page): Promise<void> {
   await onSandboxPage(page);
-  if (await page.getByRole('textbox', { name: 'Card number' }).count()) await payWithCard(page, TEST_CARD.pays);
-  else await page.getByRole('button', { name: /^Pay / }).click();
+  await payOnSandboxPage(page);
 }
 
 /** Declines on the sandbox page: the declined test card on a card gateway, the wallet's Decline on a crypto one. */
