@@ -34,7 +34,7 @@ describe('service machine: generated paths', () => {
     expect(coverage.guardOutcomes.missing).toEqual([]);
     expect(coverage.transitions.walked + coverage.guardOutcomes.walked + coverage.unreachable.length).toBe(coverage.transitions.total + coverage.guardOutcomes.total);
     // Counted in the machine file: every on/always/after/onDone/onError entry, each guarded branch; two outcomes per guard.
-    expect([coverage.transitions.total, coverage.guardOutcomes.total]).toEqual([24, 22]);
+    expect([coverage.transitions.total, coverage.guardOutcomes.total]).toEqual([25, 24]);
   });
 
   for (const path of paths) {
@@ -199,6 +199,26 @@ describe('service machine: with timers and the app actors', () => {
     expect(actor.getSnapshot().context.player).toBe('mag');
     actor.send({ type: 'player.select', player: 'vlc' });
     expect(actor.getSnapshot().context.player).toBe('vlc');
+    actor.stop();
+  });
+
+  it("starts ready on the server's painted service, loading nothing, so a player picked before the app ran shows its steps", () => {
+    const loads: LoadClientProductInput[] = [];
+    const machine = serviceMachine.provide({
+      actors: {
+        loadClientProduct: fromPromise<ClientProduct, LoadClientProductInput>(async ({ input }) => {
+          loads.push(input);
+          return serviceModelProduct;
+        }),
+      },
+    });
+    const actor = createActor(machine, { input: { ...serviceModelInput, product: serviceModelProduct } });
+    // The replayed click reaches the actor before its view's effect starts it.
+    actor.send({ type: 'player.select', player: 'kodi' });
+    actor.start();
+    expect(actor.getSnapshot().matches({ ready: { player: 'picked' } })).toBe(true);
+    expect(actor.getSnapshot().context.player).toBe('kodi');
+    expect(loads).toEqual([]);
     actor.stop();
   });
 });

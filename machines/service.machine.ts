@@ -17,7 +17,7 @@ export type ClientProduct = ContractClientProduct;
 /** The service the success page is about. */
 export interface ServiceInput {
   serviceid: number;
-  /** The service the page was first painted with (the server's render): shown while the chart loads it. */
+  /** The service the page was first painted with (the server's render): the chart starts ready with it. */
   product?: ClientProduct | null;
 }
 
@@ -83,6 +83,7 @@ export const serviceGuards = {
   hasText: (_: unknown, params: { text: string | null }) => typeof params.text === 'string' && params.text !== '',
   validDevice: ({ context }: GuardArgs) => isMacAddress(context.deviceAddress),
   hasPlaylist: ({ context }: GuardArgs) => copyText(context.product, 'playlist') !== null,
+  hasProduct: ({ context }: GuardArgs) => context.product !== null,
 };
 
 /** What the views and the app read about each actor, action, guard and delay. */
@@ -117,6 +118,7 @@ export const serviceMachineDocs = {
     hasText: { description: 'The service has a value for this field (credentials are empty until provisioned).' },
     validDevice: { description: 'The typed device address is a MAC address (six hex pairs).' },
     hasPlaylist: { description: 'The service has a playlist address.' },
+    hasProduct: { description: "The service is already known: the server's page was painted with it." },
   },
   events: {
     'copy.username': { description: 'The client copies the username.' },
@@ -212,6 +214,13 @@ export const serviceMachine = setup({
     loading: {
       description: 'Loads the service.',
       meta: { product: 'The client waits a moment while their service loads.' },
+      // What the shopper did on the painted page (a player picked before the app ran) must find the page ready.
+      always: {
+        guard: 'hasProduct',
+        target: 'ready',
+        description: "The service the server's page was painted with shows at once, with nothing to load.",
+        meta: { product: 'The login details are already on the page, so they show at once.' },
+      },
       invoke: {
         id: 'loadClientProduct',
         src: 'loadClientProduct',

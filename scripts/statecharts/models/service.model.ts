@@ -109,10 +109,13 @@ function describeEvent(event: EventObject): string {
 export const serviceModel: MachineModel = {
   name: 'service',
   machine,
-  input: serviceModelInput,
+  inputs: [
+    { name: 'visited', input: serviceModelInput },
+    { name: "painted by the server with the service", input: { ...serviceModelInput, product: serviceModelProduct } },
+  ],
   events,
   describeEvent,
-  expectedPaths: 27,
+  expectedPaths: 28,
   expectedPairs: { walked: 25, total: 142 },
   docs: serviceMachineDocs,
   unreachable: {

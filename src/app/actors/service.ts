@@ -10,17 +10,13 @@ import {
 import { unwrap } from '../api';
 import type { AppServices } from '../services';
 
-/** `firstPaint`: the service the page was painted with; the chart's first load takes it as it is, later ones ask the server. */
-export function serviceLogic(app: AppServices, firstPaint: ClientProduct | null = null) {
+export function serviceLogic(app: AppServices) {
   const { client } = app;
-  let painted = firstPaint;
   return serviceMachine.provide({
     actors: {
-      loadClientProduct: fromPromise<ClientProduct, LoadClientProductInput>(({ input }) => {
-        const known = painted?.serviceid === input.serviceid ? painted : null;
-        painted = null;
-        return known ? Promise.resolve(known) : unwrap(client.GET('/checkout/api/getClientProducts', { params: { query: { serviceid: String(input.serviceid), locale: app.catalogueLocale() } } }));
-      }),
+      loadClientProduct: fromPromise<ClientProduct, LoadClientProductInput>(({ input }) =>
+        unwrap(client.GET('/checkout/api/getClientProducts', { params: { query: { serviceid: String(input.serviceid), locale: app.catalogueLocale() } } })),
+      ),
       saveDeviceAddress: fromPromise<SaveDeviceAddressOutput, SaveDeviceAddressInput>(({ input }) => unwrap(client.POST('/checkout/api/updateMacAddress', { body: input }))),
     },
     actions: {

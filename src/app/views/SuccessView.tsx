@@ -55,11 +55,11 @@ function Service({ serviceid, firstPaint, receipt }: { serviceid: number; firstP
   const message = useMessage();
   const app = useApp();
   const locale = useLocale();
-  const [logic] = useState(() => serviceLogic(app, firstPaint));
+  const [logic] = useState(() => serviceLogic(app));
   const actor = useActorRef(logic, { input: { serviceid, product: firstPaint }, inspect: app.inspect });
   const snapshot = useSelector(actor, (current) => current);
-  // A service the page was painted with shows at once: the chart's load of it changes nothing on screen.
-  const loading = useMinimumDuration(snapshot.matches('loading') && snapshot.context.product === null, app.minLoadingMs);
+  // A service the page was painted with starts the chart ready: hydration changes nothing on screen.
+  const loading = useMinimumDuration(snapshot.matches('loading'), app.minLoadingMs);
   const loggedIn = useSelector(app.session.auth, (auth) => auth.matches('loggedIn'));
   const isClient = useSelector(app.session.auth, (auth) => auth.matches('loggedIn') && auth.context.user?.guest === false);
   const { product, error } = snapshot.context;
