@@ -60,13 +60,16 @@ function replay(events: readonly EarlyEvent[]): void {
 /** How long at most the replay waits for React to hydrate the elements it targets. */
 const HYDRATION_WAIT_MS = 30_000;
 
+/** How long at most one wait for an idle moment lasts: an overloaded browser may give none for seconds. */
+const IDLE_WAIT_MS = 1_000;
+
 /**
  * The next moment the page is idle: React renders a hydration in slices, each posted as a task, so an idle moment
  * comes only once a slice's commit is done. (An element has its props from the render, before the commit: an event
- * dispatched between the two reaches no handler.)
+ * dispatched between the two reaches no handler.) A page given no idle moment goes on after IDLE_WAIT_MS.
  */
 const whenPageIdle = (then: () => void): void => {
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(then);
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(then, { timeout: IDLE_WAIT_MS });
   else setTimeout(then, 16);
 };
 
