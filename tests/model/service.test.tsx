@@ -2,7 +2,7 @@
 import { screen, within } from '@testing-library/react';
 import { expect } from 'vitest';
 import type { AnyEventObject, StateValue } from 'xstate';
-import type { ClientProduct, CopyField, SaveDeviceAddressOutput, ServiceContext } from '../../machines/service.machine';
+import type { ClientProduct, CopyField, SaveDeviceAddressOutput, ServiceContext, ServiceInput } from '../../machines/service.machine';
 import { serviceModel, serviceModelInput } from '../../scripts/statecharts/models/service.model';
 import { COPIED_HINT_MS, MIN_LOADING_MS } from '../../src/domain/constants';
 import { PLAYERS, playerOf } from '../../src/domain/panel';
@@ -153,12 +153,16 @@ const refusedCopies = refusedInputs({
 
 describeViewWalk({
   model: serviceModel,
-  open: (_path, base) =>
-    base({
+  open: (path, base) => {
+    const painted = (path.input as ServiceInput).product ?? null;
+    return base({
       url: `/checkout/success?serviceid=${serviceModelInput.serviceid}`,
       minLoadingMs: MIN_LOADING_MS,
-      api: { answers: { session }, hold: { getClientProducts: Infinity, updateMacAddress: Infinity } },
-    }),
+      // The server's first paint: the route's loader reads the service as the server did; any later read is held, never answered.
+      ...(painted ? { renderedAt: Date.now() } : {}),
+      api: { answers: { session }, first: painted ? { getClientProducts: [painted] } : {}, hold: { getClientProducts: Infinity, updateMacAddress: Infinity } },
+    });
+  },
   offView: (step) =>
     // Until the service is provisioned the page shows no copy buttons at all.
     (step.state.context as ServiceContext).product?.username === null && COPIES[step.event.type]
