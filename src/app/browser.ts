@@ -70,6 +70,12 @@ export function onPageRestored(callback: () => void): () => void {
   return () => window.removeEventListener('pageshow', listener);
 }
 
+/** Calls back when the page is left (navigated away, closed, or put in the back/forward cache). Returns the unsubscribe. */
+export function onPageHide(callback: () => void): () => void {
+  window.addEventListener('pagehide', callback);
+  return () => window.removeEventListener('pagehide', callback);
+}
+
 const RELOADED_AT = 'tvc:reloaded';
 
 /** Reloads the page (a new deploy replaced a chunk) unless that was done within `guardMs`; false when it did not (or there is no page: the server's render). */

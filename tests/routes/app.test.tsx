@@ -269,8 +269,9 @@ describe('saved state', () => {
     const first = await renderApp({ url: '/checkout/', fetch: fakeApi().fetch });
     await user.click(await screen.findByRole('radio', { name: /TV Day Pass/ }));
     await user.click(screen.getByRole('switch', { name: /Proxy protection/ }));
-    const kept = cookie('checkout')!;
+    // Leaving the page writes the latest choices (while it stays they are written when it is idle).
     first.unmount();
+    const kept = cookie('checkout')!;
 
     await renderApp({ url: '/checkout/', fetch: fakeApi().fetch, cookies: { checkout: decodeURIComponent(kept) } });
 
