@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Currency } from '../../domain/currency';
 import { takesCurrency } from '../../domain/gateway';
@@ -20,8 +21,11 @@ export interface GatewayChoice {
 // The rule lives in the domain (the renewal chart picks its gateway too); the views keep importing it from here.
 export { defaultGatewayFor } from '../../domain/gateway';
 
-/** The payment-method list: one radio per gateway, with a card or coin icon; one that does not take `currency` is shown unavailable. */
-export function GatewayPicker({ gateways, selected, onSelect, disabled, currency }: { gateways: GatewayChoice[]; selected: string | null; onSelect: (module: string) => void; disabled?: boolean; currency?: string }) {
+/**
+ * The payment-method list: one radio per gateway, with a card or coin icon; one that does not take `currency` is shown unavailable.
+ * Rendered again only when its props change (not on each keystroke elsewhere in the form).
+ */
+export const GatewayPicker = memo(function GatewayPicker({ gateways, selected, onSelect, disabled, currency }: { gateways: GatewayChoice[]; selected: string | null; onSelect: (module: string) => void; disabled?: boolean; currency?: string }) {
   const { t } = useTranslation();
   if (gateways.length === 0) return <p className="hint">{t('gateway.none')}</p>;
   return (
@@ -47,7 +51,7 @@ export function GatewayPicker({ gateways, selected, onSelect, disabled, currency
       })}
     </fieldset>
   );
-}
+});
 
 /** The marks of what a payment method takes, drawn by local SVG files (styles/choices.css), each named by its brand. */
 function PaymentMarks({ id, marks }: { id: string; marks: readonly PaymentMark[] }) {
@@ -76,8 +80,8 @@ export interface PlanChoice {
   badge?: PlanBadge;
 }
 
-/** The plan cards: one radio card per plan, with its price and billing cycle, what a longer plan comes to a month, and its badge. */
-export function PlanPicker({ legend, plans, selected, currency, onSelect, disabled }: { legend: string; plans: PlanChoice[]; selected: number | null; currency: Currency; onSelect: (pid: number) => void; disabled?: boolean }) {
+/** The plan cards: one radio card per plan, with its price and billing cycle, what a longer plan comes to a month, and its badge; rendered again only when its props change. */
+export const PlanPicker = memo(function PlanPicker({ legend, plans, selected, currency, onSelect, disabled }: { legend: string; plans: PlanChoice[]; selected: number | null; currency: Currency; onSelect: (pid: number) => void; disabled?: boolean }) {
   const { t } = useTranslation();
   const { money } = useFormat();
   return (
@@ -105,4 +109,4 @@ export function PlanPicker({ legend, plans, selected, currency, onSelect, disabl
       ))}
     </fieldset>
   );
-}
+});

@@ -1,6 +1,6 @@
 import { getRouteApi, Link, useRouterState } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
-import { Suspense, useDeferredValue, useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
+import { memo, Suspense, useCallback, useDeferredValue, useEffect, useId, useMemo, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Actor, SnapshotFrom } from 'xstate';
 import { checkoutMachine, selectedProduct, type AutoOrderStop, type CheckoutOption, type CheckoutPreload, type CheckoutUser } from '../../../machines/checkout.machine';
@@ -236,7 +236,21 @@ function OrderForm({ actor, snapshot, user }: FormProps) {
   const [touched, setTouched] = useState(false);
   const emailInput = useRef<HTMLInputElement>(null);
   const optionPrice = (option: CheckoutOption | undefined) => (product && option ? priceFor(option.pricing, product.billingcycle, context.currency) : null);
-  const monthlyPlan = monthlyPlanOf(context.products);
+  // Stable props for the memoised parts: a keystroke in the e-mail renders none of the plan cards or gateways again.
+  const plans = useMemo(() => {
+    const monthlyPlan = monthlyPlanOf(context.products);
+    return context.products.map((plan) => ({
+      ...plan,
+      price: priceFor(plan.pricing, plan.billingcycle, context.currency),
+      comparison: compareWithMonthly(plan, monthlyPlan, context.currency),
+      lifetime: cycleMonths(plan.billingcycle) === null,
+    }));
+  }, [context.products, context.currency]);
+  const selectPlan = useCallback((pid: number) => actor.send({ type: 'plan.select', pid }), [actor]);
+  const selectGateway = useCallback((module: string) => actor.send({ type: 'gateway.select', module }), [actor]);
+  const toggleExtraConnection = useCallback(() => actor.send({ type: 'extraConnection.toggle' }), [actor]);
+  const toggleProxyProtection = useCallback(() => actor.send({ type: 'proxyProtection.toggle' }), [actor]);
+  const toggleRemind = useCallback(() => actor.send({ type: 'remind.toggle' }), [actor]);
   const extraConnection = product?.configoptions.find((option) => option.id === EXTRA_CONNECTION_OPTION_ID);
   const proxyProtection = product?.configoptions.find((option) => option.id === PROXY_PROTECTION_OPTION_ID);
 
@@ -254,18 +268,7 @@ function OrderForm({ actor, snapshot, user }: FormProps) {
   return (
     <form className="checkout-form" noValidate onSubmit={submit}>
       {context.autoOrderStop && <AutoOrderStopped stop={context.autoOrderStop} />}
-      <PlanPicker
-        legend={t('checkout.plans')}
-        plans={context.products.map((plan) => ({
-          ...plan,
-          price: priceFor(plan.pricing, plan.billingcycle, context.currency),
-          comparison: compareWithMonthly(plan, monthlyPlan, context.currency),
-          lifetime: cycleMonths(plan.billingcycle) === null,
-        }))}
-        selected={context.selectedPid}
-        currency={context.currency}
-        onSelect={(pid) => actor.send({ type: 'plan.select', pid })}
-      />
+      <PlanPicker legend={t('checkout.plans')} plans={plans} selected={context.selectedPid} currency={context.currency} onSelect={selectPlan} />
       {(optionPrice(extraConnection) !== null || optionPrice(proxyProtection) !== null) && (
         <fieldset className="addons">
           <legend>{t('checkout.addons')}</legend>
@@ -274,16 +277,16 @@ function OrderForm({ actor, snapshot, user }: FormProps) {
             hint={t('checkout.extraConnectionHint')}
             price={optionPrice(extraConnection)}
             checked={context.extraConnection}
-            snapshot={snapshot}
-            onToggle={() => actor.send({ type: 'extraConnection.toggle' })}
+            currency={context.currency}
+            onToggle={toggleExtraConnection}
           />
           <AddOn
             label={t('checkout.proxyProtection')}
             hint={t('checkout.proxyProtectionHint')}
             price={optionPrice(proxyProtection)}
             checked={context.proxyProtection}
-            snapshot={snapshot}
-            onToggle={() => actor.send({ type: 'proxyProtection.toggle' })}
+            currency={context.currency}
+            onToggle={toggleProxyProtection}
           />
         </fieldset>
       )}
@@ -306,8 +309,8 @@ function OrderForm({ actor, snapshot, user }: FormProps) {
           error={(touched || emailRequired || context.autoOrderStop?.reason === 'email') && context.emailError ? t(`messages.${context.emailError}`) : null}
         />
       )}
-      <ReminderChoice checked={context.remind} onToggle={() => actor.send({ type: 'remind.toggle' })} />
-      <GatewayPicker gateways={context.gateways} currency={context.currency} selected={context.selectedGateway} onSelect={(module) => actor.send({ type: 'gateway.select', module })} />
+      <ReminderChoice checked={context.remind} onToggle={toggleRemind} />
+      <GatewayPicker gateways={context.gateways} currency={context.currency} selected={context.selectedGateway} onSelect={selectGateway} />
       {/* While an order is placed the total is the one sent: after a confirmed price change, the server's. */}
       <CheckoutSummary
         snapshot={snapshot}
@@ -338,7 +341,7 @@ function OrderForm({ actor, snapshot, user }: FormProps) {
 }
 
 /** "Remind me if I don't finish": a plain checkbox with its label and hint, ticked by default. */
-function ReminderChoice({ checked, onToggle }: { checked: boolean; onToggle: () => void }) {
+const ReminderChoice = memo(function ReminderChoice({ checked, onToggle }: { checked: boolean; onToggle: () => void }) {
   const { t } = useTranslation();
   const id = useId();
   return (
@@ -350,10 +353,10 @@ function ReminderChoice({ checked, onToggle }: { checked: boolean; onToggle: () 
       </p>
     </div>
   );
-}
+});
 
 /** An add-on switch with its price for the plan's cycle; absent when the plan does not offer it. */
-function AddOn({ label, hint, price, checked, snapshot, onToggle }: { label: string; hint: string; price: number | null; checked: boolean; snapshot: CheckoutSnapshot; onToggle: () => void }) {
+const AddOn = memo(function AddOn({ label, hint, price, checked, currency, onToggle }: { label: string; hint: string; price: number | null; checked: boolean; currency: Currency; onToggle: () => void }) {
   const id = useId();
   const { money } = useFormat();
   if (price === null) return null;
@@ -361,14 +364,14 @@ function AddOn({ label, hint, price, checked, snapshot, onToggle }: { label: str
     <div className="addon">
       <input type="checkbox" role="switch" id={id} checked={checked} onChange={onToggle} aria-describedby={`${id}-hint`} />
       <label htmlFor={id}>
-        {label} <span className="addon-price">+{money(price, snapshot.context.currency)}</span>
+        {label} <span className="addon-price">+{money(price, currency)}</span>
       </label>
       <p className="hint" id={`${id}-hint`}>
         {hint}
       </p>
     </div>
   );
-}
+});
 
 /** The discount box: type a code, apply it; the code applied or the reason it is refused. */
 function DiscountBox({ actor, snapshot }: { actor: CheckoutActor; snapshot: CheckoutSnapshot }) {
