@@ -9,7 +9,7 @@ import { request, startServer, type ServerHandle } from './lib/proc';
 import { markdownTable, type Row } from './lib/report';
 import { ms } from './lib/stats';
 import { orderForWaitingPage } from './saved-payment';
-import { chooseAndType, CPU_SLOWDOWN, measureShopperPages, NETWORK, profileLoad, type ShopperPage, type ShopperSummary } from './shopper';
+import { chooseAndType, CPU_SLOWDOWN, measureShopperPages, NETWORK, profileLoad, type InpPhases, type ShopperPage, type ShopperRun, type ShopperSummary } from './shopper';
 import type { ProfileSummary } from './start';
 
 export const SHOPPER = '2b. What a shopper feels (Playwright, web-vitals, 4× CPU)';
@@ -75,6 +75,14 @@ const LCP_BUDGET: Record<string, { id: BudgetId; limitMs: number }> = {
   index: { id: 'shopperIndexLcp', limitMs: 800 }, waiting: { id: 'shopperWaitingLcp', limitMs: 1000 }, success: { id: 'shopperSuccessLcp', limitMs: 1000 },
 };
 
+/** Where each run's INP went, as web-vitals attributes it: the interaction, then input delay + handlers + presentation, in ms. */
+function inpPhasesText(taken: readonly ShopperRun[]): string {
+  const phases = taken.map((run) => run.inpPhases).filter((phases): phases is InpPhases => phases !== null);
+  if (!phases.length) return 'no attribution';
+  const each = phases.map((phase) => `${phase.type} ${Math.round(phase.inputDelayMs)} + ${Math.round(phase.processingMs)} + ${Math.round(phase.presentationMs)}`);
+  return `each run's INP as input delay + event handlers + presentation (ms): ${each.join(', ')}`;
+}
+
 /** The report's rows of the shopper measure, and the notes above them (how it was taken, the index's load profile). */
 export function shopperReport({ summaries, profile, orders }: ShopperResult): { rows: Row[]; notes: string[] } {
   const rows: Row[] = [];
@@ -99,7 +107,7 @@ export function shopperReport({ summaries, profile, orders }: ShopperResult): { 
       const inp = summary.median.inpMs;
       rows.push({
         section: SHOPPER, measure: `${page}: INP`, value: inp === null ? 'under 16 ms' : ms(inp), ...budget('shopperInp', inp === null || inp <= 100),
-        how: `${summary.interactionText}, once the page settled; runs: ${runs((run) => run.inpMs)} ms ('—': no interaction reached the Event Timing API's 16 ms floor); slowest target: ${summary.runs.map((run) => run.inpTarget).filter(Boolean)[0] ?? 'none'}`,
+        how: `${summary.interactionText}, once the page settled; runs: ${runs((run) => run.inpMs)} ms ('—': no interaction reached the Event Timing API's 16 ms floor); slowest target: ${summary.runs.map((run) => run.inpTarget).filter(Boolean)[0] ?? 'none'}; ${inpPhasesText(summary.runs)}`,
       });
     }
   }

@@ -54,6 +54,8 @@ export interface ShopperRun {
   /** null when the page had no interaction, or none reached the Event Timing API's 16 ms floor. */
   inpMs: number | null;
   inpTarget: string;
+  /** Where the INP interaction's time went (web-vitals' attribution): its kind, and the wait, the handlers and the paint after them. */
+  inpPhases: InpPhases | null;
   /** The element of the largest paint, as web-vitals' attribution names it. */
   lcpTarget: string;
   longTasks: number;
@@ -67,6 +69,13 @@ export interface ShopperSummary {
   lcpMinusFcpMs: number;
 }
 
+export interface InpPhases {
+  type: string;
+  inputDelayMs: number;
+  processingMs: number;
+  presentationMs: number;
+}
+
 interface PageVitals {
   fcp: number | null;
   lcp: number | null;
@@ -74,6 +83,7 @@ interface PageVitals {
   cls: number;
   inp: number | null;
   inpTarget: string;
+  inpPhases: InpPhases | null;
   longTasks: { start: number; duration: number }[];
 }
 
@@ -82,7 +92,7 @@ interface PageVitals {
  * A string, not a function: tsx's compiled functions call helpers that do not exist in the page.
  */
 const COLLECT_LONG_TASKS = `(() => {
-  const vitals = { fcp: null, lcp: null, lcpTarget: '', cls: 0, inp: null, inpTarget: '', longTasks: [] };
+  const vitals = { fcp: null, lcp: null, lcpTarget: '', cls: 0, inp: null, inpTarget: '', inpPhases: null, longTasks: [] };
   window.benchVitals = vitals;
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) vitals.longTasks.push({ start: entry.startTime, duration: entry.duration });
@@ -98,7 +108,9 @@ const COLLECT_VITALS = `(() => {
   webVitals.onCLS((metric) => { vitals.cls = metric.value; }, { reportAllChanges: true });
   webVitals.onINP((metric) => {
     vitals.inp = metric.value;
-    vitals.inpTarget = (metric.attribution && metric.attribution.interactionTarget) || '';
+    const attribution = metric.attribution || {};
+    vitals.inpTarget = attribution.interactionTarget || '';
+    vitals.inpPhases = { type: attribution.interactionType || '', inputDelayMs: attribution.inputDelay, processingMs: attribution.processingDuration, presentationMs: attribution.presentationDelay };
   }, { reportAllChanges: true, durationThreshold: 16 });
 })();`;
 
@@ -150,7 +162,7 @@ async function runOnce(browser: Browser, target: ShopperPage): Promise<ShopperRu
     return {
       fcpMs: fcp, lcpMs: vitals.lcp ?? Number.NaN, cls: vitals.cls,
       tbtMs: blocking.reduce((sum, task) => sum + Math.max(0, task.duration - BLOCKING_MS), 0),
-      inpMs: target.interaction ? vitals.inp : null, inpTarget: vitals.inpTarget, lcpTarget: vitals.lcpTarget, longTasks: blocking.length,
+      inpMs: target.interaction ? vitals.inp : null, inpTarget: vitals.inpTarget, inpPhases: target.interaction ? vitals.inpPhases : null, lcpTarget: vitals.lcpTarget, longTasks: blocking.length,
     };
   } finally {
     await page.context().close();
