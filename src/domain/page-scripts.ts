@@ -21,13 +21,16 @@ export const CAPTURE_SCRIPT =
   `window.${EARLY_INPUT_GLOBAL}={queue:q,stop:function(){t.forEach(function(y){removeEventListener(y,h,true)})}}})()`;
 
 /**
- * At the end of the body, with the app's module in `data-src`: the module is requested a frame after the first
- * paint, so the server's page paints first (a hidden page has no frames: it loads at once).
+ * At the end of the body, with the app's module in `data-src`: the module is requested once the browser reports the
+ * page's first contentful paint (a frame after the paint where paint timing is missing; at once on a hidden page,
+ * which does not paint). A frame alone was not enough: under load the paint reached the screen after the request.
  */
 export const LOADER_SCRIPT =
-  '(function(){var s=document.currentScript.getAttribute("data-src"),l=function(){var e=document.createElement("script");' +
-  'e.type="module";e.src=s;document.head.appendChild(e)};' +
-  'if(document.hidden)l();else requestAnimationFrame(function(){setTimeout(l,0)})})()';
+  '(function(){var s=document.currentScript.getAttribute("data-src"),d=0,l=function(){if(d)return;d=1;' +
+  'var e=document.createElement("script");e.type="module";e.src=s;document.head.appendChild(e)},P=window.PerformanceObserver;' +
+  'if(document.hidden)l();else if(P&&(P.supportedEntryTypes||[]).indexOf("paint")>=0)' +
+  'new P(function(t){if(t.getEntriesByName("first-contentful-paint").length)l()}).observe({type:"paint",buffered:true});' +
+  'else requestAnimationFrame(function(){setTimeout(l,0)})})()';
 
 /** The page's inline scripts, in the order they appear. */
 export const PAGE_SCRIPTS = [CAPTURE_SCRIPT, LOADER_SCRIPT] as const;
