@@ -15,7 +15,6 @@ import { checkoutFact } from '../facts/prices';
 import { apiError } from '../support/fake-api';
 import { contractGateways } from './api';
 import { advance, flush } from './settle';
-import { LOCALE_TAGS } from '../../src/i18n';
 import { en, fill, money } from './texts';
 import { describeViewWalk, refusedInputs, shown, type Page, type WalkedStep } from './walk';
 
@@ -183,7 +182,8 @@ function seeReceipt(told: WaitingPage['told'] | null): void {
     [en.receipt.discount, `−${money(1.7, 'EUR')}`],
     [en.receipt.total, TOTAL],
     [en.receipt.invoice, `#${order.invoiceid}`],
-    [en.receipt.date, new Intl.DateTimeFormat(LOCALE_TAGS['en-en'], { dateStyle: 'medium', timeStyle: 'long', timeZone: 'UTC' }).format(new Date(INVOICE_DATE))],
+    // INVOICE_DATE in UTC, to the minute, as en-US writes it.
+    [en.receipt.date, 'Jan 1, 2026, 11:00 AM UTC'],
     [en.receipt.paymentMethod, gatewayName(waitingModelInput.selectedGateway)],
   ]);
 }

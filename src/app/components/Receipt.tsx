@@ -18,6 +18,8 @@ interface ReceiptProps {
   lead?: ReactNode;
 }
 
+const RECEIPT_TIME: Intl.DateTimeFormatOptions = { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZone: 'UTC', timeZoneName: 'short' };
+
 /** What was bought and paid, from the server's invoice: plan, add-ons, promotion, total, invoice, date, payment method. */
 export function Receipt({ receipt, invoiceid, gateways, lead }: ReceiptProps) {
   const { t } = useTranslation();
@@ -28,7 +30,8 @@ export function Receipt({ receipt, invoiceid, gateways, lead }: ReceiptProps) {
   const { paymentmethod } = receipt;
   const gatewayName = paymentmethod && (gateways?.find((gateway) => gateway.module === paymentmethod.module)?.displayname ?? paymentmethod.displayname);
   // A paid invoice is dated by its payment; an unpaid one by when it was made. In UTC, as invoices are: the server's page cannot know the browser's time zone.
-  const date = new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeStyle: 'long', timeZone: 'UTC' }).format(new Date(receipt.datepaid ?? receipt.date));
+  // To the minute: with seconds the line was long enough to wrap on a phone.
+  const date = new Intl.DateTimeFormat(tag, RECEIPT_TIME).format(new Date(receipt.datepaid ?? receipt.date));
   return (
     <section className="summary receipt" aria-labelledby={headingId}>
       <h2 id={headingId}>{t('receipt.title')}</h2>
