@@ -22,6 +22,8 @@ export interface FlowActor {
   history: [number, string[]][];
   /** Leaf ids once started (after the start's eventless transitions): the states the page showed first. */
   settled: string[];
+  /** Its steps until it starts, null after: React may create an actor in a render it then discards, never to start it. */
+  unstarted: FlowStep[] | null;
 }
 
 export interface FlowCollector {
@@ -59,7 +61,18 @@ export function createFlowCollector(): FlowCollector {
     actor.nodes = nodes;
     actor.history.push([performance.now(), leafIds(nodes)]);
     if (actor.history.length > MAX_HISTORY) actor.history.shift();
-    collector.steps.push({ machine: actor.machine, ...step, entered: idsOf(nodes.filter((node) => !before.has(node))), exited: idsOf([...before].filter((node) => !after.has(node))) });
+    const gathered: FlowStep = { machine: actor.machine, ...step, entered: idsOf(nodes.filter((node) => !before.has(node))), exited: idsOf([...before].filter((node) => !after.has(node))) };
+    if (actor.unstarted) return void actor.unstarted.push(gathered);
+    collector.steps.push(gathered);
+    collector.onStep();
+  }
+
+  /** An actor's start: from here on it counts, with the steps it took on creation (its initial eventless transitions). */
+  function started(actor: FlowActor) {
+    collector.steps.push(...(actor.unstarted ?? []));
+    actor.unstarted = null;
+    collector.started.push(actor);
+    collector.live.add(actor);
     collector.onStep();
   }
 
@@ -68,15 +81,15 @@ export function createFlowCollector(): FlowCollector {
     const logic = (ref as { logic?: { root?: AnyStateNode; id?: string } }).logic;
     if (!logic?.root) return;
     if (event.type === '@xstate.actor') {
-      const actor: FlowActor = { machine: logic.root.id, ref, nodes: [], history: [], settled: [] };
+      const actor: FlowActor = { machine: logic.root.id, ref, nodes: [], history: [], settled: [], unstarted: [] };
       actors.set(ref, actor);
-      collector.started.push(actor);
-      collector.live.add(actor);
       record(actor, initialNodes(logic.root), { transitions: [] });
       return;
     }
     const actor = actors.get(ref);
     if (!actor) return;
+    // xstate reports an actor's creation, then its start as the xstate.init event (only the type is read).
+    if (event.type === '@xstate.event' && event.event.type === 'xstate.init' && actor.unstarted) started(actor);
     if (event.type === '@xstate.microstep') {
       const transitions = event._transitions.slice(0, 10).map((transition) => {
         const guard = guardOf(transition.guard);

@@ -1,4 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
+import { createActor } from 'xstate';
+import { serviceMachine } from '../../../machines/service.machine';
+import { serviceModelProduct } from '../../../scripts/statecharts/models/service.model';
 import type { FlowBatch } from '../../domain/flow-traffic';
 import { settled, startCheckout } from '../../../tests/support/checkout-machine';
 import { createFlowCollector, flowReportAllowed } from './collector';
@@ -102,6 +105,18 @@ describe('the flow reporter', () => {
     expect(placeOrderSteps.some((step) => step.entered.includes('placeOrder.toPayment'))).toBe(true);
     expect(sent.flatMap((batch) => batch.ended).map((entry) => entry.machine)).not.toContain('placeOrder');
     expect(collector.started.map((started) => started.machine)).toEqual(['checkout', 'placeOrder']);
+  });
+
+  it('counts an actor only once it starts: one React created in a render it discarded reports nothing', () => {
+    const collector = createFlowCollector();
+    const painted = createActor(serviceMachine, { input: { serviceid: 301, product: serviceModelProduct }, inspect: collector.inspect });
+    // Created, never started: its initial eventless transition (loading → ready) was taken, and is not reported.
+    expect(collector.steps).toEqual([]);
+    expect(collector.started).toEqual([]);
+    painted.start();
+    expect(collector.started.map((actor) => actor.machine)).toEqual(['service']);
+    expect(collector.steps.map((step) => step.transitions.map((transition) => `${transition.source} → ${transition.targets.join()}`))).toEqual([[], ['service.loading → service.ready']]);
+    painted.stop();
   });
 
   it('no longer counts a stopped actor among those where the visit ended', async () => {
